@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+// The project's own tests (`npm test`). The conformance suites themselves
+// (suites/*.test.ts) run under suites/conformance.config.ts, started by `npm start`
+// or by the self-test, never directly by this config.
+export default defineConfig({
+  test: {
+    include: [
+      'specs/**/*.test.ts',
+      'fixtures/**/*.test.ts',
+      'mock/**/*.test.ts',
+      'reports/**/*.test.ts',
+      'bin/**/*.test.ts',
+      'suites/harness/**/*.test.ts',
+      'suites/self/**/*.test.ts',
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
