@@ -1,0 +1,4 @@
+// Entry point of the command line (npm start, npm run mock, bin/conformance.js).
+import { main } from './main.js';
+
+process.exitCode = await main(process.argv.slice(2));

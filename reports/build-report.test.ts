@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport, NO_CHECK, NOT_SELECTED } from './build-report.js';
+import { fakeChecks, fakeInput } from './fake-run.js';
+
+const byId = (report: ReturnType<typeof buildReport>, id: string) => {
+  const r = report.requirements.find((x) => x.id === id);
+  if (!r) throw new Error(`no ${id}`);
+  return r;
+};
+
+describe('buildReport', () => {
+  const report = buildReport(fakeInput());
+
+  it('lists every catalog requirement, in catalog order', () => {
+    expect(report.requirements.map((r) => r.id)).toEqual(fakeInput().catalog.map((r) => r.id));
+  });
+
+  it('fails a requirement when any of its checks failed, even if another passed', () => {
+    const r = byId(report, 'LIST-CURSOR-UNDECODABLE');
+    expect(r.status).toBe('failed');
+    expect(r.checks.map((c) => c.status).sort()).toEqual(['failed', 'passed']);
+    expect(r.failures).toHaveLength(1);
+    expect(r.failures[0]).toMatchObject({ seed: 42, path: '3:1:0', response: { status: 200 } });
+  });
+
+  it('attributes a check naming two requirements to both', () => {
+    expect(byId(report, 'VER-CURSOR-400').status).toBe('failed');
+  });
+
+  it('passes a requirement with a passed check and no failure', () => {
+    expect(byId(report, 'LIST-PAGE-ENVELOPE').status).toBe('passed');
+  });
+
+  it('skips with the check skip reason, or says no check was selected', () => {
+    expect(byId(report, 'AUTH-BEARER-REQUIRED')).toMatchObject({ status: 'skipped', reason: 'needs CONFORMANCE_API_KEY_READ_ONLY' });
+    const spec = byId(report, 'VER-BREAKING-ENVELOPES');
+    expect(spec.status).toBe('skipped');
+    expect(spec.reason).toMatch(/conformance diff/);
+    const none = buildReport(fakeInput({ checks: [] }));
+    expect(byId(none, 'UPLOAD-LIMIT')).toMatchObject({ status: 'skipped', reason: NO_CHECK });
+  });
+
+  it('marks not-testable requirements as such whatever their checks', () => {
+    expect(byId(report, 'EVENTS-NOT-SHOWN').status).toBe('not-testable');
+  });
+
+  it('reads ids and concern from the name and module when a check carries no meta', () => {
+    const r = byId(report, 'ISO-GET-OTHER-TEAM-404');
+    expect(r.status).toBe('failed');
+    expect(r.checks[0]?.concern).toBe('isolation');
+    expect(r.failures[0]?.message).toMatch(/expected 200 to be 404/);
+    expect(r.failures[0]?.request).toBeNull();
+  });
+
+  it('counts the summary over requirements', () => {
+    expect(report.summary).toEqual({ passed: 2, failed: 3, skipped: 2, notTestable: 1, total: 8 });
+  });
+
+  it('merges readings of all checks, keeping every distinct value', () => {
+    expect(report.target.readings).toEqual({ 'cursor.encoding': 'opaque base64url', 'page.default-size': '20 | 25' });
+  });
+
+  it('skips requirements outside CONFORMANCE_ONLY with "not selected"', () => {
+    const checks = fakeChecks().map((c) => (c.name.includes('UPLOAD-LIMIT') ? { ...c, state: 'skipped' as const, durationMs: 0 } : c));
+    const r = buildReport(fakeInput({ checks, only: ['LIST-*'], isSelected: (id) => id.startsWith('LIST-') }));
+    expect(byId(r, 'UPLOAD-LIMIT')).toMatchObject({ status: 'skipped', reason: NOT_SELECTED });
+    expect(byId(r, 'UPLOAD-LIMIT').checks[0]?.reason).toBe(NOT_SELECTED);
+    expect(byId(r, 'VER-BREAKING-ENVELOPES').reason).toBe(NOT_SELECTED);
+    expect(r.only).toEqual(['LIST-*']);
+  });
+
+  it('reports a check still pending (interrupted run) as skipped', () => {
+    const checks = fakeChecks().map((c) => (c.name.includes('UPLOAD-LIMIT') ? { ...c, state: 'pending' as const } : c));
+    expect(byId(buildReport(fakeInput({ checks })), 'UPLOAD-LIMIT')).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/not run/) });
+  });
+
+  it('records checks naming unknown requirements as run errors', () => {
+    const checks = [{ name: 'x [NOPE-NOT-THERE]', moduleId: 'suites/x.test.ts', state: 'passed' as const, errors: [], durationMs: 1 }];
+    expect(buildReport(fakeInput({ checks })).errors).toEqual([
+      { source: 'suites/x.test.ts', message: 'check "x [NOPE-NOT-THERE]" names unknown requirement NOPE-NOT-THERE' },
+    ]);
+  });
+
+  it('fills what it can without a run context', () => {
+    const r = buildReport(fakeInput({ context: undefined, seed: 99 }));
+    expect(r.target).toMatchObject({ kind: 'unknown', baseUrl: null, shape: null });
+    expect(r).toMatchObject({ specVersion: 'unknown', seed: 99, startedAt: '2026-01-02T03:04:00.000Z', durationMs: 1234 });
+  });
+});

@@ -1,0 +1,77 @@
+// Small fake runs for the reporter's own tests: a four-section catalog and checks
+// in every state, with a recognisable key planted where a careless target could echo it.
+import type { BuildInput } from './build-report.js';
+import type { CatalogEntry, CheckResult } from './types.js';
+
+export const PLANTED_KEY = 'sk_live_PLANTEDKEY_0123456789abcdef';
+
+export const fakeCatalog: CatalogEntry[] = [
+  { id: 'LIST-CURSOR-UNDECODABLE', section: '4 List query parameters, rule 2', level: 'must', quote: 'A cursor that cannot be decoded gives 400 bad_request.', subject: 'server' },
+  { id: 'LIST-PAGE-ENVELOPE', section: '2 Page envelope', level: 'must', subject: 'server' },
+  { id: 'AUTH-BEARER-REQUIRED', section: '5 rule 1', level: 'must', subject: 'server' },
+  { id: 'ISO-GET-OTHER-TEAM-404', section: '4', level: 'implied', subject: 'server' },
+  { id: 'UPLOAD-LIMIT', section: '8', level: 'must', subject: 'server' },
+  { id: 'EVENTS-NOT-SHOWN', section: '6', level: 'not-testable', subject: 'server' },
+  { id: 'VER-CURSOR-400', section: 'changelog 1.4.0', level: 'must', subject: 'server' },
+  { id: 'VER-BREAKING-ENVELOPES', section: '9 Breaking changes', level: 'must', subject: 'spec' },
+];
+
+const meta = (requirements: string[], concern: string, extra: Record<string, unknown> = {}) => ({ requirements, concern, ...extra });
+
+export function fakeChecks(): CheckResult[] {
+  return [
+    {
+      name: 'undecodable cursor answers 400 [LIST-CURSOR-UNDECODABLE, VER-CURSOR-400]', moduleId: 'suites/cursors.test.ts',
+      state: 'failed', errors: [`expected 400, got 200 (key ${PLANTED_KEY})`], durationMs: 12.6,
+      meta: meta(['LIST-CURSOR-UNDECODABLE', 'VER-CURSOR-400'], 'cursors', {
+        failure: {
+          message: `expected status 400, got 200; target said: invalid key ${PLANTED_KEY}`,
+          request: { method: 'GET', url: 'http://127.0.0.1:4010/api/public/v1/projects?cursor=%%%', headers: { authorization: `Bearer ${PLANTED_KEY}` } },
+          response: { status: 200, headers: { 'content-type': 'application/json' }, body: `{"echo":"${PLANTED_KEY}","html":"</script><script>window.__pwned=1</script><b>bold</b>"}` },
+          curl: "curl -sS -H 'Authorization: Bearer $CONFORMANCE_API_KEY' 'http://127.0.0.1:4010/api/public/v1/projects?cursor=%%%'",
+          seed: 42, path: '3:1:0', counterexample: ['%%%', { note: '<!-- not a comment -->' }],
+        },
+        readings: { 'cursor.encoding': 'opaque base64url' },
+      }),
+    },
+    {
+      name: 'cursor of another sort answers 400 [LIST-CURSOR-UNDECODABLE]', moduleId: 'suites/cursors.test.ts',
+      state: 'passed', errors: [], durationMs: 8, meta: meta(['LIST-CURSOR-UNDECODABLE'], 'cursors'),
+    },
+    {
+      name: 'page envelope matches the schema [LIST-PAGE-ENVELOPE]', moduleId: 'suites/pagination.test.ts',
+      state: 'passed', errors: [], durationMs: 30, meta: meta(['LIST-PAGE-ENVELOPE'], 'pagination', { readings: { 'page.default-size': '20' } }),
+    },
+    {
+      name: 'request without a key is refused [AUTH-BEARER-REQUIRED]', moduleId: 'suites/auth.test.ts',
+      state: 'skipped', note: 'needs CONFORMANCE_API_KEY_READ_ONLY', errors: [], durationMs: 0,
+      meta: meta(['AUTH-BEARER-REQUIRED'], 'auth', { skipReason: 'needs CONFORMANCE_API_KEY_READ_ONLY' }),
+    },
+    {
+      // No meta at all: ids and concern come from the name and the module.
+      name: 'GET of another team\'s project is 404 [ISO-GET-OTHER-TEAM-404]', moduleId: 'suites/isolation.test.ts',
+      state: 'failed', errors: [`AssertionError: expected 200 to be 404 — Authorization: Bearer ${PLANTED_KEY}`], durationMs: 5,
+    },
+    {
+      name: 'uploads above the limit are refused [UPLOAD-LIMIT]', moduleId: 'suites/uploads.test.ts',
+      state: 'passed', errors: [], durationMs: 900, meta: meta(['UPLOAD-LIMIT'], 'uploads', { readings: { 'page.default-size': '25' } }),
+    },
+  ];
+}
+
+export function fakeInput(overrides: Partial<BuildInput> = {}): BuildInput {
+  return {
+    checks: fakeChecks(),
+    catalog: fakeCatalog,
+    context: {
+      specVersion: '1.6.0',
+      target: { kind: 'bundled-mock', baseUrl: 'http://127.0.0.1:4010', shape: 'full' },
+      seed: 7,
+      startedAt: '2026-01-02T03:04:05.000Z',
+      settings: { CONFORMANCE_API_KEY: PLANTED_KEY, CONFORMANCE_BASE_URL: 'http://127.0.0.1:4010' },
+    },
+    startedAt: '2026-01-02T03:04:00.000Z',
+    durationMs: 1234.4,
+    ...overrides,
+  };
+}

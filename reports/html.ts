@@ -1,0 +1,92 @@
+import { css, script } from './html-assets.js';
+import { sectionGroup, sectionTitles } from './sections.js';
+import type { Report } from './types.js';
+
+// index.html: one self-contained page. The report travels as JSON inside a
+// <script type="application/json"> and is rendered by the inline script.
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+/** JSON that cannot end its <script> element or open a comment: every <, > and & is \u-escaped. */
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+export interface SectionGroup { key: string; title: string; ids: string[] }
+
+/** Requirements grouped by the document's top-level section, in document order. */
+export function groupBySection(report: Report): SectionGroup[] {
+  const groups = new Map<string, SectionGroup>();
+  for (const r of report.requirements) {
+    const key = sectionGroup(r.section);
+    const title = sectionTitles[key] ? `§${key} ${sectionTitles[key]}` : /^\d+$/.test(key) ? `§${key}` : key;
+    const group = groups.get(key) ?? { key, title, ids: [] };
+    group.ids.push(r.id);
+    groups.set(key, group);
+  }
+  const rank = (k: string) => (/^\d+$/.test(k) ? Number(k) : Number.MAX_SAFE_INTEGER);
+  return [...groups.values()].sort((a, b) => rank(a.key) - rank(b.key) || a.key.localeCompare(b.key));
+}
+
+function headerHtml(report: Report): string {
+  const t = report.target;
+  const meta = [
+    `API document ${report.specVersion}`,
+    `target ${t.kind}${t.baseUrl ? ` at ${t.baseUrl}` : ''}`,
+    t.shape ? `shape ${t.shape}` : '',
+    t.viaPrism ? 'via Prism' : '',
+    t.mockFault ? `mock fault ${t.mockFault}` : '',
+    `seed ${report.seed ?? 'n/a'}`,
+    `started ${report.startedAt}`,
+    `${(report.durationMs / 1000).toFixed(1)} s`,
+    report.only ? `only ${report.only.join(', ')}` : '',
+  ].filter(Boolean).map(escapeHtml).join(' · ');
+  const s = report.summary;
+  const chips = [['passed', s.passed], ['failed', s.failed], ['skipped', s.skipped], ['not-testable', s.notTestable]]
+    .map(([k, n]) => `<span class="chip s-${k}" id="count-${k}">${n} ${k === 'not-testable' ? 'not testable' : k}</span>`).join('');
+  return `<header><h1>Conformance report</h1><p class="meta">${meta}</p><div class="chips">${chips}</div></header>`;
+}
+
+function extrasHtml(report: Report): string {
+  const readings = Object.entries(report.target.readings);
+  const readingRows = readings.map(([k, v]) => `<tr><td class="id">${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('');
+  const errors = report.errors.map((e) => `<li><strong>${escapeHtml(e.source)}</strong>: <pre>${escapeHtml(e.message)}</pre></li>`).join('');
+  return [
+    readings.length ? `<section class="extra" id="readings"><h2>Readings observed</h2><table><tbody>${readingRows}</tbody></table></section>` : '',
+    errors ? `<section class="extra" id="run-errors"><h2>Run errors</h2><ul>${errors}</ul></section>` : '',
+  ].join('');
+}
+
+const filtersHtml = `<div class="filters">
+<label><input type="checkbox" id="f-failed"> failed only</label>
+<label>level <select id="f-level"><option value="">all</option><option value="must">must</option><option value="implied">implied</option><option value="not-testable">not-testable</option></select></label>
+<label>id <input type="search" id="f-id" placeholder="e.g. LIST-CURSOR"></label>
+<span id="f-count" class="counts"></span>
+</div>`;
+
+export function renderHtml(report: Report): string {
+  const data = embedJson({ report, groups: groupBySection(report) });
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>Conformance report — ${escapeHtml(report.target.baseUrl ?? report.target.kind)}</title>
+<style>${css}</style>
+</head>
+<body>
+${headerHtml(report)}
+${extrasHtml(report)}
+${filtersHtml}
+<main id="matrix"></main>
+<script type="application/json" id="report-data">${data}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,74 @@
+import type { Report, ReportCheck, ReportFailure } from './types.js';
+
+// JUnit XML for CI dashboards: one <testsuite> per concern, one <testcase> per check
+// (its name carries the requirement ids), failures with the message and the curl.
+
+// XML 1.0 forbids most control characters even when escaped.
+// eslint-disable-next-line no-control-regex
+const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+export function xmlEscape(text: string): string {
+  return text
+    .replace(INVALID_XML, '\uFFFD')
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+interface Row { check: ReportCheck; failure?: ReportFailure; requirements: string[] }
+
+/** A check covering several requirements appears once, with all its failures merged. */
+function rowsByConcern(report: Report): Map<string, Row[]> {
+  const rows = new Map<string, Row>();
+  for (const r of report.requirements) {
+    for (const check of r.checks) {
+      const key = `${check.concern}\u0000${check.name}`;
+      const row = rows.get(key) ?? { check, requirements: [] };
+      row.requirements.push(r.id);
+      row.failure ??= r.failures.find((f) => f.check === check.name);
+      rows.set(key, row);
+    }
+  }
+  const byConcern = new Map<string, Row[]>();
+  for (const row of rows.values()) byConcern.set(row.check.concern, [...(byConcern.get(row.check.concern) ?? []), row]);
+  return new Map([...byConcern.entries()].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function failureText(f: ReportFailure): string {
+  const parts = [f.message];
+  if (f.curl) parts.push(`reproduce:\n${f.curl}`);
+  if (f.request) parts.push(`request: ${f.request.method} ${f.request.url}`);
+  if (f.response) parts.push(`response: ${f.response.status}${f.response.body ? `\n${f.response.body.slice(0, 2000)}` : ''}`);
+  if (f.seed !== null) parts.push(`fast-check seed: ${f.seed}${f.path ? `, path: ${f.path}` : ''}`);
+  if (f.counterexample !== undefined) parts.push(`counterexample: ${JSON.stringify(f.counterexample)}`);
+  return parts.join('\n\n');
+}
+
+function testcase(row: Row): string {
+  const { check } = row;
+  const head = `    <testcase name="${xmlEscape(check.name)}" classname="${xmlEscape(check.concern)}" time="${(check.durationMs / 1000).toFixed(3)}"`;
+  if (check.status === 'passed') return `${head}/>`;
+  if (check.status === 'skipped') return `${head}>\n      <skipped message="${xmlEscape(check.reason ?? 'skipped')}"/>\n    </testcase>`;
+  const f = row.failure;
+  const message = f?.message.split('\n')[0] ?? 'check failed';
+  const body = f ? xmlEscape(failureText(f)) : '';
+  return `${head}>\n      <failure message="${xmlEscape(message)}" type="ConformanceFailure">${body}</failure>\n    </testcase>`;
+}
+
+export function renderJunit(report: Report): string {
+  const suites = [...rowsByConcern(report).entries()].map(([concern, rows]) => {
+    const count = (s: string) => rows.filter((r) => r.check.status === s).length;
+    const time = rows.reduce((t, r) => t + r.check.durationMs, 0) / 1000;
+    const attrs = `name="${xmlEscape(concern)}" tests="${rows.length}" failures="${count('failed')}" errors="0" skipped="${count('skipped')}" time="${time.toFixed(3)}"`;
+    return `  <testsuite ${attrs}>\n${rows.map(testcase).join('\n')}\n  </testsuite>`;
+  });
+  const all = [...rowsByConcern(report).values()].flat();
+  const failures = all.filter((r) => r.check.status === 'failed').length;
+  const skipped = all.filter((r) => r.check.status === 'skipped').length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="conformance" tests="${all.length}" failures="${failures}" errors="${report.errors.length}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xmlEscape(report.startedAt)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,72 @@
+import { basename } from 'node:path';
+import type { CheckFailureMeta, CheckMeta, CheckResult, HttpRequestRecord, HttpResponseRecord } from './types.js';
+
+// The metadata comes from check code running in workers; a malformed field must
+// degrade the report (missing transcript) rather than crash the reporter.
+
+const NAME_IDS = /\[([A-Z0-9][A-Z0-9-]*(?:\s*,\s*[A-Z0-9][A-Z0-9-]*)*)\]\s*$/;
+
+/** Requirement ids from a check name `title [ID-A, ID-B]` (fallback when meta is absent). */
+export function idsFromName(name: string): string[] {
+  const m = NAME_IDS.exec(name);
+  return m?.[1] ? m[1].split(',').map((s) => s.trim()) : [];
+}
+
+/** `suites/uploads.test.ts` → `uploads`. */
+export function concernFromModule(moduleId: string): string {
+  return basename(moduleId).replace(/\.(test|spec|check)\.[cm]?[jt]s$/, '');
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const int = (v: unknown): number | undefined => (Number.isInteger(v) ? (v as number) : undefined);
+
+function stringMap(v: unknown): Record<string, string> {
+  if (!isRecord(v)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, value] of Object.entries(v)) {
+    if (value !== undefined && value !== null) out[k] = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return out;
+}
+
+function request(v: unknown): HttpRequestRecord | undefined {
+  if (!isRecord(v) || !str(v.method) || !str(v.url)) return undefined;
+  const body = str(v.body);
+  return { method: v.method as string, url: v.url as string, headers: stringMap(v.headers), ...(body !== undefined ? { body } : {}) };
+}
+
+function response(v: unknown): HttpResponseRecord | undefined {
+  const status = isRecord(v) ? int(v.status) : undefined;
+  if (!isRecord(v) || status === undefined) return undefined;
+  const body = str(v.body);
+  return { status, headers: stringMap(v.headers), ...(body !== undefined ? { body } : {}) };
+}
+
+function failure(v: unknown): CheckFailureMeta | undefined {
+  if (!isRecord(v)) return undefined;
+  return {
+    message: str(v.message) ?? 'check failed',
+    request: request(v.request),
+    response: response(v.response),
+    curl: str(v.curl),
+    seed: int(v.seed),
+    path: str(v.path),
+    counterexample: v.counterexample,
+  };
+}
+
+/** Normalises a check's `meta.conformance`, filling ids and concern from the name and module when absent. */
+export function checkMeta(check: CheckResult): CheckMeta {
+  const raw = isRecord(check.meta) ? check.meta : {};
+  const ids = Array.isArray(raw.requirements) ? raw.requirements.filter((x): x is string => typeof x === 'string') : [];
+  return {
+    requirements: ids.length > 0 ? ids : idsFromName(check.name),
+    concern: str(raw.concern) ?? concernFromModule(check.moduleId),
+    skipReason: str(raw.skipReason),
+    failure: failure(raw.failure),
+    readings: stringMap(raw.readings),
+    requests: num(raw.requests),
+  };
+}
