@@ -1,0 +1,99 @@
+import { join } from 'node:path';
+import {
+  DiffInputError,
+  diffDocuments,
+  formatJson,
+  formatText,
+  DEFAULT_DOCUMENT,
+  loadDocument,
+  repositoryRoot,
+  type LoadedDocument,
+} from '../../specs/diff/index.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseFlags, wantsHelp } from '../args.js';
+
+// `conformance diff`: what a change of the machine-readable description breaks under §9 of the API
+// document, and whether its info.version bump fits.
+
+export const diffHelp = `Usage: conformance diff <old> <new> [--format text|json]
+       conformance diff --rev <rev> [<new>] [--format text|json]
+
+Lists every change between two OpenAPI 3.1 documents (JSON), classifies each as breaking,
+non-breaking or documentation-only under §9 (Versioning) of the API document, and checks
+info.version: semver, MAJOR equal to the path version (/api/public/vN), MINOR raised for
+backward-compatible additions, PATCH for documentation fixes, never lowered; breaking changes
+only under a new major path, and an older major path unchanged while it is served.
+
+A document is a file path, git:REV (specs/openapi.json at that revision), or git:REV:PATH
+(PATH at that revision, relative to the repository root as in 'git show REV:PATH').
+
+Options:
+  --rev <rev>            the old document is specs/openapi.json at <rev>; <new> defaults to
+                         the working copy of specs/openapi.json
+  --format <text|json>   text for people (default), json for machines:
+                         { changes: [{ kind, classification, location, rule, message }],
+                           version: { old, new, required, ok, problems, notes }, breaking }
+  -h, --help             show this help
+
+Examples:
+  conformance diff git:HEAD~1 specs/openapi.json
+  conformance diff --rev main
+  conformance diff old.json new.json --format json
+
+Exit codes: 0 the change fits its version; 1 a breaking change within a served major or a
+wrong info.version; 2 usage or input error (unreadable file, not JSON, not OpenAPI 3.1,
+a $ref to nothing), printed as "[CODE] message".
+`;
+
+const options = {
+  rev: { type: 'string' },
+  format: { type: 'string', default: 'text' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export interface DiffIo {
+  out(text: string): void;
+  err(text: string): void;
+  cwd: string;
+}
+
+const processIo: DiffIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  cwd: process.cwd(),
+};
+
+export async function runDiff(argv: string[]): Promise<number> {
+  return runDiffWith(argv, { ...processIo, cwd: process.cwd() });
+}
+
+export async function runDiffWith(argv: string[], io: DiffIo): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.out(diffHelp);
+    return EXIT_OK;
+  }
+  const parsed = parseFlags(argv, options);
+  const json = parsed.ok && parsed.values.format === 'json';
+  const fail = (code: string, message: string): number => {
+    if (json) io.out(JSON.stringify({ error: { code, message } }, null, 2) + '\n');
+    io.err(`conformance diff: [${code}] ${message}\n${code === 'DIFF_USAGE' ? "Run 'conformance diff --help' for usage.\n" : ''}`);
+    return EXIT_USAGE;
+  };
+  if (!parsed.ok) return fail('DIFF_USAGE', parsed.message);
+  const { values, positionals } = parsed;
+  if (values.format !== 'text' && values.format !== 'json') return fail('DIFF_USAGE', `--format must be text or json, not "${values.format}"`);
+  const withRev = values.rev !== undefined;
+  if (withRev ? positionals.length > 1 : positionals.length !== 2) {
+    return fail('DIFF_USAGE', withRev ? 'with --rev, give at most one document (the new one)' : 'give two documents: <old> <new>');
+  }
+  try {
+    const current = () => join(repositoryRoot(io.cwd), DEFAULT_DOCUMENT);
+    const sources = withRev ? [`git:${values.rev}`, positionals[0] ?? current()] : positionals;
+    const [a, b] = sources.map((s) => loadDocument(s, { cwd: io.cwd })) as [LoadedDocument, LoadedDocument];
+    const result = diffDocuments(a, b);
+    io.out(json ? formatJson(result) : formatText(result, { old: a.label, new: b.label }));
+    return result.version.ok ? EXIT_OK : EXIT_FAILED;
+  } catch (error) {
+    if (error instanceof DiffInputError) return fail(error.code, error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,86 @@
+// Request bodies and responses of one operation. Request schemas are compared in the request
+// direction; response schemas in the response direction, as the pagination envelope when they are
+// one, and as the error envelope for error statuses (4xx, 5xx, default).
+import type { Role } from './collector.js';
+import type { Collector } from './collector.js';
+import { escapeToken } from './pointer.js';
+import type { Located, Resolver } from './resolve.js';
+import { isObject, type Direction, type Json } from './types.js';
+import { compareSchemas } from './walk-schema.js';
+
+const isError = (status: string): boolean => status === 'default' || /^[45]/.test(status);
+
+function entries(resolver: Resolver, owner: Located, key: string, fold = (k: string) => k): Map<string, { key: string; node: Located }> {
+  const container = resolver.child(owner, key);
+  const found = new Map<string, { key: string; node: Located }>();
+  if (isObject(container.value)) {
+    for (const k of Object.keys(container.value)) found.set(fold(k), { key: k, node: resolver.deref(resolver.child(container, k)) });
+  }
+  return found;
+}
+
+function compareContent(c: Collector, o: Located, n: Located, dir: Direction, role: Role, location: string, operation: string): void {
+  const olds = entries(c.old, o, 'content', (k) => k.toLowerCase());
+  const news = entries(c.now, n, 'content', (k) => k.toLowerCase());
+  for (const mediaType of new Set([...olds.keys(), ...news.keys()])) {
+    const a = olds.get(mediaType);
+    const b = news.get(mediaType);
+    const here = `${location}/content/${escapeToken((b ?? a)!.key)}`;
+    if (!a) c.add(`${dir}.media-type.added`, here, `${dir} media type ${mediaType} added`, { operation });
+    else if (!b) c.add(`${dir}.media-type.removed`, here, `${dir} media type ${mediaType} removed`, { operation });
+    else if (isObject(a.node.value) && isObject(b.node.value) && (a.node.value.schema !== undefined || b.node.value.schema !== undefined)) {
+      const schema = (r: Resolver, l: Located) => ((l.value as Json).schema === undefined ? { ...l, value: true } : r.child(l, 'schema'));
+      compareSchemas(c, schema(c.old, a.node), schema(c.now, b.node), { dir, location: `${here}/schema`, operation, role });
+    }
+  }
+}
+
+export function compareRequestBody(c: Collector, oldOp: Located, newOp: Located, opLocation: string, operation: string): void {
+  const a = c.old.deref(c.old.child(oldOp, 'requestBody'));
+  const b = c.now.deref(c.now.child(newOp, 'requestBody'));
+  const location = `${opLocation}/requestBody`;
+  const [ra, rb] = [isObject(a.value) && a.value.required === true, isObject(b.value) && b.value.required === true];
+  if (!isObject(a.value) && !isObject(b.value)) return;
+  if (!isObject(a.value)) return c.add(rb ? 'request-body.added-required' : 'request-body.added', location, `${rb ? 'required' : 'optional'} request body added`, { operation });
+  if (!isObject(b.value)) return c.add('request-body.removed', location, 'request body removed', { operation });
+  if (!ra && rb) c.add('request-body.became-required', location, 'request body became required', { operation });
+  if (ra && !rb) c.add('request-body.became-optional', location, 'request body became optional', { operation });
+  if (a.value.description !== b.value.description) c.add('endpoint.documentation', location, 'request body description changed', { operation });
+  compareContent(c, a, b, 'request', 'plain', location, operation);
+}
+
+export function compareResponses(c: Collector, oldOp: Located, newOp: Located, opLocation: string, operation: string): void {
+  const olds = entries(c.old, oldOp, 'responses', (k) => k.toUpperCase());
+  const news = entries(c.now, newOp, 'responses', (k) => k.toUpperCase());
+  for (const status of new Set([...olds.keys(), ...news.keys()])) {
+    const a = olds.get(status);
+    const b = news.get(status);
+    const key = (b ?? a)!.key;
+    const location = `${opLocation}/responses/${escapeToken(key)}`;
+    if (!a) {
+      const kind = isError(key) ? 'response.status.added' : 'response.status.added-success';
+      c.add(kind, location, `response ${key} added`, { operation });
+      continue;
+    }
+    if (!b) { c.add('response.status.removed', location, `response ${key} removed`, { operation }); continue; }
+    const [va, vb] = [a.node.value as Json, b.node.value as Json];
+    if (va.description !== vb.description) c.add('response.documentation', location, `response ${key} description changed`, { operation });
+    compareHeaders(c, a.node, b.node, location, operation);
+    compareContent(c, a.node, b.node, 'response', isError(key) ? 'error-root' : 'response-root', location, operation);
+  }
+}
+
+function compareHeaders(c: Collector, o: Located, n: Located, location: string, operation: string): void {
+  const olds = entries(c.old, o, 'headers', (k) => k.toLowerCase());
+  const news = entries(c.now, n, 'headers', (k) => k.toLowerCase());
+  for (const name of new Set([...olds.keys(), ...news.keys()])) {
+    const a = olds.get(name);
+    const b = news.get(name);
+    const here = `${location}/headers/${escapeToken((b ?? a)!.key)}`;
+    if (!a) c.add('response.header.added', here, `response header ${name} added`, { operation });
+    else if (!b) c.add('response.header.removed', here, `response header ${name} removed`, { operation });
+    else if (isObject(a.node.value) && isObject(b.node.value) && a.node.value.schema !== undefined && b.node.value.schema !== undefined) {
+      compareSchemas(c, c.old.child(a.node, 'schema'), c.now.child(b.node, 'schema'), { dir: 'response', location: `${here}/schema`, operation, role: 'plain' });
+    }
+  }
+}

@@ -1,0 +1,43 @@
+// The change checker: compares two OpenAPI 3.1 documents, classifies every change by §9 of the API
+// document and checks the version bump. `diffDocuments` takes parsed documents; `loadDocument`
+// (./load.js) reads them from files or git revisions and checks they are OpenAPI 3.1.
+import { compareOperations } from './operations.js';
+import { Collector } from './collector.js';
+import { compareDocument } from './document.js';
+import { Resolver, type ExternalLoader } from './resolve.js';
+import { compareSecuritySchemes } from './security.js';
+import type { DiffResult, Json } from './types.js';
+import { checkVersion } from './version.js';
+
+export interface DiffSide {
+  document: Json;
+  /** URI the document's relative $refs resolve against. */
+  uri?: string;
+  /** Reads another document a $ref points to; undefined when it cannot. */
+  loadExternal?: ExternalLoader;
+}
+
+export function diffDocuments(oldDoc: Json | DiffSide, newDoc: Json | DiffSide): DiffResult {
+  const [a, b] = [side(oldDoc), side(newDoc)];
+  const collector = new Collector(
+    new Resolver(a.document, 'old', a.uri, a.loadExternal),
+    new Resolver(b.document, 'new', b.uri, b.loadExternal),
+  );
+  compareDocument(collector);
+  compareSecuritySchemes(collector);
+  compareOperations(collector);
+  const changes = collector.changes;
+  return { changes, version: checkVersion(a.document, b.document, changes), breaking: changes.some((c) => c.classification === 'breaking') };
+}
+
+function side(value: Json | DiffSide): DiffSide {
+  return 'document' in value && typeof value.document === 'object' && value.document !== null && !('openapi' in value)
+    ? (value as DiffSide)
+    : { document: value as Json };
+}
+
+export { DEFAULT_DOCUMENT, loadDocument, repositoryRoot, type LoadedDocument, type LoadOptions } from './load.js';
+export { DiffInputError, diffErrorCodes, type DiffErrorCode } from './errors.js';
+export { formatJson, formatText } from './format.js';
+export { kinds, classify, type Classification, type ChangeKind } from './classify.js';
+export type { Change, DiffResult, VersionReport, VersionProblem, Bump } from './types.js';
