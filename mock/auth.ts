@@ -1,0 +1,63 @@
+// API keys, teams and scopes (§5). Four keys per start: full-scope keys of teams A and
+// B, a read-only key of team A (every `<resource>:read`, no `:write`), and a key of
+// team C whose plan (free) lacks API access: every request with it answers the
+// plan-limit error (402 plan_limit_exceeded, feature api_access).
+// Missing/unknown/malformed Authorization → 401 unauthorized; missing scope → 403 forbidden.
+import { randomBytes } from 'node:crypto';
+import { ApiError, forbidden, planLimit, unauthorized } from './errors.js';
+import type { Faults } from './faults.js';
+import type { TeamId } from './store.js';
+
+export const RESOURCES = ['projects', 'organizations', 'employees', 'assignments', 'cvs', 'attachments', 'files', 'captures'] as const;
+export type Resource = (typeof RESOURCES)[number];
+export type Scope = `${Resource}:${'read' | 'write'}`;
+
+export interface Principal { team: TeamId; scopes: ReadonlySet<string>; apiAccess: boolean }
+
+export interface MockKeys { teamA: string; teamB: string; readOnly: string; noApiAccess: string }
+
+const ALL_READ = RESOURCES.map((r) => `${r}:read`);
+const ALL = [...ALL_READ, ...RESOURCES.map((r) => `${r}:write`)];
+
+/** Random keys look like `mock_<43 base64url chars>` (32 random bytes). */
+export const randomKey = (): string => `mock_${randomBytes(32).toString('base64url')}`;
+
+export function resolveKeys(given: Partial<MockKeys> = {}): MockKeys {
+  return {
+    teamA: given.teamA || randomKey(),
+    teamB: given.teamB || randomKey(),
+    readOnly: given.readOnly || randomKey(),
+    noApiAccess: given.noApiAccess || randomKey(),
+  };
+}
+
+export class Authenticator {
+  private readonly principals = new Map<string, Principal>();
+
+  constructor(keys: MockKeys, private readonly faults: Faults) {
+    const distinct = new Set(Object.values(keys));
+    if (distinct.size !== 4) throw new Error('the four mock API keys must be distinct');
+    this.principals.set(keys.teamA, { team: 'A', scopes: new Set(ALL), apiAccess: true });
+    this.principals.set(keys.teamB, { team: 'B', scopes: new Set(ALL), apiAccess: true });
+    this.principals.set(keys.readOnly, { team: 'A', scopes: new Set(ALL_READ), apiAccess: true });
+    this.principals.set(keys.noApiAccess, { team: 'C', scopes: new Set(ALL), apiAccess: false });
+  }
+
+  private static readonly TEAM_A_FALLBACK: Principal = { team: 'A', scopes: new Set(ALL), apiAccess: true };
+
+  /** The principal of a request, or throws the envelope error to answer. */
+  authenticate(header: string | undefined, scope: Scope | undefined): Principal {
+    const m = header ? /^Bearer +([\x21-\x7e]+) *$/i.exec(header) : null;
+    let p = m ? this.principals.get(m[1]!) : undefined;
+    if (!p && this.faults.on('auth-not-enforced')) p = Authenticator.TEAM_A_FALLBACK;
+    if (!p && m && this.faults.on('invalid-key-accepted')) p = Authenticator.TEAM_A_FALLBACK;
+    if (!p) throw unauthorized(header ? 'The API key is invalid' : 'Missing Authorization: Bearer <API_KEY> header');
+    if (!p.apiAccess && !this.faults.on('plan-not-enforced')) throw planError(scope);
+    if (scope && !p.scopes.has(scope) && !this.faults.on('scope-not-enforced')) throw forbidden(scope);
+    return p;
+  }
+}
+
+function planError(scope: Scope | undefined): ApiError {
+  return planLimit(scope ? scope.split(':')[0]! : 'api');
+}

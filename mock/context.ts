@@ -1,0 +1,56 @@
+// Typed configuration (with documented defaults) and the per-start context every route sees.
+import type { Authenticator, MockKeys } from './auth.js';
+import type { BlobStore } from './blob-store.js';
+import type { Faults } from './faults.js';
+import type { IdempotencyStore } from './idempotency.js';
+import type { CursorCodec, SortedViews } from './pagination.js';
+import type { Store } from './store.js';
+import type { Shape, Views } from './views.js';
+
+export interface MockOptions {
+  /** Port to listen on; default 0 (an ephemeral port). */
+  port?: number;
+  /** Only 127.0.0.1 is allowed. */
+  host?: '127.0.0.1';
+  /** Seed number of the fixture data; default 1. */
+  seed?: number;
+  /** Response shape of projects and organizations (§2); default 'full'. */
+  shape?: Shape;
+  /** Name of one fault of mock/faults.ts to switch on; default none. */
+  fault?: string;
+  /** operationIds (e.g. listProjects) or 'METHOD /path' of operations to mark deprecated. */
+  deprecate?: string[];
+  /** Directory of the encrypted blob store; default a fresh temp dir removed at close. */
+  dataDir?: string;
+  /** API keys; each absent key is random per start. */
+  keys?: Partial<MockKeys>;
+  /** AES-256 key for blobs at rest (32 bytes, or 64 hex chars); default random per start. */
+  encryptionKey?: Buffer | string;
+  /** Adds unknown fields to every resource (clients must ignore them, §9); default false. */
+  extraFields?: boolean;
+}
+
+export const BASE_PATH = '/api/public/v1';
+/** §4/§8 "25 MB" read as 25 MiB: uploads up to 26,214,400 bytes are accepted. */
+export const UPLOAD_LIMIT_BYTES = 26_214_400;
+/** JSON request bodies above 1 MiB answer 413. */
+export const JSON_BODY_LIMIT_BYTES = 1_048_576;
+
+/** Deprecation/Sunset dates announced for deprecated operations. */
+export const DEPRECATION_DATE = new Date(Date.UTC(2026, 0, 1));
+export const SUNSET_DATE = new Date(Date.UTC(2027, 0, 1));
+
+export interface AppContext {
+  readonly basePath: string;
+  readonly shape: Shape;
+  readonly store: Store;
+  readonly views: Views;
+  readonly faults: Faults;
+  readonly codec: CursorCodec;
+  readonly sorted: SortedViews;
+  readonly idem: IdempotencyStore;
+  readonly blobs: BlobStore;
+  readonly auth: Authenticator;
+  readonly deprecated: ReadonlySet<string>;
+  readonly uploadLimit: number;
+}

@@ -1,0 +1,21 @@
+// Deprecation signalling (§9): responses of deprecated operations carry
+// `Deprecation: @<unix-seconds>` (RFC 9745), `Sunset: <HTTP-date>` (RFC 8594, never
+// before the Deprecation date) and `Link` with rel="deprecation" and rel="sunset".
+import { DEPRECATION_DATE, SUNSET_DATE } from './context.js';
+import type { Faults } from './faults.js';
+
+export type HeaderSet = [name: string, value: string][];
+
+export function deprecationHeaders(basePath: string, faults: Faults): HeaderSet {
+  const deprecation = `@${Math.floor(DEPRECATION_DATE.getTime() / 1000)}`;
+  let sunset = SUNSET_DATE.toUTCString();
+  if (faults.on('sunset-malformed')) sunset = SUNSET_DATE.toISOString().slice(0, 10);
+  if (faults.on('sunset-before-deprecation')) sunset = new Date(DEPRECATION_DATE.getTime() - 180 * 86_400_000).toUTCString();
+  const doc = `${basePath}/openapi.json`;
+  const headers: HeaderSet = [
+    ['sunset', sunset],
+    ['link', `<${doc}>; rel="deprecation"; type="application/json", <${doc}>; rel="sunset"; type="application/json"`],
+  ];
+  if (!faults.on('deprecation-header-missing')) headers.unshift(['deprecation', deprecation]);
+  return headers;
+}

@@ -1,0 +1,87 @@
+// Error envelopes as data. Every error the mock sends is an ApiError turned into
+// either the full envelope `{ error: { code, message, ... }, detail? }` or, on the
+// legacy project/organization list and update endpoints, the short one
+// `{ error: { code, message } }` (§7).
+
+/** Stable machine-readable codes the mock uses. */
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'plan_limit_exceeded'
+  | 'method_not_allowed'
+  | 'idempotency_in_flight'
+  | 'idempotency_key_reused'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'internal_error';
+
+/** Extra fields of plan-limit errors (§7). */
+export interface PlanLimitFields {
+  current: number;
+  limit: number;
+  feature: string;
+  plan: string;
+  resource: string;
+  upgrade_to: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | string,
+    message: string,
+    readonly detail?: Record<string, string>,
+    readonly extra?: Partial<PlanLimitFields>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, detail?: Record<string, string>) =>
+  new ApiError(400, 'bad_request', message, detail);
+
+export const unauthorized = (message = 'Missing or invalid API key') =>
+  new ApiError(401, 'unauthorized', message);
+
+export const forbidden = (scope: string) =>
+  new ApiError(403, 'forbidden', `The API key lacks the scope ${scope}`, { scope: `required: ${scope}` });
+
+export const notFound = () => new ApiError(404, 'not_found', 'Not found');
+
+export const payloadTooLarge = (limit: number) =>
+  new ApiError(413, 'payload_too_large', `Payload exceeds the limit of ${limit} bytes`, { limit: String(limit) });
+
+export const unsupportedMediaType = (expected: string) =>
+  new ApiError(415, 'unsupported_media_type', `Content-Type must be ${expected}`, { 'content-type': `expected ${expected}` });
+
+export const idempotencyInFlight = () =>
+  new ApiError(409, 'idempotency_in_flight', 'A request with this idempotency key is still being processed');
+
+export const idempotencyKeyReused = () =>
+  new ApiError(422, 'idempotency_key_reused', 'The idempotency key was already used for a different request');
+
+/** The no-API-access plan answers every request with this (status 402, documented). */
+export const planLimit = (resource: string) =>
+  new ApiError(402, 'plan_limit_exceeded', 'The plan of this team does not include API access', undefined, {
+    current: 0,
+    limit: 0,
+    feature: 'api_access',
+    plan: 'free',
+    resource,
+    upgrade_to: 'team',
+  });
+
+export type EnvelopeStyle = 'full' | 'short';
+
+/** The JSON body of an error in the given envelope style. */
+export function errorBody(err: ApiError, style: EnvelopeStyle = 'full'): Record<string, unknown> {
+  const error: Record<string, unknown> = { code: err.code, message: err.message };
+  if (style === 'short') return { error };
+  if (err.extra) Object.assign(error, err.extra);
+  return err.detail && Object.keys(err.detail).length > 0 ? { error, detail: err.detail } : { error };
+}
+
+/** Not-found is sent byte-identically for missing ids and other teams' ids. */
+export const NOT_FOUND_JSON = JSON.stringify(errorBody(notFound()));

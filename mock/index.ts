@@ -1,0 +1,109 @@
+// The reference mock's entry point (contract C3): start(options) → { url, settings, close }.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Authenticator, resolveKeys } from './auth.js';
+import { BlobStore } from './blob-store.js';
+import { BASE_PATH, UPLOAD_LIMIT_BYTES, type AppContext, type MockOptions } from './context.js';
+import { Faults } from './faults.js';
+import { IdempotencyStore } from './idempotency.js';
+import { CHOSEN_PATHS, servedOpenApi } from './openapi.js';
+import { CursorCodec, SortedViews } from './pagination.js';
+import { sortFieldsSetting } from './routes/list.js';
+import { buildServer } from './server.js';
+import { createStore } from './store.js';
+import { Views } from './views.js';
+
+export type { MockOptions } from './context.js';
+export { faults } from './faults.js';
+
+export interface RunningMock {
+  url: string;
+  /** The environment pointing the conformance suite at this mock (CONFORMANCE_*). */
+  settings: Record<string, string>;
+  /** The data directory of the encrypted blob store. */
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export class MockOptionsError extends Error {}
+
+function checkOptions(o: MockOptions): void {
+  if (o.host !== undefined && o.host !== '127.0.0.1') throw new MockOptionsError(`host must be 127.0.0.1 (got ${String(o.host)})`);
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) throw new MockOptionsError(`port must be an integer 0-65535 (got ${String(o.port)})`);
+  if (o.shape !== undefined && o.shape !== 'full' && o.shape !== 'legacy') throw new MockOptionsError(`shape must be full or legacy (got ${String(o.shape)})`);
+  if (o.seed !== undefined && !Number.isSafeInteger(o.seed)) throw new MockOptionsError(`seed must be an integer (got ${String(o.seed)})`);
+}
+
+function encryptionKey(k: MockOptions['encryptionKey']): Buffer {
+  if (k === undefined) return randomBytes(32);
+  const buf = typeof k === 'string' ? Buffer.from(k, 'hex') : k;
+  if (buf.length !== 32) throw new MockOptionsError('encryptionKey must be 32 bytes (64 hex characters)');
+  return buf;
+}
+
+export async function start(options: MockOptions = {}): Promise<RunningMock> {
+  checkOptions(options);
+  const faults = new Faults(options.fault);
+  const shape = options.shape ?? 'full';
+  const keys = resolveKeys(options.keys);
+  const auth = new Authenticator(keys, faults);
+  const key = encryptionKey(options.encryptionKey);
+  const ownsDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'api-mock-')));
+  try {
+    const openapi = servedOpenApi({ deprecate: options.deprecate ?? [], shape, baseUrl: 'http://127.0.0.1:4010', faults });
+    const store = createStore(options.seed ?? 1);
+    const ctx: AppContext = {
+      basePath: faults.on('v1-path-missing') ? '/api/public/v2' : BASE_PATH,
+      shape,
+      store,
+      views: new Views(store, shape, faults, options.extraFields === true),
+      faults,
+      codec: new CursorCodec(),
+      sorted: new SortedViews(),
+      idem: new IdempotencyStore(),
+      blobs: await BlobStore.open(dataDir, key),
+      auth,
+      deprecated: openapi.deprecatedOperations,
+      uploadLimit: UPLOAD_LIMIT_BYTES,
+    };
+    const app = await buildServer(ctx, openapi);
+    await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : options.port;
+    const url = `http://127.0.0.1:${port}`;
+    const servers = openapi.doc.servers as { variables: { base_url: { default: string } } }[];
+    servers[0]!.variables.base_url.default = url;
+    openapi.json = JSON.stringify(openapi.doc);
+    const settings: Record<string, string> = {
+      CONFORMANCE_BASE_URL: url,
+      CONFORMANCE_API_KEY: keys.teamA,
+      CONFORMANCE_API_KEY_OTHER_TEAM: keys.teamB,
+      CONFORMANCE_API_KEY_READ_ONLY: keys.readOnly,
+      CONFORMANCE_API_KEY_NO_API_ACCESS: keys.noApiAccess,
+      CONFORMANCE_PATH_ORGANIZATION_CREATE: `POST ${CHOSEN_PATHS.organizationCreate}`,
+      CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD: `GET ${CHOSEN_PATHS.attachmentDownload}`,
+      CONFORMANCE_PATH_FILE_DELETE: `DELETE ${CHOSEN_PATHS.fileDelete}`,
+      CONFORMANCE_PATH_CAPTURE_INTAKE: `POST ${CHOSEN_PATHS.captureIntake}`,
+      CONFORMANCE_PATH_OPENAPI: `GET ${CHOSEN_PATHS.openapi}`,
+      CONFORMANCE_SORT_FIELDS: sortFieldsSetting(),
+    };
+    let closed = false;
+    return {
+      url,
+      settings,
+      dataDir,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        if (ownsDir) await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    if (ownsDir) await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+}

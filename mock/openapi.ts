@@ -1,0 +1,42 @@
+// The served machine-readable description (GET /openapi.json): specs/openapi/build.ts'
+// document extended with the mock's chosen paths, `deprecated: true` on the operations
+// deprecated at start, serialized once per start.
+import { buildOpenApi, type OpenApiDocument } from '../specs/openapi/build.js';
+import type { Faults } from './faults.js';
+import type { Shape } from './views.js';
+
+/** The mock's readings of the paths §4 does not show (relative to /api/public/v1). */
+export const CHOSEN_PATHS = {
+  organizationCreate: '/organizations',
+  attachmentDownload: '/attachments/{id}/download',
+  fileDelete: '/files/{id}',
+  captureIntake: '/intake/captures',
+  openapi: '/openapi.json',
+} as const;
+
+export interface ServedOpenApi { json: string; readonly deprecatedOperations: Set<string>; readonly doc: OpenApiDocument }
+
+export function servedOpenApi(opts: { deprecate: readonly string[]; shape: Shape; baseUrl: string; faults: Faults }): ServedOpenApi {
+  const doc = buildOpenApi({
+    extensions: {
+      attachmentDownload: CHOSEN_PATHS.attachmentDownload,
+      fileDelete: CHOSEN_PATHS.fileDelete,
+      captureIntake: CHOSEN_PATHS.captureIntake,
+      openapi: CHOSEN_PATHS.openapi,
+    },
+    deprecated: opts.deprecate,
+    shape: opts.shape,
+    baseUrl: opts.baseUrl,
+  });
+  const deprecatedOperations = new Set<string>();
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item)) {
+      if (op.deprecated === true) {
+        deprecatedOperations.add(String(op.operationId));
+        if (opts.faults.on('openapi-deprecated-missing')) delete op.deprecated;
+      }
+    }
+  }
+  if (opts.faults.on('info-version-wrong')) (doc.info as { version: string }).version = '2.0.0';
+  return { json: JSON.stringify(doc), deprecatedOperations, doc };
+}

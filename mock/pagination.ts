@@ -1,0 +1,165 @@
+// Keyset pagination with opaque, signed cursors.
+// A cursor is base64url(JSON {s: sort, o: order, v: last sort value, i: last id})
+// + "." + base64url(HMAC-SHA256 over that JSON with a per-start secret). The MAC makes
+// tampered cursors undecodable; the embedded sort/order bind the cursor to its listing.
+// Order is total: (sort value, id), nulls first, so ties never reorder between pages.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ApiError, badRequest } from './errors.js';
+import type { Faults } from './faults.js';
+import type { Collection, Entry, TeamId } from './store.js';
+
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 100;
+
+export type Order = 'asc' | 'desc';
+type SortValue = string | number | boolean | null;
+export interface CursorPayload { s: string; o: Order; v: SortValue; i: string }
+
+export class CursorCodec {
+  constructor(private readonly secret: Buffer = randomBytes(32)) {}
+
+  private mac(json: string): Buffer {
+    return createHmac('sha256', this.secret).update(json).digest();
+  }
+
+  encode(p: CursorPayload): string {
+    const json = JSON.stringify(p);
+    return `${Buffer.from(json).toString('base64url')}.${this.mac(json).toString('base64url')}`;
+  }
+
+  /** The payload, or undefined when the cursor is not one this server issued. */
+  decode(cursor: string): CursorPayload | undefined {
+    const dot = cursor.indexOf('.');
+    if (dot <= 0 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+    const json = Buffer.from(cursor.slice(0, dot), 'base64url').toString('utf8');
+    const given = Buffer.from(cursor.slice(dot + 1), 'base64url');
+    const expected = this.mac(json);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    try {
+      const p = JSON.parse(json) as CursorPayload;
+      return typeof p.s === 'string' && (p.o === 'asc' || p.o === 'desc') && typeof p.i === 'string' ? p : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export interface ListQuery { limit: number; sort: string; order: Order; after?: CursorPayload; q?: string }
+
+/** Parses limit/cursor/sort/order/q (§4 list parameters); every problem is a 400 with `detail`. */
+export function parseListQuery(
+  query: Record<string, unknown>,
+  sortFields: readonly string[],
+  codec: CursorCodec,
+  faults: Faults,
+): ListQuery {
+  const detail: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) if (Array.isArray(v)) detail[k] = 'must be given at most once';
+  if (Object.keys(detail).length) throw badRequest('Invalid query parameters', detail);
+  const str = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : undefined);
+
+  let limit = DEFAULT_LIMIT;
+  const rawLimit = str('limit');
+  if (rawLimit !== undefined) {
+    if (/^[0-9]{1,9}$/.test(rawLimit) && Number(rawLimit) > 0) limit = Math.min(Number(rawLimit), MAX_LIMIT);
+    else if (faults.on('limit-invalid-accepted')) limit = DEFAULT_LIMIT;
+    else detail.limit = `must be a positive integer (maximum ${MAX_LIMIT})`;
+  }
+  let sort = str('sort') || sortFields[0]!;
+  if (!sortFields.includes(sort)) detail.sort = `must be one of: ${sortFields.join(', ')}`;
+  if (faults.on('sort-ignored')) sort = sortFields[0]!;
+  const rawOrder = str('order') || 'asc';
+  if (rawOrder !== 'asc' && rawOrder !== 'desc') detail.order = 'must be asc or desc';
+  const order: Order = rawOrder === 'desc' && !faults.on('order-ignored') ? 'desc' : 'asc';
+  if (Object.keys(detail).length) throw badRequest('Invalid query parameters', detail);
+
+  let after: CursorPayload | undefined;
+  const cursor = str('cursor');
+  if (cursor === '' && faults.on('cursor-empty-rejected')) throw badRequest('Invalid cursor', { cursor: 'must not be empty' });
+  if (cursor) {
+    after = codec.decode(cursor);
+    if (!after && !faults.on('cursor-undecodable-first-page')) {
+      if (faults.on('bad-request-code-wrong')) throw new ApiError(400, 'invalid_cursor', 'The cursor cannot be decoded');
+      throw badRequest('The cursor cannot be decoded', { cursor: 'is not a valid cursor' });
+    }
+    const sortMismatch = after && after.s !== sort && !faults.on('cursor-across-sorts');
+    const orderMismatch = after && after.o !== order && !faults.on('cursor-across-orders');
+    if (after && (sortMismatch || orderMismatch)) {
+      throw badRequest('The cursor was issued for another sort or order', { cursor: `was issued for sort=${after.s}&order=${after.o}` });
+    }
+  }
+  const q = str('q');
+  return { limit, sort, order, after, q: q ? q.toLowerCase() : undefined };
+}
+
+function cmpValue(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const sa = String(a), sb = String(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+function cmpKey(v: unknown, id: string, e: Entry, sort: string): number {
+  return cmpValue(v, e.row[sort]) || (id < e.row.id ? -1 : id > e.row.id ? 1 : 0);
+}
+
+/** Sorted (ascending) views per collection, team and sort field, rebuilt after mutations. */
+export class SortedViews {
+  private readonly cache = new Map<string, { version: number; entries: Entry[] }>();
+
+  get(col: Collection, team: TeamId, sort: string, allTeams = false): Entry[] {
+    const key = `${col.name}|${allTeams ? '*' : team}|${sort}`;
+    const version = allTeams ? col.version('A') * 1e6 + col.version('B') : col.version(team);
+    const hit = this.cache.get(key);
+    if (hit && hit.version === version) return hit.entries;
+    const entries = col.entries(team, allTeams).sort((x, y) => cmpKey(x.row[sort], x.row.id, y, sort));
+    this.cache.set(key, { version, entries });
+    return entries;
+  }
+}
+
+export interface Page { items: Entry[]; hasMore: boolean; nextCursor: string }
+
+/** One page of `sorted` (ascending) in the query's order, after the cursor, passing `keep`. */
+export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boolean, codec: CursorCodec, faults: Faults): Page {
+  const n = sorted.length;
+  const asc = lq.order === 'asc';
+  let start = asc ? 0 : n - 1;
+  const a = lq.after;
+  if (a) {
+    // Binary search for the first position strictly after the cursor in walking order.
+    const tiesLost = faults.on('ties-unstable');
+    let lo = 0, hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const e = sorted[mid]!;
+      const c = tiesLost ? cmpValue(a.v, e.row[lq.sort]) : cmpKey(a.v, a.i, e, lq.sort);
+      // asc: find first e with key > cursor; desc: first e with key >= cursor, then step back.
+      if (asc ? c >= 0 : c > 0) lo = mid + 1;
+      else hi = mid;
+    }
+    start = asc ? lo : lo - 1;
+    if (faults.on('page-boundary-repeats')) start += asc ? -1 : 1;
+    if (faults.on('page-boundary-skips')) start += asc ? 1 : -1;
+  }
+  const want = faults.on('page-over-limit') ? lq.limit + 1 : lq.limit;
+  const items: Entry[] = [];
+  let hasMore = false;
+  for (let i = start; asc ? i < n : i >= 0; i += asc ? 1 : -1) {
+    const e = sorted[i]!;
+    if (!keep(e)) continue;
+    if (items.length === want) { hasMore = true; break; }
+    items.push(e);
+  }
+  const last = items[items.length - 1];
+  const nextCursor = hasMore && last ? codec.encode({ s: lq.sort, o: lq.order, v: (last.row[lq.sort] ?? null) as SortValue, i: last.row.id }) : '';
+  if (faults.on('has-more-wrong') && hasMore) return { items, hasMore: false, nextCursor: '' };
+  return { items, hasMore, nextCursor };
+}
+
+/** Serializes a page envelope from pre-serialized items. */
+export function pageJson(itemsJson: string[], page: Page): string {
+  return `{"data":[${itemsJson.join(',')}],"page":{"hasMore":${page.hasMore},"nextCursor":${JSON.stringify(page.nextCursor)}}}`;
+}

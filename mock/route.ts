@@ -1,0 +1,142 @@
+// Declarative routes and the per-request pipeline around a handler:
+// (auth ran in onRequest) → path id check → body check and schema validation →
+// idempotency claim → handler → idempotency completion → response.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isPathId, validate, type SchemaName } from '../specs/index.js';
+import type { Principal, Scope } from './auth.js';
+import type { AppContext } from './context.js';
+import { ApiError, badRequest, idempotencyInFlight, idempotencyKeyReused, unsupportedMediaType } from './errors.js';
+import { canonicalJson, fingerprintOf, type Claim } from './idempotency.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** A JSON result; `json` is already serialized (a Buffer when cached pre-encoded). */
+export interface Result { status: number; json: string | Buffer }
+
+export interface Input {
+  principal: Principal;
+  params: { id?: string };
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+  req: FastifyRequest;
+  reply: FastifyReply;
+  /** The idempotency claim of a multipart request (uploads compare fingerprints themselves). */
+  claim?: Claim;
+  idempotencyKey?: string;
+}
+
+export interface RouteDef {
+  operationId: string;
+  method: Method;
+  /** Relative to the base path, with `{id}` for the path id. */
+  path: string;
+  scope: Scope;
+  /** Request body schema (JSON endpoints). */
+  body?: SchemaName;
+  /** 'multipart' uploads and 'stream' downloads send their own responses. */
+  kind?: 'json' | 'multipart' | 'stream';
+  /** Errors use the short envelope when the mock serves the legacy shape (§7). */
+  legacyErrors?: boolean;
+  handler(ctx: AppContext, input: Input): Result | Promise<Result> | Promise<void>;
+}
+
+export interface RouteConfig { operationId: string; scope?: Scope; legacyErrors?: boolean; public?: boolean; template: string }
+
+declare module 'fastify' {
+  interface FastifyRequest { principal: Principal | null }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function sendJson(reply: FastifyReply, r: Result, replayed = false): FastifyReply {
+  reply.code(r.status);
+  if (!reply.hasHeader('content-type')) reply.header('content-type', JSON_TYPE);
+  if (replayed) reply.header('idempotent-replayed', 'true');
+  return reply.send(r.json);
+}
+
+/** Body validation against a specs/ schema; errors become `detail` (field → message). */
+function checkBody(name: SchemaName, body: Record<string, unknown>): void {
+  const res = validate(name, body);
+  if (res.valid) return;
+  const detail: Record<string, string> = {};
+  for (const e of res.errors) {
+    const field = e.path.replace(/^\//, '').replace(/\//g, '.') || 'body';
+    detail[field] ??= e.message;
+  }
+  throw badRequest('The request body is invalid', detail);
+}
+
+function jsonBody(req: FastifyRequest): Record<string, unknown> {
+  if (req.isMultipart()) throw unsupportedMediaType('application/json');
+  const b = req.body;
+  if (b === undefined || b === null) return {};
+  if (typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be a JSON object', { body: 'must be a JSON object' });
+  return b as Record<string, unknown>;
+}
+
+export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, basePath: string): void {
+  const url = basePath + def.path.replace('{id}', ':id');
+  const config: RouteConfig = { operationId: def.operationId, scope: def.scope, legacyErrors: def.legacyErrors, template: def.path };
+  const mutating = def.method !== 'GET';
+  app.route({
+    method: def.method,
+    url,
+    config,
+    handler: async (req, reply) => {
+      const params = req.params as { id?: string };
+      if (params.id !== undefined) checkId(ctx, params.id);
+      const idemKey = mutating ? headerValue(req.headers['idempotency-key']) : undefined;
+      if (idemKey !== undefined && idemKey.length > 255) throw badRequest('Invalid idempotency key', { 'idempotency-key': 'at most 255 characters' });
+      if (idemKey !== undefined && ctx.faults.on('idem-header-rejected')) throw badRequest('Unexpected header', { 'idempotency-key': 'is not supported' });
+      const input: Input = { principal: req.principal!, params, query: req.query as Record<string, unknown>, body: {}, req, reply, idempotencyKey: idemKey };
+      if (def.kind === 'multipart' || def.kind === 'stream') {
+        if (def.kind === 'multipart' && !req.isMultipart()) throw unsupportedMediaType('multipart/form-data');
+        await def.handler(ctx, input);
+        return reply;
+      }
+      if (mutating) {
+        input.body = jsonBody(req);
+        if (def.body && !(ctx.faults.on('create-required-not-enforced') && def.method === 'POST')) checkBody(def.body, input.body);
+      }
+      if (!idemKey || ctx.faults.on('replay-missing')) return sendJson(reply, asResult(await def.handler(ctx, input)));
+      const scope = `${req.principal!.team}|${def.operationId}`;
+      const fp = fingerprintOf(req.url.split('?')[0]!, canonicalJson(input.body));
+      const claim = ctx.faults.on('idem-race-double-create')
+        ? ({ kind: 'claimed', complete() {}, release() {} } as Claim)
+        : ctx.idem.claim(scope, idemKey, ctx.faults.on('idem-422-missing') ? undefined : fp);
+      if (claim.kind === 'in-flight') throw idempotencyInFlight();
+      if (claim.kind === 'reused') throw idempotencyKeyReused();
+      if (claim.kind === 'replay') return sendJson(reply, claim.response, true);
+      try {
+        if (ctx.faults.on('idem-race-double-create')) await new Promise((r) => setTimeout(r, 20));
+        const result = asResult(await def.handler(ctx, input));
+        if (result.status < 500) claim.complete(fp, result);
+        else claim.release();
+        return sendJson(reply, result);
+      } catch (err) {
+        claim.release();
+        throw err;
+      }
+    },
+  });
+}
+
+function asResult(r: Result | void): Result {
+  if (!r) throw new Error('a JSON route handler returned no result');
+  return r;
+}
+
+export function headerValue(v: string | string[] | undefined): string | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  return s === undefined || s === '' ? undefined : s;
+}
+
+/** §4: a path id must match PATH_ID_PATTERN; otherwise 400 bad_request with detail.id. */
+export function checkId(ctx: AppContext, id: string): void {
+  const nilOrMax = /^(0{8}-0{4}-0{4}-0{4}-0{12}|f{8}-f{4}-f{4}-f{4}-f{12})$/i.test(id);
+  if (nilOrMax && ctx.faults.on('nil-id-rejected')) throw badRequest('Invalid id', { id: 'must be a version 1-8 UUID' });
+  if (!isPathId(id) && !ctx.faults.on('malformed-id-accepted')) throw badRequest('Invalid id', { id: 'must be a canonical UUID' });
+}
+
+export { ApiError };

@@ -1,0 +1,39 @@
+// Capture intake (§1), at the chosen path POST /intake/captures.
+// Body: { source: string, external_id: string, thread?: object, url?, title?, ... }.
+// Deduplicates on (team, source, external_id): the first capture answers 201 with a
+// pending review item; a repeat answers 200 with the same item. The proposed mapping
+// names the team's project whose source_external_id equals external_id (else null).
+import { badRequest } from '../errors.js';
+import type { Result, RouteDef } from '../route.js';
+import { nowIso, type Row } from '../store.js';
+import { json, newId } from './common.js';
+
+export const intakeRoutes: RouteDef[] = [
+  {
+    operationId: 'createCapture', method: 'POST', path: '/intake/captures', scope: 'captures:write',
+    handler: (ctx, { principal, body }): Result => {
+      const detail: Record<string, string> = {};
+      for (const k of ['source', 'external_id']) if (typeof body[k] !== 'string' || body[k] === '') detail[k] = 'required non-empty string';
+      if (body.thread !== undefined && (typeof body.thread !== 'object' || body.thread === null || Array.isArray(body.thread))) detail.thread = 'must be an object';
+      if (Object.keys(detail).length) throw badRequest('The capture is invalid', detail);
+      const col = ctx.store.collections.captures;
+      const team = principal.team;
+      const key = `${String(body.source)}\u0000${String(body.external_id)}`;
+      if (!ctx.faults.on('capture-dedupe-broken')) {
+        const crossTeam = ctx.faults.on('capture-dedupe-cross-team');
+        const existing = col.entries(team, crossTeam).find((e) => e.extra.dedupe === key);
+        if (existing) return json(ctx.faults.on('capture-repeat-status-wrong') ? 201 : 200, existing.row);
+      }
+      const project = ctx.store.collections.projects.entries(team).find((e) => e.row.source_external_id === body.external_id);
+      const pid = project ? project.row.id : null;
+      const row: Row = {
+        id: newId(ctx), status: 'pending', source: body.source, external_id: body.external_id,
+        proposed_project_id: pid,
+        proposed_mapping: { project_id: pid, action: pid ? 'link' : 'create', confidence: pid ? 1 : 0 },
+        created_at: nowIso(),
+      };
+      col.put(team, row, { dedupe: key });
+      return json(201, row);
+    },
+  },
+];

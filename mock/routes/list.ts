@@ -1,0 +1,98 @@
+// The shared list pipeline of every list endpoint: parse the §4 list parameters,
+// take the team's sorted view, filter, paginate, serialize the page envelope.
+import type { AppContext } from '../context.js';
+import { ApiError, badRequest } from '../errors.js';
+import { pageJson, paginate, parseListQuery } from '../pagination.js';
+import type { Input, Result } from '../route.js';
+import type { Collection, Entry } from '../store.js';
+
+/** Documented sort fields per list; the first is the default (order default: asc). */
+export const SORT_FIELDS = {
+  projects: ['created_at', 'updated_at', 'title'],
+  organizations: ['created_at', 'updated_at', 'name'],
+  assignments: ['created_at', 'updated_at'],
+  cvs: ['created_at', 'updated_at', 'name'],
+  attachments: ['created_at', 'filename'],
+} as const;
+
+/** The CONFORMANCE_SORT_FIELDS value (the suite's settings name the four paginated lists it walks). */
+export const sortFieldsSetting = (): string =>
+  (['projects', 'assignments', 'organizations', 'cvs'] as const).map((r) => `${r}=${SORT_FIELDS[r].join(',')}`).join(';');
+
+export interface ListSpec {
+  col: Collection;
+  sortFields: readonly string[];
+  /** The name-like field `q` searches (case-insensitive substring). */
+  searchField: string;
+  /** Extra filter; `filtered` says whether one was given (list-filter-leaks widens those). */
+  filter?: (e: Entry) => boolean;
+  filtered?: boolean;
+  view: (e: Entry) => string;
+  /** GET /attachments and GET /cvs: the list-params-rejected fault applies. */
+  secondary?: boolean;
+  /** Versions of other collections the items embed (assignments embed employees). */
+  dependsOn?: Collection[];
+}
+
+/** Serialized pages, keyed by team, URL and the versions of the collections they show. */
+class PageCache {
+  private readonly pages = new Map<string, Buffer>();
+  get(key: string): Buffer | undefined {
+    return this.pages.get(key);
+  }
+  set(key: string, page: Buffer): void {
+    if (this.pages.size >= 2000) this.pages.clear(); // stale versions are never read again
+    this.pages.set(key, page);
+  }
+}
+
+const caches = new WeakMap<AppContext, PageCache>();
+
+const LIST_PARAMS = ['limit', 'cursor', 'sort', 'order', 'q'];
+
+export function listPage(ctx: AppContext, input: Input, spec: ListSpec): Result {
+  const f = ctx.faults;
+  if (f.on('lists-broken')) throw new ApiError(500, 'internal_error', 'List unavailable');
+  const team = input.principal.team;
+  const versions = [spec.col, ...(spec.dependsOn ?? [])].map((c) => `${c.version('A')}.${c.version('B')}.${c.version('C')}`).join('|');
+  const key = `${team} ${versions} ${input.req.url}`;
+  let cache = caches.get(ctx);
+  if (!cache) caches.set(ctx, (cache = new PageCache()));
+  const hit = f.on('shape-mixed') ? undefined : cache.get(key);
+  if (hit) return { status: 200, json: hit };
+  const result = buildPage(ctx, input, spec);
+  cache.set(key, Buffer.from(result.json));
+  return result;
+}
+
+function buildPage(ctx: AppContext, input: Input, spec: ListSpec): { status: number; json: string } {
+  const f = ctx.faults;
+  const query = input.query;
+  if (f.on('list-params-rejected') && spec.secondary) {
+    const given = LIST_PARAMS.filter((p) => query[p] !== undefined);
+    if (given.length) throw badRequest('Unsupported query parameters', Object.fromEntries(given.map((p) => [p, 'is not supported'])));
+  }
+  if (f.on('q-rejected') && query.q !== undefined) throw badRequest('Unsupported query parameter', { q: 'is not supported' });
+  const lq = parseListQuery(query, spec.sortFields, ctx.codec, f);
+  const allTeams = f.on('other-team-in-list') || (f.on('list-filter-leaks') && spec.filtered === true);
+  const sorted = ctx.sorted.get(spec.col, input.principal.team, lq.sort, allTeams);
+  const q = lq.q;
+  const filter = spec.filter;
+  const keep = (e: Entry): boolean =>
+    (!filter || filter(e)) && (!q || String(e.row[spec.searchField] ?? '').toLowerCase().includes(q));
+  const page = paginate(sorted, lq, keep, ctx.codec, f);
+  let json = pageJson(page.items.map(spec.view), page);
+  if (f.on('page-envelope-wrong')) json = json.replace(/"hasMore":(true|false)/, '"hasMore":"$1"');
+  if (f.on('next-cursor-missing')) json = json.replace(/"nextCursor":"[^"]+"/, '"nextCursor":""');
+  return { status: 200, json };
+}
+
+/** A query filter that must be a UUID when given (400 with detail otherwise). */
+export function idFilter(query: Record<string, unknown>, name: string): string | undefined {
+  const v = query[name];
+  if (v === undefined || v === '') return undefined;
+  if (typeof v !== 'string' || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) {
+    throw badRequest('Invalid query parameter', { [name]: 'must be a UUID' });
+  }
+  return v.toLowerCase();
+}

@@ -1,0 +1,92 @@
+// Projects (§4): list, get by id, PATCH with the §3 state rules.
+// Readings: a stage change is written as `stage` ({ id } or { key }, or a key string),
+// or `stage_id` / `stage_key`; archiving is PATCH `archived_at` (a timestamp) or
+// `status: "archived"`; closing is PATCH with `close_reason`, `close_reason_category`,
+// `closed_at` or `status: "closed"`. Server-managed fields (id, created_at, updated_at,
+// stage_changed_at, archived_from_*) are ignored in bodies; updated_at is bumped.
+import type { AppContext } from '../context.js';
+import { badRequest } from '../errors.js';
+import { findOwn } from '../lookup.js';
+import type { Input, Result, RouteDef } from '../route.js';
+import { findStage, nowIso, type Row, type TeamId } from '../store.js';
+import { listPage, SORT_FIELDS } from './list.js';
+import { pick, raw, writableFields } from './common.js';
+
+function stageRef(body: Record<string, unknown>): { id?: unknown; key?: unknown } | undefined {
+  const s = body.stage;
+  if (typeof s === 'string') return { key: s };
+  if (s && typeof s === 'object') return { id: (s as Row).id, key: (s as Row).key };
+  if (body.stage_id !== undefined) return { id: body.stage_id };
+  if (body.stage_key !== undefined) return { key: body.stage_key };
+  return undefined;
+}
+
+export function applyProjectPatch(ctx: AppContext, team: TeamId, cur: Row, body: Record<string, unknown>): Row {
+  const f = ctx.faults;
+  const now = nowIso();
+  const next: Row = { ...cur, ...pick(body, writableFields('project-patch')) };
+  const ref = stageRef(body);
+  if (ref) {
+    const stage = findStage(ctx.store, team, ref);
+    if (!stage) throw badRequest('Unknown stage', { stage: 'must name a stage of this team by id or key' });
+    if (stage.id !== (cur.stage as Row | undefined)?.id) {
+      next.stage = stage;
+      if (!f.on('stage-change-not-stamped')) next.stage_changed_at = now;
+    }
+  }
+  const archiving = !cur.archived_at && (typeof body.archived_at === 'string' || body.status === 'archived');
+  if (archiving) {
+    next.archived_at = typeof body.archived_at === 'string' ? body.archived_at : now;
+    next.status = 'archived';
+    if (!f.on('archive-not-recorded')) {
+      if (cur.stage) next.archived_from_stage = cur.stage;
+      if (cur.status !== undefined) next.archived_from_status = cur.status;
+    }
+  } else if (cur.archived_at && typeof body.status === 'string' && body.status !== 'archived') {
+    delete next.archived_at; // unarchived by a status change; the archived_from_* record stays
+  }
+  const closing = ['close_reason', 'close_reason_category', 'closed_at'].some((k) => body[k] !== undefined) || body.status === 'closed';
+  if (closing) {
+    next.closed_at = typeof body.closed_at === 'string' ? body.closed_at : now;
+    next.close_reason = body.close_reason ?? cur.close_reason ?? '';
+    next.close_reason_category = body.close_reason_category ?? cur.close_reason_category ?? 'other';
+    if (body.status === undefined && !archiving) next.status = 'closed';
+    if (f.on('close-not-recorded')) {
+      delete next.closed_at;
+      delete next.close_reason_category;
+    }
+  }
+  next.id = cur.id;
+  next.created_at = cur.created_at;
+  next.updated_at = now;
+  return next;
+}
+
+export const projectRoutes: RouteDef[] = [
+  {
+    operationId: 'listProjects', method: 'GET', path: '/projects', scope: 'projects:read', legacyErrors: true,
+    handler: (ctx, input) => listPage(ctx, input, {
+      col: ctx.store.collections.projects, sortFields: SORT_FIELDS.projects, searchField: 'title', view: (e) => ctx.views.project(e),
+    }),
+  },
+  {
+    operationId: 'getProject', method: 'GET', path: '/projects/{id}', scope: 'projects:read',
+    handler: (ctx, { principal, params, reply }) => {
+      const e = findOwn(ctx, ctx.store.collections.projects, principal.team, params.id!, 'read');
+      if (ctx.faults.on('non-json-content-type')) reply.header('content-type', 'text/plain');
+      return raw(200, ctx.views.project(e));
+    },
+  },
+  {
+    operationId: 'updateProject', method: 'PATCH', path: '/projects/{id}', scope: 'projects:write', body: 'project-patch', legacyErrors: true,
+    handler: (ctx, { principal, params, body }: Input): Result => {
+      const col = ctx.store.collections.projects;
+      const e = findOwn(ctx, col, principal.team, params.id!, 'write');
+      if (ctx.faults.on('patch-empty-rejected') && Object.keys(body).length === 0) throw badRequest('Empty patch', { body: 'must not be empty' });
+      if (ctx.faults.on('patch-ignored')) return raw(200, ctx.views.project(e));
+      const next = applyProjectPatch(ctx, e.team, e.row, body);
+      const updated = ctx.faults.on('patch-not-persisted') ? { ...e, row: next } : col.replace(e, next);
+      return raw(200, ctx.views.project(updated));
+    },
+  },
+];

@@ -1,0 +1,130 @@
+// Composes the mock: auth (onRequest) → route → input checks and validation →
+// handler → (faults) → response; one error handler maps every error to the envelope.
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { AppContext } from './context.js';
+import { JSON_BODY_LIMIT_BYTES } from './context.js';
+import { deprecationHeaders } from './deprecation.js';
+import { ApiError, errorBody, NOT_FOUND_JSON, notFound } from './errors.js';
+import type { ServedOpenApi } from './openapi.js';
+import { register, type RouteConfig, type RouteDef } from './route.js';
+import { attachmentRoutes, fileRoutes } from './routes/files.js';
+import { intakeRoutes } from './routes/intake.js';
+import { organizationRoutes } from './routes/organizations.js';
+import { assignmentRoutes, cvRoutes, employeeRoutes } from './routes/people.js';
+import { projectRoutes } from './routes/projects.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Every route of the mock under the active faults (some faults remove or move routes). */
+function routeTable(ctx: AppContext): RouteDef[] {
+  const f = ctx.faults;
+  const files = f.on('files-at-documents') ? fileRoutes.map((r) => ({ ...r, path: r.path.replace('/files', '/documents') })) : fileRoutes;
+  return [
+    ...projectRoutes,
+    ...assignmentRoutes,
+    ...employeeRoutes,
+    ...organizationRoutes.filter((r) => !(f.on('org-create-missing') && r.operationId === 'createOrganization')),
+    ...cvRoutes,
+    ...(f.on('attachments-missing') ? [] : attachmentRoutes),
+    ...files,
+    ...(f.on('capture-rejected') ? [] : intakeRoutes),
+  ];
+}
+
+const FASTIFY_ERRORS: Record<string, (e: FastifyError) => ApiError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError(415, 'unsupported_media_type', 'Unsupported Content-Type', { 'content-type': 'expected application/json' }),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError(413, 'payload_too_large', `The JSON body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`, { body: `at most ${JSON_BODY_LIMIT_BYTES} bytes` }),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => new ApiError(400, 'bad_request', 'The body is not valid JSON', { body: 'is not valid JSON' }),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new ApiError(400, 'bad_request', 'The JSON body is empty', { body: 'is empty' }),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError(400, 'bad_request', 'Content-Length does not match the body', { body: 'length mismatch' }),
+  FST_INVALID_MULTIPART_CONTENT_TYPE: () => new ApiError(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data', { 'content-type': 'expected multipart/form-data' }),
+};
+
+const isJsonSyntaxError = (e: FastifyError) => e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e instanceof SyntaxError || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
+
+/** Any thrown value as an envelope error; 500 only for genuine bugs. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as FastifyError;
+  const mapped = e && typeof e.code === 'string' ? FASTIFY_ERRORS[e.code] : undefined;
+  if (mapped) return mapped(e);
+  if (e instanceof SyntaxError) return FASTIFY_ERRORS.FST_ERR_CTP_INVALID_JSON_BODY!(e);
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500) return new ApiError(status, status === 413 ? 'payload_too_large' : 'bad_request', e.message || 'Bad request');
+  return new ApiError(500, 'internal_error', 'Internal error');
+}
+
+/** The error body under the active faults. */
+function faultedErrorBody(ctx: AppContext, api: ApiError, short: boolean): Record<string, unknown> {
+  const f = ctx.faults;
+  const body = errorBody(api, short ? 'short' : 'full');
+  const error = body.error as Record<string, unknown>;
+  if (f.on('wrong-error-code') && error.code === 'not_found') error.code = 'missing';
+  if (f.on('plan-limit-fields-missing')) for (const k of ['feature', 'plan', 'current', 'limit']) delete error[k];
+  if (f.on('short-envelope-broken') && short) delete error.code;
+  if (f.on('detail-not-strings') && body.detail) body.detail = Object.fromEntries(Object.entries(body.detail).map(([k, v]) => [k, { message: v }]));
+  if (f.on('error-envelope-broken')) return { message: error.message, status: api.status };
+  return body;
+}
+
+export async function buildServer(ctx: AppContext, openapi: ServedOpenApi): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: JSON_BODY_LIMIT_BYTES, routerOptions: { maxParamLength: 4096 }, forceCloseConnections: true });
+  await app.register(multipart, { throwFileSizeLimit: false });
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  // JSON (and +json) bodies; an empty body is no body (a bodyless DELETE/PATCH with a JSON
+  // content-type is not an error), everything else through fastify's safe parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const jsonParser = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(req, text, done);
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser);
+  app.addContentTypeParser(/^application\/[a-z0-9.-]+\+json(;|$)/i, { parseAs: 'string' }, jsonParser);
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', (req, _reply, done) => {
+    const cfg = req.routeOptions.config as Partial<RouteConfig> | undefined;
+    try {
+      req.principal = ctx.auth.authenticate(req.headers.authorization, cfg?.scope);
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  });
+
+  const everywhere = ctx.faults.on('deprecation-everywhere');
+  if (ctx.deprecated.size > 0 || everywhere) {
+    const headers = deprecationHeaders(ctx.basePath, ctx.faults);
+    app.addHook('onSend', (req, reply, payload, done) => {
+      const op = (req.routeOptions.config as Partial<RouteConfig> | undefined)?.operationId;
+      if (everywhere || (op && ctx.deprecated.has(op))) for (const [k, v] of headers) reply.header(k, v);
+      done(null, payload);
+    });
+  }
+
+  app.setErrorHandler((err, req, reply) => {
+    const cfg = req.routeOptions?.config as Partial<RouteConfig> | undefined;
+    if (ctx.faults.on('json-5xx') && isJsonSyntaxError(err as FastifyError)) {
+      return reply.code(500).header('content-type', 'text/plain; charset=utf-8').send('Internal Server Error');
+    }
+    const api = toApiError(err);
+    // Plan-limit errors keep the full envelope: their fields (feature, plan, ...) are the point.
+    const short = ctx.shape === 'legacy' && cfg?.legacyErrors === true && !api.extra;
+    reply.code(api.status).header('content-type', JSON_TYPE);
+    if (api.status === 401) reply.header('www-authenticate', 'Bearer');
+    if (api.code === 'not_found' && !api.detail && !short && !ctx.faults.active) return reply.send(NOT_FOUND_JSON);
+    return reply.send(JSON.stringify(faultedErrorBody(ctx, api, short)));
+  });
+
+  app.setNotFoundHandler(() => {
+    throw notFound();
+  });
+
+  for (const def of routeTable(ctx)) register(app, ctx, def, ctx.basePath);
+
+  const openapiConfig: RouteConfig = { operationId: 'getOpenApi', template: '/openapi.json' };
+  app.get(`${ctx.basePath}/openapi.json`, { config: openapiConfig }, (_req, reply) => reply.header('content-type', JSON_TYPE).send(openapi.json));
+  return app;
+}
