@@ -1,0 +1,107 @@
+// §5 Authentication: every endpoint needs the bearer header; without it, with a malformed one or an
+// unknown key the answer is 4xx with no data and nothing changes; a read-only key cannot mutate;
+// a plan without API access answers the plan-limit error.
+import { randomBytes } from 'node:crypto';
+import { ensure, errorCode, expectStatus, fail } from './harness/assert.js';
+import type { ApiRequest, ApiResponse, Auth } from './harness/client.js';
+import { check, type CheckContext } from './harness/check.js';
+import { createAssignmentFixture, marker, testFile } from './harness/records.js';
+import { expectErrorEnvelope } from './harness/validate.js';
+
+type Rec = Record<string, unknown>;
+
+/** One request per shown endpoint, aimed at records of the run, so a served request would succeed. */
+async function endpoints(c: CheckContext): Promise<(ApiRequest & { name: string; mutates: boolean })[]> {
+  const { project, employee, assignment } = await createAssignmentFixture(c);
+  const s = c.settings.paths;
+  const file = testFile(c, 8);
+  const list: (ApiRequest & { name: string; mutates: boolean })[] = [
+    { name: 'GET /projects', method: 'GET', path: '/projects', mutates: false },
+    { name: 'GET /projects/{id}', method: 'GET', path: `/projects/${project.id}`, mutates: false },
+    { name: 'PATCH /projects/{id}', method: 'PATCH', path: `/projects/${project.id}`, json: {}, mutates: true },
+    { name: 'GET /assignments', method: 'GET', path: '/assignments', mutates: false },
+    { name: 'GET /assignments/{id}', method: 'GET', path: `/assignments/${assignment.id}`, mutates: false },
+    { name: 'POST /assignments', method: 'POST', path: '/assignments', json: { employee_id: employee.id, project_id: project.id, role: marker(c) }, mutates: true },
+    { name: 'PATCH /assignments/{id}', method: 'PATCH', path: `/assignments/${assignment.id}`, json: { role: 'unauthorized' }, mutates: true },
+    { name: 'DELETE /assignments/{id}', method: 'DELETE', path: `/assignments/${assignment.id}`, mutates: true },
+    { name: 'POST /employees', method: 'POST', path: '/employees', json: { first_name: marker(c) }, mutates: true },
+    { name: 'PATCH /employees/{id}', method: 'PATCH', path: `/employees/${employee.id}`, json: { last_name: 'unauthorized' }, mutates: true },
+    { name: 'GET /organizations', method: 'GET', path: '/organizations', mutates: false },
+    { name: 'create organization', method: s.organizationCreate.method, path: s.organizationCreate.path, json: { name: marker(c) }, mutates: true },
+    { name: 'GET /cvs', method: 'GET', path: '/cvs', mutates: false },
+    { name: 'GET /attachments', method: 'GET', path: '/attachments', query: { entity_type: 'employee', entity_id: String(employee.id) }, mutates: false },
+    { name: 'POST /attachments', method: 'POST', path: '/attachments', upload: { fields: { entity_type: 'employee', entity_id: String(employee.id) }, file }, mutates: true },
+    { name: 'DELETE /attachments/{id}', method: 'DELETE', path: `/attachments/${crypto.randomUUID()}`, mutates: true },
+    { name: 'POST /files', method: 'POST', path: '/files', upload: { fields: {}, file }, mutates: true },
+    { name: 'GET /files/{id}', method: 'GET', path: `/files/${crypto.randomUUID()}`, mutates: false },
+  ];
+  if (s.attachmentDownload) list.push({ name: 'attachment download', method: s.attachmentDownload.method, path: s.attachmentDownload.path.replace('{id}', crypto.randomUUID()), mutates: false });
+  if (s.fileDelete) list.push({ name: 'file delete', method: s.fileDelete.method, path: s.fileDelete.path.replace('{id}', crypto.randomUUID()), mutates: true });
+  return list;
+}
+
+/** 4xx, and nothing that looks like a resource or a page. */
+function expectRefused(res: ApiResponse, what: string): void {
+  expectStatus(res, '4xx', what);
+  const body = res.body as Rec | undefined;
+  if (body && typeof body === 'object' && ('data' in body || 'id' in body)) fail(`${what}: a refused request returned data`, res);
+}
+
+async function unchanged(c: CheckContext, assignment: Rec): Promise<void> {
+  const res = await c.api.send({ method: 'GET', path: `/assignments/${assignment.id}` });
+  expectStatus(res, '2xx', 'the assignment after refused requests');
+  ensure((res.body as Rec).role === assignment.role, 'a refused PATCH changed the assignment', res);
+}
+
+async function refusedEverywhere(c: CheckContext, auth: Auth, label: string): Promise<void> {
+  const eps = await endpoints(c);
+  for (const ep of eps) expectRefused(await c.api.send({ ...ep, auth }), `${ep.name} ${label}`);
+  const { assignment } = await createAssignmentFixture(c);
+  const patched = await c.api.send({ method: 'PATCH', path: `/assignments/${assignment.id}`, json: { role: 'x' }, auth });
+  expectRefused(patched, `PATCH ${label}`);
+  const del = await c.api.send({ method: 'DELETE', path: `/assignments/${assignment.id}`, auth });
+  expectRefused(del, `DELETE ${label}`);
+  await unchanged(c, assignment);
+}
+
+check(['AUTH-BEARER-REQUIRED'], 'every endpoint without Authorization answers 4xx with no data and changes nothing', async (c) => {
+  await refusedEverywhere(c, 'none', 'without Authorization');
+}, { mutates: true });
+
+check(['AUTH-INVALID-KEY-NOT-SERVED'], 'an unknown key, another scheme and an empty bearer token answer 4xx with no data', async (c) => {
+  const unknown = `mock_${randomBytes(32).toString('base64url')}`;
+  await refusedEverywhere(c, { authorization: `Bearer ${unknown}` }, 'with an unknown key');
+  const eps = await endpoints(c);
+  for (const authorization of [`Basic ${Buffer.from('user:pass').toString('base64')}`, 'Bearer ', 'Bearer', `Token ${unknown}`, `Bearer ${unknown} extra`]) {
+    for (const ep of eps) expectRefused(await c.api.send({ ...ep, auth: { authorization } }), `${ep.name} with Authorization: ${authorization.split(' ')[0]} …`);
+  }
+  const key = c.settings.keys.team!;
+  expectRefused(await c.api.send({ method: 'GET', path: '/projects', auth: { authorization: `Basic ${key}` } }), 'GET /projects with the key under another scheme');
+}, { mutates: true });
+
+check(['AUTH-READ-ONLY-KEY-NO-WRITE'], 'the read-only key reads but cannot mutate', async (c) => {
+  const eps = await endpoints(c);
+  for (const ep of eps) {
+    const res = await c.api.send({ ...ep, auth: 'readOnly' });
+    if (ep.mutates) expectRefused(res, `${ep.name} with the read-only key`);
+    else if (!['GET /files/{id}', 'attachment download'].includes(ep.name)) expectStatus(res, '2xx', `${ep.name} with the read-only key`);
+  }
+  const { assignment } = await createAssignmentFixture(c);
+  expectRefused(await c.api.send({ method: 'DELETE', path: `/assignments/${assignment.id}`, auth: 'readOnly' }), 'DELETE with the read-only key');
+  await unchanged(c, assignment);
+}, { mutates: true, keys: ['readOnly'] });
+
+check(['AUTH-PLAN-NO-API-ACCESS', 'LIMIT-PLAN-ERROR-FIELDS'], 'a key whose plan lacks API access gets the plan-limit error (feature api_access)', async (c) => {
+  // project and organization lists may answer the short envelope in the legacy shape (§7): not these
+  for (const path of ['/assignments', '/cvs', `/files/${crypto.randomUUID()}`]) {
+    const res = await c.api.send({ method: 'GET', path, auth: 'noApiAccess' });
+    expectRefused(res, `GET ${path} with the no-API-access key`);
+    const body = expectErrorEnvelope(res, 'the plan-limit error').error as Rec;
+    ensure(body.feature === 'api_access', `error.feature is ${JSON.stringify(body.feature)}, not api_access`, res);
+    ensure(typeof body.plan === 'string', 'error.plan is missing', res);
+    for (const f of ['current', 'limit']) if (f in body) ensure(typeof body[f] === 'number', `error.${f} is not a number`, res);
+    c.reading('plan-limit.status', String(res.status));
+    c.reading('plan-limit.code', String(errorCode(res)));
+  }
+}, { keys: ['noApiAccess'] });
+

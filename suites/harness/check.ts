@@ -1,0 +1,93 @@
+// check(): a vitest test tagged with requirement ids from the catalog (C5). It honours
+// CONFORMANCE_ONLY and CONFORMANCE_READ_ONLY, skips with a reason when a setting is missing,
+// and leaves CheckMeta (failure evidence, readings, request count) on the task.
+import { afterAll, test, TestRunner, type TestContext } from 'vitest';
+import { isKnownRequirement } from '../../specs/requirements.js';
+import type { ApiClient } from './client.js';
+import { beginCheck, endCheck, recordReading, type CheckState } from './current.js';
+import type { Ledger } from './ledger.js';
+import type { CheckMeta } from './meta.js';
+import { selects } from './only.js';
+import { keyVariables, type KeyName } from './redact.js';
+import { api, closeSession, installInspectors, theLedger } from './session.js';
+import { pathSettingNames, type PathSetting } from './settings.js';
+import { target, type ProvidedTarget } from './target.js';
+
+export interface CheckOptions {
+  /** The check creates, changes or deletes records: skipped under CONFORMANCE_READ_ONLY=1. */
+  mutates?: boolean;
+  /** Path settings the check needs; missing → skipped naming the setting. */
+  needs?: PathSetting[];
+  /** Keys the check needs besides the team's; missing → skipped. */
+  keys?: KeyName[];
+  timeout?: number;
+}
+
+export interface CheckContext {
+  api: ApiClient;
+  target: ProvidedTarget;
+  settings: ProvidedTarget['settings'];
+  ledger: Ledger;
+  reading(name: string, value: string): void;
+  skip(reason: string): never;
+}
+
+// Suite files may share one worker (isolate: false): each file gets its own cleanup hook.
+const hookedFiles = new WeakSet<object>();
+
+export function check(requirements: string[], title: string, fn: (c: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
+  const unknown = requirements.filter((id) => !isKnownRequirement(id));
+  if (requirements.length === 0 || unknown.length) throw new Error(`check "${title}": unknown requirement id(s) ${unknown.join(', ') || '(none given)'}`);
+  const suite = TestRunner.getCurrentSuite();
+  const file = suite.file ?? suite;
+  if (!hookedFiles.has(file)) {
+    hookedFiles.add(file);
+    const name = (file as { name?: string }).name ?? 'suite';
+    afterAll(() => closeSession(name), 120_000);
+  }
+  test(`${title} [${requirements.join(', ')}]`, { timeout: options.timeout ?? 60_000 }, async (ctx) => {
+    const meta: CheckMeta = { requirements, concern: ctx.task.file.name.replace(/^.*\//, '').replace(/\.test\.ts$/, '') };
+    ctx.task.meta.conformance = meta;
+    const skipFor = (reason: string): never => {
+      meta.skipReason = reason;
+      return ctx.skip(reason);
+    };
+    const t = target();
+    const reason = skipReasonFor(t, requirements, options);
+    if (reason) skipFor(reason);
+    await installInspectors();
+    const state = beginCheck();
+    try {
+      await fn({ api: api(), target: t, settings: t.settings, ledger: theLedger(), reading: recordReading, skip: skipFor });
+      if (state.inspections.length) throw new Error(`response inspection failed: ${state.inspections.join('\n')}`);
+    } catch (e) {
+      if (!meta.skipReason) meta.failure = evidence(e, state);
+      throw e;
+    } finally {
+      if (Object.keys(state.readings).length) meta.readings = state.readings;
+      meta.requests = state.requests;
+      endCheck();
+    }
+  });
+}
+
+function skipReasonFor(t: ProvidedTarget, requirements: string[], options: CheckOptions): string | undefined {
+  if (!selects(t.settings.only, requirements)) return 'not selected by CONFORMANCE_ONLY';
+  if (options.mutates && t.settings.readOnly) return 'CONFORMANCE_READ_ONLY=1: the check would change records';
+  for (const need of options.needs ?? []) if (!t.settings.paths[need]) return `${pathSettingNames[need]} is not set`;
+  for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `${keyVariables[key]} is not set`;
+  return undefined;
+}
+
+function evidence(e: unknown, state: CheckState): CheckMeta['failure'] {
+  const error = e as { message?: string; exchange?: CheckState['transcript'][number] };
+  const exchange = error.exchange ?? state.transcript.at(-1);
+  return {
+    message: String(error.message ?? e),
+    ...(exchange ? { request: exchange.request, curl: exchange.curl } : {}),
+    ...(exchange?.response ? { response: exchange.response } : {}),
+    ...(state.property ? { seed: state.property.seed, path: state.property.path, counterexample: state.property.counterexample } : {}),
+  };
+}
+
+export type { TestContext };

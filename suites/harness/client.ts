@@ -1,0 +1,153 @@
+// The HTTP client of every check: one keep-alive undici Agent, a timeout on every request,
+// bounded concurrency, bounded 429 retries, a redacted transcript of each exchange.
+import { Agent, request as undiciRequest } from 'undici';
+import { curlCommand } from './curl.js';
+import { recordExchange, currentCheck, type Exchange } from './current.js';
+import { keyVariables, makeRedactor, type KeyName, type Redactor } from './redact.js';
+import { retryAfterMs, Semaphore } from './retry.js';
+import { API_PREFIX, type Settings } from './settings.js';
+import { encodeBody } from './request-body.js';
+import { readResponse } from './response-body.js';
+import type { UploadFile } from './upload.js';
+
+export type Auth = KeyName | 'none' | { authorization: string };
+
+export interface ApiRequest {
+  method: string;
+  /** Relative to /api/public/v1 unless it starts with /api/. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  auth?: Auth; // default: team
+  headers?: Record<string, string>;
+  json?: unknown;
+  rawBody?: string;
+  idempotencyKey?: string;
+  upload?: { fields: Record<string, string>; file: UploadFile };
+  /** 'hash': stream the response body into a sha256 instead of keeping it. */
+  consume?: 'text' | 'hash';
+  timeoutMs?: number;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed JSON body, or undefined when the body is not JSON. */
+  body: unknown;
+  sha256?: string;
+  length?: number;
+  exchange: Exchange;
+}
+
+export type ResponseInspector = (exchange: Exchange) => string | undefined;
+
+const inspectors: ResponseInspector[] = [];
+
+/** Every response of every client passes through fn; a returned string fails the running check. */
+export function addResponseInspector(fn: ResponseInspector): void {
+  inspectors.push(fn);
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const BODY_LIMIT = 4000;
+const truncate = (s: string) => (s.length > BODY_LIMIT ? `${s.slice(0, BODY_LIMIT)}… (${s.length} chars)` : s);
+
+export class ApiClient {
+  private readonly agent: Agent;
+  private readonly gate: Semaphore;
+  private readonly redact: Redactor;
+  sent = 0;
+
+  constructor(private readonly settings: Settings & { baseUrl: string }) {
+    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: settings.concurrency });
+    this.gate = new Semaphore(settings.concurrency);
+    this.redact = makeRedactor(settings.keys);
+  }
+
+  url(path: string, query?: ApiRequest['query']): string {
+    const url = new URL(this.settings.baseUrl + (path.startsWith('/api/') ? path : API_PREFIX + path));
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url.toString();
+  }
+
+  async send(req: ApiRequest): Promise<ApiResponse> {
+    // the last line of defence of CONFORMANCE_READ_ONLY=1: nothing but reads leaves the process
+    if (this.settings.readOnly && !SAFE_METHODS.has(req.method.toUpperCase())) {
+      throw new Error(`CONFORMANCE_READ_ONLY=1: refusing to send ${req.method} ${req.path}`);
+    }
+    for (let attempt = 0; ; attempt += 1) {
+      const res = await this.gate.run(() => this.once(req));
+      if (res.status !== 429 || attempt >= this.settings.maxRetries) return res;
+      const wait = retryAfterMs(res.headers['retry-after'], attempt);
+      if (wait > this.settings.maxRetryAfterMs) return res;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private headersFor(req: ApiRequest): { real: Record<string, string>; shown: Record<string, string> } {
+    const real: Record<string, string> = { accept: 'application/json', ...req.headers };
+    const shown: Record<string, string> = { ...real };
+    const auth = req.auth ?? 'team';
+    if (typeof auth === 'object') {
+      real.authorization = auth.authorization;
+      shown.authorization = this.redact(auth.authorization);
+    } else if (auth !== 'none') {
+      const key = this.settings.keys[auth];
+      if (key === undefined) throw new Error(`${keyVariables[auth]} is not set`);
+      real.authorization = `Bearer ${key}`;
+      shown.authorization = `Bearer $${keyVariables[auth]}`;
+    }
+    if (req.idempotencyKey !== undefined) real['idempotency-key'] = shown['idempotency-key'] = req.idempotencyKey;
+    return { real, shown };
+  }
+
+  private async once(req: ApiRequest): Promise<ApiResponse> {
+    const url = this.url(req.path, req.query);
+    const { real, shown } = this.headersFor(req);
+    const encoded = encodeBody(req);
+    Object.assign(real, encoded.headers);
+    Object.assign(shown, encoded.headers);
+    const shownBody = encoded.shown === undefined ? undefined : this.redact(encoded.shown);
+    const request: Exchange['request'] = { method: req.method, url, headers: shown, ...(shownBody !== undefined ? { body: truncate(shownBody) } : {}) };
+    const curl = curlCommand({ method: req.method, url, headers: shown, ...(encoded.multipart ? { multipart: encoded.multipart } : shownBody !== undefined ? { body: shownBody } : {}) });
+    const started = Date.now();
+    const timeout = req.timeoutMs ?? this.settings.timeoutMs;
+    this.sent += 1;
+    try {
+      const res = await undiciRequest(url, {
+        dispatcher: this.agent, method: req.method as 'GET', headers: real, body: encoded.body,
+        signal: AbortSignal.timeout(timeout), headersTimeout: timeout, bodyTimeout: timeout,
+      });
+      const read = await readResponse(res, req.consume === 'hash');
+      const exchange: Exchange = { request, response: { status: res.statusCode, headers: read.headers, body: truncate(this.redact(read.text)) }, curl, durationMs: Date.now() - started };
+      this.finish(exchange);
+      return { status: res.statusCode, exchange, ...read };
+    } catch (e) {
+      const exchange: Exchange = { request, error: this.redact(String((e as Error).message ?? e)), curl, durationMs: Date.now() - started };
+      this.finish(exchange);
+      throw new TransportError(`${req.method} ${url}: ${exchange.error}`, exchange);
+    }
+  }
+
+  private finish(exchange: Exchange): void {
+    recordExchange(exchange);
+    const state = currentCheck();
+    if (!exchange.response || !state) return;
+    for (const inspect of inspectors) {
+      const problem = inspect(exchange);
+      if (problem) state.inspections.push(`${exchange.request.method} ${exchange.request.url}: ${problem}`);
+    }
+  }
+}
+
+/** No response arrived (timeout, refused or reset connection). */
+export class TransportError extends Error {
+  constructor(message: string, readonly exchange: Exchange) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadConfig } from './config.js';
+
+const keys = { CONFORMANCE_API_KEY: 'secret-key-a-123456', CONFORMANCE_API_KEY_OTHER_TEAM: 'secret-key-b-654321' };
+const deployment = { CONFORMANCE_BASE_URL: 'https://api.example.test', ...keys };
+
+function codes(env: NodeJS.ProcessEnv): string[] {
+  const r = loadConfig(env);
+  return r.ok ? [] : r.errors.map((e) => `${e.code}:${e.setting}`);
+}
+
+describe('target settings', () => {
+  test('defaults: the bundled mock, auto shape, POST /organizations', () => {
+    const r = loadConfig({});
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.settings.baseUrl).toBeUndefined();
+    expect(r.settings.shape).toBe('auto');
+    expect(r.settings.paths.organizationCreate).toEqual({ method: 'POST', path: '/api/public/v1/organizations' });
+    expect(r.settings.reportDir).toBe('reports');
+    expect(r.settings.readOnly).toBe(false);
+  });
+
+  test('a deployment with paths, sort fields, seed and flags', () => {
+    const r = loadConfig({
+      ...deployment,
+      CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD: '/attachments/{id}/download',
+      CONFORMANCE_PATH_FILE_DELETE: 'POST /files/{id}/delete',
+      CONFORMANCE_SORT_FIELDS: 'projects=created_at,title;assignments=created_at',
+      CONFORMANCE_SEED: '42', CONFORMANCE_READ_ONLY: '1', CONFORMANCE_SHAPE: 'legacy', CONFORMANCE_ONLY: 'LIST-*,AUTH-BEARER-REQUIRED',
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.settings.paths.attachmentDownload).toEqual({ method: 'GET', path: '/api/public/v1/attachments/{id}/download' });
+    expect(r.settings.paths.fileDelete).toEqual({ method: 'POST', path: '/api/public/v1/files/{id}/delete' });
+    expect(r.settings.sortFields).toEqual({ projects: ['created_at', 'title'], assignments: ['created_at'] });
+    expect(r.settings).toMatchObject({ seed: 42, readOnly: true, shape: 'legacy', only: ['LIST-*', 'AUTH-BEARER-REQUIRED'] });
+  });
+
+  test.each([
+    [{ ...deployment, CONFORMANCE_BASE_URL: 'ftp://x' }, 'invalid_url:CONFORMANCE_BASE_URL'],
+    [{ ...deployment, CONFORMANCE_BASE_URL: 'not a url' }, 'invalid_url:CONFORMANCE_BASE_URL'],
+    [{ CONFORMANCE_BASE_URL: 'http://x', CONFORMANCE_API_KEY: 'k' }, 'key_without_other_team_key:CONFORMANCE_API_KEY_OTHER_TEAM'],
+    [{ CONFORMANCE_BASE_URL: 'http://x' }, 'missing_setting:CONFORMANCE_API_KEY'],
+    [{ ...deployment, CONFORMANCE_API_KEY_OTHER_TEAM: keys.CONFORMANCE_API_KEY }, 'same_key_for_both_teams:CONFORMANCE_API_KEY_OTHER_TEAM'],
+    [{ CONFORMANCE_SHAPE: 'modern' }, 'unknown_shape:CONFORMANCE_SHAPE'],
+    [{ CONFORMANCE_SORT_FIELDS: 'projects:created_at' }, 'malformed_sort_fields:CONFORMANCE_SORT_FIELDS'],
+    [{ CONFORMANCE_SORT_FIELDS: 'widgets=name' }, 'malformed_sort_fields:CONFORMANCE_SORT_FIELDS'],
+    [{ CONFORMANCE_PATH_FILE_DELETE: '/files/delete' }, 'path_missing_id:CONFORMANCE_PATH_FILE_DELETE'],
+    [{ CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD: 'download' }, 'invalid_path:CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD'],
+    [{ CONFORMANCE_SEED: '1.5' }, 'invalid_integer:CONFORMANCE_SEED'],
+    [{ CONFORMANCE_SEED: 'abc' }, 'invalid_integer:CONFORMANCE_SEED'],
+    [{ CONFORMANCE_READ_ONLY: 'yes' }, 'invalid_flag:CONFORMANCE_READ_ONLY'],
+    [{ CONFORMANCE_ONLY: 'list cursor' }, 'invalid_only_pattern:CONFORMANCE_ONLY'],
+    [{ CONFORMANCE_TARGET: 'wiremock' }, 'unknown_target:CONFORMANCE_TARGET'],
+    [{ ...deployment, CONFORMANCE_IMAGE: 'img:1' }, 'conflicting_targets:CONFORMANCE_IMAGE'],
+  ])('misconfiguration %# is an error with a stable code', (env, expected) => {
+    expect(codes(env as NodeJS.ProcessEnv)).toContain(expected);
+  });
+
+  test('every error is reported at once, and no message repeats a key', () => {
+    const r = loadConfig({ CONFORMANCE_BASE_URL: 'ftp://x', CONFORMANCE_API_KEY: keys.CONFORMANCE_API_KEY, CONFORMANCE_SEED: 'x', CONFORMANCE_SHAPE: 'y' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.length).toBeGreaterThanOrEqual(4);
+    expect(JSON.stringify(r.errors)).not.toContain(keys.CONFORMANCE_API_KEY);
+  });
+
+  test('a JSON file named by CONFORMANCE_CONFIG, overridden by the environment', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-config-'));
+    const file = join(dir, 'target.json');
+    writeFileSync(file, JSON.stringify({ ...deployment, CONFORMANCE_SEED: 7, CONFORMANCE_READ_ONLY: true }));
+    const r = loadConfig({ CONFORMANCE_CONFIG: file, CONFORMANCE_SEED: '8' });
+    expect(r.ok && r.settings).toMatchObject({ baseUrl: 'https://api.example.test', seed: 8, readOnly: true });
+  });
+
+  test('a config file with an unknown key or a wrong type is refused, without echoing values', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-config-'));
+    const file = join(dir, 'target.json');
+    writeFileSync(file, JSON.stringify({ ...deployment, CONFORMANCE_BASE_URLL: 'x', CONFORMANCE_API_KEY: 5 }));
+    const r = loadConfig({ CONFORMANCE_CONFIG: file });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.map((e) => e.code)).toEqual(expect.arrayContaining(['unknown_setting', 'config_file_invalid']));
+    expect(loadConfig({ CONFORMANCE_CONFIG: join(dir, 'missing.json') }).ok).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+// The state of the check that is running in this worker: its transcript, request count,
+// readings and property-run evidence. Checks of one file run one at a time.
+
+export interface Exchange {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body?: string };
+  /** Set when no response arrived (timeout, connection error). */
+  error?: string;
+  curl: string;
+  durationMs: number;
+}
+
+export interface PropertyEvidence {
+  seed: number;
+  path?: string;
+  counterexample?: unknown;
+}
+
+export interface CheckState {
+  transcript: Exchange[];
+  requests: number;
+  readings: Record<string, string>;
+  property?: PropertyEvidence;
+  /** Messages of response inspectors; any one fails the check. */
+  inspections: string[];
+}
+
+/** How many exchanges a check keeps (the latest ones). */
+const TRANSCRIPT_LIMIT = 50;
+
+let current: CheckState | undefined;
+
+export function beginCheck(): CheckState {
+  current = { transcript: [], requests: 0, readings: {}, inspections: [] };
+  return current;
+}
+
+export function endCheck(): void {
+  current = undefined;
+}
+
+export function currentCheck(): CheckState | undefined {
+  return current;
+}
+
+export function recordExchange(exchange: Exchange): void {
+  if (!current) return;
+  current.requests += 1;
+  current.transcript.push(exchange);
+  if (current.transcript.length > TRANSCRIPT_LIMIT) current.transcript.shift();
+}
+
+/** An ambiguity reading the running check observed (also kept for the whole worker). */
+export function recordReading(name: string, value: string): void {
+  if (current) current.readings[name] = value;
+}

@@ -1,0 +1,24 @@
+// The metadata each check leaves on its vitest task (C5), read by the reporter.
+
+export interface CheckMeta {
+  requirements: string[];
+  concern: string;
+  skipReason?: string;
+  failure?: {
+    message: string;
+    request?: { method: string; url: string; headers: Record<string, string>; body?: string };
+    response?: { status: number; headers: Record<string, string>; body?: string };
+    curl?: string;
+    seed?: number;
+    path?: string;
+    counterexample?: unknown;
+  };
+  readings?: Record<string, string>;
+  requests?: number;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    conformance?: CheckMeta;
+  }
+}

@@ -1,0 +1,32 @@
+// Whether a sequence of records is ordered by a field. The collation of a deployment is not
+// shown, so strings count as ordered under any one of a few common collations, used
+// consistently over the whole sequence; nulls and missing values are left out.
+
+type Cmp = (a: unknown, b: unknown) => number;
+
+const num = (a: unknown, b: unknown) => (a as number) - (b as number);
+const collations: Cmp[] = [
+  (a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0),
+  (a, b) => { const x = String(a).toLowerCase(), y = String(b).toLowerCase(); return x < y ? -1 : x > y ? 1 : 0; },
+  (a, b) => String(a).localeCompare(String(b)),
+  (a, b) => String(a).localeCompare(String(b), undefined, { sensitivity: 'base', numeric: true }),
+];
+
+export function isOrdered(records: readonly Record<string, unknown>[], field: string, order: 'asc' | 'desc'): boolean {
+  const values = records.map((r) => r[field]).filter((v) => v !== null && v !== undefined);
+  const cmps = values.every((v) => typeof v === 'number') ? [num] : collations;
+  const sign = order === 'asc' ? 1 : -1;
+  return cmps.some((cmp) => values.every((v, i) => i === 0 || sign * cmp(values[i - 1], v) <= 0));
+}
+
+/** Distinct values of the field: ordering can only be observed when there are at least two. */
+export function distinctValues(records: readonly Record<string, unknown>[], field: string): number {
+  return new Set(records.map((r) => JSON.stringify(r[field] ?? null))).size;
+}
+
+/** Candidates for the default sort, when CONFORMANCE_SORT_FIELDS names none. */
+export const defaultSortCandidates = ['created_at', 'updated_at', 'id', 'name', 'title'];
+
+export function inferSortField(records: readonly Record<string, unknown>[], order: 'asc' | 'desc'): string | undefined {
+  return defaultSortCandidates.find((f) => records.some((r) => f in r) && distinctValues(records, f) > 1 && isOrdered(records, f, order));
+}

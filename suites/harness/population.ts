@@ -1,0 +1,32 @@
+// Lists too short to page get records the suite can create (assignments, organizations);
+// projects cannot be created, so their walks use what the deployment has. Memoized per worker.
+import type { CheckContext } from './check.js';
+import { aProject, createAssignment, createEmployee, createOrganization } from './records.js';
+
+type Rec = Record<string, unknown>;
+
+export interface Population { project: Rec; employees: Rec[]; assignments: Rec[]; organizations: Rec[] }
+
+import { onSessionEnd } from './session.js';
+
+let pending: Promise<Population> | undefined;
+
+/** At least `n` assignments (over two employees, one project) and `n` organizations made by this run. */
+onSessionEnd(() => { pending = undefined; });
+
+export function population(c: CheckContext, n = 7): Promise<Population> {
+  if (c.settings.readOnly) return Promise.resolve({ project: {}, employees: [], assignments: [], organizations: [] });
+  pending ??= (async () => {
+    const project = await aProject(c);
+    const employees = [await createEmployee(c), await createEmployee(c)];
+    const assignments: Rec[] = [];
+    const organizations: Rec[] = [];
+    for (let i = 0; i < n; i += 1) {
+      assignments.push(await createAssignment(c, { employee_id: employees[i % 2]!.id, project_id: project.id }));
+      organizations.push(await createOrganization(c));
+    }
+    return { project, employees, assignments, organizations };
+  })();
+  pending.catch(() => { pending = undefined; });
+  return pending;
+}

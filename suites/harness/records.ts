@@ -1,0 +1,96 @@
+// Creating the records checks need, always marked with the run id and entered in the ledger.
+import { randomUUID } from 'node:crypto';
+import { expectStatus, is2xx } from './assert.js';
+import type { ApiResponse, Auth } from './client.js';
+import type { CheckContext } from './check.js';
+import type { KeyName } from './redact.js';
+import type { UploadFile } from './upload.js';
+import { expectResource } from './validate.js';
+import { fetchPage, lists, sendList } from './walk.js';
+
+type Rec = Record<string, unknown>;
+
+export const marker = (c: CheckContext) => `conformance ${c.target.runId}`;
+
+/** A project of the team (projects cannot be created); skips the check when there is none. */
+export async function aProject(c: CheckContext, auth: KeyName = 'team'): Promise<Rec> {
+  const { page } = await fetchPage(c, lists.projects, { limit: 5, auth });
+  const project = page.data[0];
+  if (!project) c.skip(`the ${auth === 'team' ? '' : 'other '}team has no project to work with`);
+  return project;
+}
+
+export async function createEmployee(c: CheckContext, body: Rec = {}, auth: KeyName = 'team'): Promise<Rec> {
+  const res = await c.api.send({ method: 'POST', path: '/employees', auth, json: { first_name: marker(c), ...body } });
+  expectStatus(res, '2xx', 'POST /employees');
+  const employee = expectResource(res, 'employee');
+  c.ledger.keep('employee', String(employee.id));
+  return employee;
+}
+
+export async function createAssignment(c: CheckContext, body: Rec, auth: KeyName = 'team', idempotencyKey?: string): Promise<Rec> {
+  const res = await postAssignment(c, body, auth, idempotencyKey);
+  expectStatus(res, '2xx', 'POST /assignments');
+  return expectResource(res, 'assignment');
+}
+
+export async function postAssignment(c: CheckContext, body: Rec, auth: KeyName = 'team', idempotencyKey?: string): Promise<ApiResponse> {
+  const res = await c.api.send({ method: 'POST', path: '/assignments', auth, json: { role: marker(c), ...body }, ...(idempotencyKey ? { idempotencyKey } : {}) });
+  const id = (res.body as Rec | undefined)?.id;
+  if (is2xx(res) && typeof id === 'string') c.ledger.add('assignment', id, auth);
+  return res;
+}
+
+/** An employee plus an assignment of it to a project of the team. */
+export async function createAssignmentFixture(c: CheckContext, auth: KeyName = 'team'): Promise<{ project: Rec; employee: Rec; assignment: Rec }> {
+  const project = await aProject(c, auth);
+  const employee = await createEmployee(c, {}, auth);
+  const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id }, auth);
+  return { project, employee, assignment };
+}
+
+export async function postOrganization(c: CheckContext, body: Rec = {}, auth: Auth = 'team', idempotencyKey?: string): Promise<ApiResponse> {
+  const e = c.settings.paths.organizationCreate;
+  const res = await c.api.send({ method: e.method, path: e.path, auth, json: { name: `${marker(c)} ${randomUUID().slice(0, 8)}`, ...body }, ...(idempotencyKey ? { idempotencyKey } : {}) });
+  const id = (res.body as Rec | undefined)?.id;
+  if (is2xx(res) && typeof id === 'string') c.ledger.keep('organization', id);
+  return res;
+}
+
+export async function createOrganization(c: CheckContext, body: Rec = {}, auth: KeyName = 'team'): Promise<Rec> {
+  const res = await postOrganization(c, body, auth);
+  expectStatus(res, '2xx', 'create organization');
+  return expectResource(res, 'organization');
+}
+
+let fileSeed = 1;
+export function testFile(c: CheckContext, size: number, seed?: number): UploadFile {
+  return { filename: `conformance-${c.target.runId}-${size}.bin`, contentType: 'application/octet-stream', size, seed: seed ?? c.target.seed + 7919 * fileSeed++ };
+}
+
+export interface UploadOptions { auth?: Auth; idempotencyKey?: string; category?: string; timeoutMs?: number }
+
+export async function uploadFile(c: CheckContext, file: UploadFile, o: UploadOptions = {}): Promise<ApiResponse> {
+  const res = await c.api.send({
+    method: 'POST', path: '/files', auth: o.auth, upload: { fields: o.category ? { category: o.category } : {}, file },
+    ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+  });
+  const id = (res.body as Rec | undefined)?.id;
+  if (is2xx(res) && typeof id === 'string') c.ledger.add('file', id, typeof o.auth === 'string' && o.auth !== 'none' ? o.auth : 'team');
+  return res;
+}
+
+export async function uploadAttachment(c: CheckContext, entity: { type: string; id: string }, file: UploadFile, o: UploadOptions = {}): Promise<ApiResponse> {
+  const fields: Record<string, string> = { entity_type: entity.type, entity_id: entity.id, ...(o.category ? { category: o.category } : {}) };
+  const res = await c.api.send({
+    method: 'POST', path: '/attachments', auth: o.auth, upload: { fields, file },
+    ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+  });
+  const id = (res.body as Rec | undefined)?.id;
+  if (is2xx(res) && typeof id === 'string') c.ledger.add('attachment', id, typeof o.auth === 'string' && o.auth !== 'none' ? o.auth : 'team');
+  return res;
+}
+
+export async function attachmentsOf(c: CheckContext, entity: { type: string; id: string }, auth: KeyName = 'team'): Promise<ApiResponse> {
+  return sendList(c, '/attachments', { entity_type: entity.type, entity_id: entity.id, limit: 100 }, auth);
+}

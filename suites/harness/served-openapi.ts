@@ -1,0 +1,23 @@
+// The machine-readable description the target serves (CONFORMANCE_PATH_OPENAPI), and the operation
+// a request belongs to. Operations the suite does not know are ignored (§9: new endpoints are allowed).
+import { API_PREFIX } from './settings.js';
+
+export interface Operation { method: string; template: string; path: string; operationId?: string; deprecated: boolean }
+
+export function operationsOf(doc: unknown): Operation[] {
+  const paths = (doc as { paths?: Record<string, Record<string, { operationId?: string; deprecated?: boolean }>> })?.paths ?? {};
+  const ops: Operation[] = [];
+  for (const [template, item] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(item ?? {})) {
+      if (!['get', 'put', 'post', 'patch', 'delete'].includes(method)) continue;
+      const path = template.startsWith('/api/') ? template : `${API_PREFIX}${template}`;
+      ops.push({ method: method.toUpperCase(), template, path, operationId: op?.operationId, deprecated: op?.deprecated === true });
+    }
+  }
+  return ops;
+}
+
+/** The operation whose path template matches a request URL path. */
+export function operationFor(ops: Operation[], method: string, urlPath: string): Operation | undefined {
+  return ops.find((op) => op.method === method && new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`).test(urlPath));
+}

@@ -1,0 +1,68 @@
+// The typed target settings every part of the harness reads. Parsed and validated by config.ts;
+// plain data so they can be handed from the global setup to the test workers.
+
+export type Shape = 'full' | 'legacy';
+export type ListResource = 'projects' | 'assignments' | 'organizations' | 'cvs';
+export const listResources: readonly ListResource[] = ['projects', 'assignments', 'organizations', 'cvs'];
+
+/** An endpoint whose path the API document does not show: method (when given) and path. */
+export interface Endpoint {
+  method: string;
+  /** Absolute path from the base URL, e.g. `/api/public/v1/files/{id}`. */
+  path: string;
+}
+
+export interface Settings {
+  baseUrl?: string;
+  keys: { team?: string; otherTeam?: string; readOnly?: string; noApiAccess?: string };
+  paths: {
+    organizationCreate: Endpoint; // default POST /organizations (the document's table)
+    attachmentDownload?: Endpoint;
+    fileDelete?: Endpoint;
+    captureIntake?: Endpoint;
+    openapi?: Endpoint;
+  };
+  /** Sort fields per list; a list with none is exercised with the default sort only. */
+  sortFields: Partial<Record<ListResource, string[]>>;
+  shape: Shape | 'auto';
+  readOnly: boolean;
+  seed?: number;
+  numRuns: number;
+  statefulRuns: number;
+  timeoutMs: number;
+  concurrency: number;
+  maxRetries: number;
+  maxRetryAfterMs: number;
+  only: string[];
+  reportDir: string;
+  mock: { fault?: string; shape?: Shape; deprecate: string[] };
+  image?: string;
+  imagePort?: number;
+  viaPrism: boolean;
+  target?: 'prism-mock';
+}
+
+export const API_PREFIX = '/api/public/v1';
+
+/** Documented defaults (see config.schema.json for each setting's meaning). */
+export const defaults = {
+  organizationCreate: { method: 'POST', path: `${API_PREFIX}/organizations` } as Endpoint,
+  shape: 'auto' as const,
+  numRuns: 8,
+  statefulRuns: 5,
+  timeoutMs: 15_000,
+  concurrency: 4,
+  maxRetries: 3,
+  maxRetryAfterMs: 10_000,
+  reportDir: 'reports',
+};
+
+/** Settings a check can require; a missing one skips the check with this name as the reason. */
+export type PathSetting = keyof Settings['paths'];
+export const pathSettingNames: Record<PathSetting, string> = {
+  organizationCreate: 'CONFORMANCE_PATH_ORGANIZATION_CREATE',
+  attachmentDownload: 'CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD',
+  fileDelete: 'CONFORMANCE_PATH_FILE_DELETE',
+  captureIntake: 'CONFORMANCE_PATH_CAPTURE_INTAKE',
+  openapi: 'CONFORMANCE_PATH_OPENAPI',
+};

@@ -1,0 +1,33 @@
+// What the test workers receive from the global setup (vitest provide/inject).
+import { inject } from 'vitest';
+import type { Settings } from './settings.js';
+import type { TargetKind } from './run-context.js';
+
+export interface ProvidedTarget {
+  settings: Settings & { baseUrl: string };
+  /** Marks every record the run creates (in a name or notes field). */
+  runId: string;
+  seed: number;
+  kind: TargetKind;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    conformanceTarget: ProvidedTarget;
+  }
+}
+
+let cached: ProvidedTarget | undefined;
+
+export function target(): ProvidedTarget {
+  if (cached) return cached;
+  const provided = inject('conformanceTarget');
+  if (!provided) throw new Error('no conformance target: run the suites with --config suites/conformance.config.ts');
+  cached = provided;
+  return provided;
+}
+
+/** For harness unit tests: use these settings instead of the provided ones. */
+export function setTargetForTests(value: ProvidedTarget | undefined): void {
+  cached = value;
+}

@@ -1,0 +1,72 @@
+// The validator tolerates what §9 says clients must tolerate; upload bodies are reproducible.
+import { describe, expect, test } from 'vitest';
+import { validate } from '../../specs/index.js';
+import { selects } from './only.js';
+import { isOrdered } from './order.js';
+import { registrationsIn } from './registrations.js';
+import { shapeOfRecord } from './shape.js';
+import { fileBytes, multipartBody, sha256Of } from './upload.js';
+import { parseDeprecation, httpDate } from './deprecation.js';
+import { operationFor, operationsOf } from './served-openapi.js';
+
+const id = '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60';
+
+describe('harness building blocks', () => {
+  test('unknown response fields never fail validation (§9)', () => {
+    expect(validate('employee', { id, first_name: 'A', x_new_field: { deep: [1, 2] } }).valid).toBe(true);
+    expect(validate('page', { data: [], page: { hasMore: false, x_total: 3 }, x_meta: true }).valid).toBe(true);
+    expect(validate('error', { error: { code: 'x_new_code', message: 'm', x_hint: 'h' }, request_id: 'r' }).valid).toBe(true);
+  });
+
+  test('shape detection: legacy by its organization references, organizations by last_activity_at', () => {
+    expect(shapeOfRecord('project', { id, client_org_id: id })).toBe('legacy');
+    expect(shapeOfRecord('project', { id, stage_changed_at: 'x' })).toBe('full');
+    expect(shapeOfRecord('organization', { id, last_activity_at: null })).toBe('full');
+    expect(shapeOfRecord('organization', { id })).toBe('legacy');
+  });
+
+  test('CONFORMANCE_ONLY globs', () => {
+    expect(selects([], ['A-B'])).toBe(true);
+    expect(selects(['LIST-*'], ['LIST-ORDER'])).toBe(true);
+    expect(selects(['LIST-*'], ['AUTH-X', 'ISO-Y'])).toBe(false);
+    expect(selects(['AUTH-X'], ['ISO-Y', 'AUTH-X'])).toBe(true);
+  });
+
+  test('ordering under any one consistent collation, ignoring nulls', () => {
+    expect(isOrdered([{ t: 'a' }, { t: 'B' }, { t: 'c' }], 't', 'asc')).toBe(true);
+    expect(isOrdered([{ t: 3 }, { t: null }, { t: 2 }], 't', 'desc')).toBe(true);
+    expect(isOrdered([{ t: 1 }, { t: 3 }, { t: 2 }], 't', 'asc')).toBe(false);
+  });
+
+  test('upload bodies are deterministic per seed and streamed in blocks', async () => {
+    const a = { filename: 'a.bin', contentType: 'application/octet-stream', size: 200_000, seed: 1 };
+    expect(await sha256Of(a)).toBe(await sha256Of({ ...a }));
+    expect(await sha256Of(a)).not.toBe(await sha256Of({ ...a, seed: 2 }));
+    let total = 0;
+    for await (const chunk of fileBytes(a)) { expect(chunk.length).toBeLessThanOrEqual(65_536); total += chunk.length; }
+    expect(total).toBe(200_000);
+    const mp = multipartBody({ category: 'c' }, a);
+    let length = 0;
+    for await (const chunk of mp.open()) length += chunk.length;
+    expect(length).toBe(mp.length);
+  });
+
+  test('Deprecation and Sunset syntax', () => {
+    expect(parseDeprecation('@1767225600')).toEqual({ ok: true, date: 1_767_225_600_000, form: 'structured-date' });
+    expect(parseDeprecation('Thu, 01 Jan 2026 00:00:00 GMT').ok).toBe(true);
+    expect(parseDeprecation('2026-01-01').ok).toBe(false);
+    expect(httpDate('Fri, 01 Jan 2027 00:00:00 GMT')).toBe(Date.UTC(2027, 0, 1));
+    expect(httpDate('2027-01-01')).toBeUndefined();
+  });
+
+  test('operations of a served description, matched by path template', () => {
+    const ops = operationsOf({ paths: { '/api/public/v1/projects/{id}': { get: { operationId: 'getProject', deprecated: true } }, '/cvs': { get: { operationId: 'listCvs' } } } });
+    expect(operationFor(ops, 'GET', `/api/public/v1/projects/${id}`)?.operationId).toBe('getProject');
+    expect(operationFor(ops, 'GET', '/api/public/v1/cvs')?.deprecated).toBe(false);
+    expect(operationFor(ops, 'DELETE', '/api/public/v1/cvs')).toBeUndefined();
+  });
+
+  test('registrations are read from check() calls', () => {
+    expect(registrationsIn('f', "check(['A-B', 'C-D'], 't', f);\ncheck(['E-F'], 't', g)").map((r) => r.ids)).toEqual([['A-B', 'C-D'], ['E-F']]);
+  });
+});

@@ -1,0 +1,94 @@
+// Walking a list: follow page.nextCursor while page.hasMore, validating every page and the
+// pagination rules on the way (§4 list rules, Page envelope).
+import { ensure, expectStatus, fail, is2xx } from './assert.js';
+import type { ApiResponse, Auth } from './client.js';
+import type { CheckContext } from './check.js';
+import { expectPage, type Page, type Resource } from './validate.js';
+
+export interface ListSpec { path: string; resource: Resource; query?: Record<string, string> }
+
+export const lists = {
+  projects: { path: '/projects', resource: 'project' },
+  assignments: { path: '/assignments', resource: 'assignment' },
+  organizations: { path: '/organizations', resource: 'organization' },
+  cvs: { path: '/cvs', resource: 'cv' },
+} as const satisfies Record<string, ListSpec>;
+
+export interface WalkOptions {
+  limit?: number; sort?: string; order?: 'asc' | 'desc'; auth?: Auth; maxPages?: number; query?: Record<string, string>;
+  /** Fail on a page larger than limit (pagination checks; other walks only need the records). */
+  enforceLimit?: boolean;
+}
+
+export interface Walk { items: Record<string, unknown>[]; pages: Page[]; last: ApiResponse }
+
+/** The largest limit each list path served after refusing a larger one (learned once per run). */
+const servedLimit = new Map<string, number>();
+
+/**
+ * GET of a list whose `limit` is only wanted, not the point of the check. §8 does not show the
+ * page-size maximum, so a deployment may refuse a limit above it with 400 instead of clamping:
+ * then the largest served limit is found (binary search on the first page), recorded as the
+ * reading list.maximum-limit, and the request is sent again with it. A 400 that smaller limits
+ * do not cure is returned unchanged.
+ */
+export async function sendList(c: CheckContext, path: string, query: Record<string, string | number | undefined>, auth?: Auth): Promise<ApiResponse> {
+  const send = (q: Record<string, string | number | undefined>) => c.api.send({ method: 'GET', path, auth, query: q });
+  const wanted = query.limit;
+  const cap = servedLimit.get(path);
+  const capped = typeof wanted === 'number' && cap !== undefined && wanted > cap;
+  if (capped) c.reading('list.maximum-limit', `${cap} (a larger limit is refused with 400)`);
+  const res = await send(capped ? { ...query, limit: cap } : query);
+  if (res.status !== 400 || typeof wanted !== 'number' || wanted <= 1 || cap !== undefined) return res;
+  const served = async (limit: number) => is2xx(await send({ ...query, cursor: undefined, limit }));
+  if (query.cursor && (await served(wanted))) return res; // refused for another reason than the limit
+  let lo = 0, hi = wanted;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (await served(mid)) lo = mid;
+    else hi = mid;
+  }
+  if (lo === 0) return res;
+  servedLimit.set(path, lo);
+  c.reading('list.maximum-limit', `${lo} (a larger limit is refused with 400)`);
+  return send({ ...query, limit: lo });
+}
+
+export async function fetchPage(c: CheckContext, list: ListSpec, o: WalkOptions, cursor?: string): Promise<{ res: ApiResponse; page: Page }> {
+  const res = await sendList(c, list.path, { ...list.query, ...o.query, limit: o.limit, sort: o.sort, order: o.order, cursor }, o.auth);
+  expectStatus(res, '2xx', `GET ${list.path}`);
+  return { res, page: expectPage(res, list.resource) };
+}
+
+export async function walk(c: CheckContext, list: ListSpec, o: WalkOptions = {}): Promise<Walk> {
+  const pages: Page[] = [];
+  const items: Record<string, unknown>[] = [];
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let n = 0; ; n += 1) {
+    const { res, page } = await fetchPage(c, list, o, cursor);
+    pages.push(page);
+    items.push(...page.data);
+    if (o.enforceLimit && o.limit !== undefined && page.data.length > o.limit) fail(`page of ${page.data.length} items exceeds limit=${o.limit}`, res);
+    if (!page.page.hasMore) return { items, pages, last: res };
+    const next = page.page.nextCursor;
+    ensure(typeof next === 'string' && next !== '', 'hasMore is true but nextCursor is missing or empty', res);
+    ensure(!seenCursors.has(next), `nextCursor repeats an earlier cursor: the walk would never end`, res);
+    ensure(page.data.length > 0, 'a page with hasMore true holds no items', res);
+    seenCursors.add(next);
+    cursor = next;
+    if (n + 1 >= (o.maxPages ?? 500)) fail(`walk did not end within ${o.maxPages ?? 500} pages`, res);
+  }
+}
+
+/** Ids that appear more than once. */
+export function duplicates(items: readonly Record<string, unknown>[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const it of items) {
+    const id = String(it.id);
+    if (seen.has(id)) dup.add(id);
+    seen.add(id);
+  }
+  return [...dup];
+}

@@ -1,0 +1,117 @@
+// §4 "Every mutating endpoint takes an optional header idempotency-key": a retry with the same key
+// and body replays the first response and creates one record; concurrent retries create one.
+import { randomUUID } from 'node:crypto';
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
+import { check, type CheckContext } from './harness/check.js';
+import { aProject, attachmentsOf, createEmployee, marker, postAssignment, postOrganization, testFile, uploadAttachment, uploadFile } from './harness/records.js';
+import { expectErrorEnvelope, expectPage } from './harness/validate.js';
+import { walk, lists } from './harness/walk.js';
+
+type Rec = Record<string, unknown>;
+
+async function assignmentsOf(c: CheckContext, employeeId: unknown): Promise<Rec[]> {
+  return (await walk(c, { ...lists.assignments, query: { employee_id: String(employeeId) } }, { limit: 100 })).items;
+}
+
+const withoutVolatile = (body: unknown) => JSON.stringify(body, (k, v) => (k === 'request_id' ? undefined : v));
+
+check(['IDEM-HEADER-ACCEPTED'], 'each mutating endpoint succeeds without the header and with a fresh idempotency-key', async (c) => {
+  const project = await aProject(c);
+  for (const key of [undefined, randomUUID()]) {
+    const employee = await c.api.send({ method: 'POST', path: '/employees', json: { first_name: marker(c) }, ...(key ? { idempotencyKey: key } : {}) });
+    expectStatus(employee, '2xx', `POST /employees ${key ? 'with' : 'without'} idempotency-key`);
+    const emp = employee.body as Rec;
+    c.ledger.keep('employee', String(emp.id));
+    const patchE = await c.api.send({ method: 'PATCH', path: `/employees/${emp.id}`, json: { last_name: 'Idem' }, ...(key ? { idempotencyKey: randomUUID() } : {}) });
+    expectStatus(patchE, '2xx', 'PATCH /employees/{id}');
+    const assignment = await postAssignment(c, { employee_id: emp.id, project_id: project.id }, 'team', key ? randomUUID() : undefined);
+    expectStatus(assignment, '2xx', 'POST /assignments');
+    const aid = (assignment.body as Rec).id;
+    expectStatus(await c.api.send({ method: 'PATCH', path: `/assignments/${aid}`, json: { role: marker(c) }, ...(key ? { idempotencyKey: randomUUID() } : {}) }), '2xx', 'PATCH /assignments/{id}');
+    const org = await postOrganization(c, {}, 'team', key ? randomUUID() : undefined);
+    expectStatus(org, '2xx', 'create organization');
+    expectStatus(await c.api.send({ method: 'PATCH', path: `/organizations/${(org.body as Rec).id}`, json: { notes: marker(c) }, ...(key ? { idempotencyKey: randomUUID() } : {}) }), '2xx', 'PATCH /organizations/{id}');
+    c.ledger.patching('projects', project, []);
+    expectStatus(await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: {}, ...(key ? { idempotencyKey: randomUUID() } : {}) }), '2xx', 'PATCH /projects/{id} {}');
+    const del = await c.api.send({ method: 'DELETE', path: `/assignments/${aid}`, ...(key ? { idempotencyKey: randomUUID() } : {}) });
+    expectStatus(del, '2xx', 'DELETE /assignments/{id}');
+    c.ledger.gone(String(aid));
+  }
+}, { mutates: true });
+
+check(['IDEM-REPLAY'], 'POST /assignments twice with one key and body: the same status and body, one record', async (c) => {
+  const project = await aProject(c);
+  const employee = await createEmployee(c);
+  const key = randomUUID();
+  const body = { employee_id: employee.id, project_id: project.id };
+  const first = await postAssignment(c, body, 'team', key);
+  expectStatus(first, '2xx', 'first POST /assignments');
+  const second = await postAssignment(c, body, 'team', key);
+  ensure(second.status === first.status, `the retry answered ${second.status}, the first ${first.status}`, second);
+  ensure(withoutVolatile(second.body) === withoutVolatile(first.body), 'the retry answered another body than the first request', second);
+  const records = await assignmentsOf(c, employee.id);
+  ensure(records.length === 1, `${records.length} assignments exist after a replayed create`);
+}, { mutates: true });
+
+check(['IDEM-REPLAY'], 'POST /employees twice with one key and body replays the first employee', async (c) => {
+  const key = randomUUID();
+  const body = { first_name: `${marker(c)} ${key.slice(0, 8)}` };
+  const first = await c.api.send({ method: 'POST', path: '/employees', json: body, idempotencyKey: key });
+  expectStatus(first, '2xx', 'first POST /employees');
+  c.ledger.keep('employee', String((first.body as Rec).id));
+  const second = await c.api.send({ method: 'POST', path: '/employees', json: body, idempotencyKey: key });
+  ensure(second.status === first.status && (second.body as Rec)?.id === (first.body as Rec).id, 'the retry did not replay the first employee', second);
+}, { mutates: true });
+
+check(['IDEM-REPLAY'], 'a reused key with a different body answers 4xx and creates no second record', async (c) => {
+  const project = await aProject(c);
+  const employee = await createEmployee(c);
+  const key = randomUUID();
+  const first = await postAssignment(c, { employee_id: employee.id, project_id: project.id, role: 'first' }, 'team', key);
+  expectStatus(first, '2xx', 'first POST /assignments');
+  const second = await postAssignment(c, { employee_id: employee.id, project_id: project.id, role: 'second' }, 'team', key);
+  expectStatus(second, '4xx', 'a reused key with another body');
+  c.reading('idempotency.reused-key-other-body', String(second.status));
+  const records = await assignmentsOf(c, employee.id);
+  ensure(records.length === 1, `${records.length} assignments exist after a reused key`);
+}, { mutates: true });
+
+check(['IDEM-REPLAY'], 'concurrent requests with one key create one record', async (c) => {
+  const project = await aProject(c);
+  const employee = await createEmployee(c);
+  const key = randomUUID();
+  const body = { employee_id: employee.id, project_id: project.id };
+  const answers = await Promise.all([0, 1, 2, 3].map(() => postAssignment(c, body, 'team', key)));
+  ensure(answers.some(is2xx), 'no concurrent request succeeded', answers[0]);
+  const records = await assignmentsOf(c, employee.id);
+  if (records.length !== 1) fail(`${records.length} assignments exist after 4 concurrent requests with one key`, answers.find(is2xx));
+  c.reading('idempotency.concurrent-statuses', answers.map((a) => a.status).join(','));
+}, { mutates: true });
+
+check(['UPLOAD-IDEM-REPLAY'], 'POST /files and POST /attachments retried with one key and the same file replay the first answer, one record', async (c) => {
+  const entity = { type: 'employee', id: String((await createEmployee(c)).id) };
+  const file = testFile(c, 4096);
+  for (const send of [(k: string) => uploadFile(c, file, { idempotencyKey: k }), (k: string) => uploadAttachment(c, entity, file, { idempotencyKey: k })]) {
+    const key = randomUUID();
+    const first = await send(key);
+    expectStatus(first, '2xx', 'first upload');
+    const second = await send(key);
+    ensure(second.status === first.status, `the retry answered ${second.status}, the first ${first.status}`, second);
+    ensure(withoutVolatile(second.body) === withoutVolatile(first.body), 'the retry answered another body than the first upload', second);
+  }
+  const listed = expectPage(await attachmentsOf(c, entity), 'attachment').data;
+  ensure(listed.length === 1, `${listed.length} attachments exist after a replayed upload`);
+}, { mutates: true });
+
+check(['UPLOAD-IDEM-DIFFERENT-FILE-422', 'ERR-IDEM-DIFFERENT-FILE'], 'an upload retried with one key and different bytes answers 422 with an error envelope, creating nothing', async (c) => {
+  const entity = { type: 'employee', id: String((await createEmployee(c)).id) };
+  for (const send of [(k: string, seed: number) => uploadFile(c, testFile(c, 4096, seed), { idempotencyKey: k }), (k: string, seed: number) => uploadAttachment(c, entity, testFile(c, 4096, seed), { idempotencyKey: k })]) {
+    const key = randomUUID();
+    expectStatus(await send(key, 1), '2xx', 'first upload');
+    const second = await send(key, 2);
+    expectStatus(second, 422, 'a retry with the same key and another file');
+    expectErrorEnvelope(second, 'the 422 body');
+  }
+  const listed = expectPage(await attachmentsOf(c, entity), 'attachment').data;
+  ensure(listed.length === 1, `${listed.length} attachments exist after a refused retry`);
+}, { mutates: true });

@@ -1,0 +1,56 @@
+// The proof that the checks can fail: the suites pass against the clean mock, and for every fault
+// of mock/faults.ts a run selecting the fault's requirements reports at least one of them failed.
+import { beforeAll, describe, expect, test } from 'vitest';
+import { faults } from '../../mock/faults.js';
+import { pooled, runConformance, type RunOutcome } from './runner.js';
+
+/** Every run deprecates one operation, so the deprecation checks have something to check. */
+const base = { CONFORMANCE_MOCK_DEPRECATE: 'listCvs', CONFORMANCE_SEED: '20240601' };
+
+/** Faults that only show in the older shape are run against the legacy mock. */
+const settingsFor = (fault: (typeof faults)[number]) => ({
+  ...base,
+  CONFORMANCE_MOCK_FAULT: fault.name,
+  CONFORMANCE_ONLY: fault.requirements.join(','),
+  ...(/legacy shape/i.test(fault.description) ? { CONFORMANCE_MOCK_SHAPE: 'legacy' } : {}),
+});
+
+const failedIds = (o: RunOutcome) => o.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
+
+let clean: RunOutcome;
+let cleanLegacy: RunOutcome;
+const outcomes = new Map<string, RunOutcome>();
+
+beforeAll(async () => {
+  const runs: [string, Record<string, string>][] = [
+    ['(clean)', base],
+    ['(clean legacy)', { ...base, CONFORMANCE_MOCK_SHAPE: 'legacy' }],
+    ...faults.map((f) => [f.name, settingsFor(f)] as [string, Record<string, string>]),
+  ];
+  const results = await pooled(runs, 2, ([, settings]) => runConformance(settings));
+  runs.forEach(([name], i) => outcomes.set(name, results[i]!));
+  clean = outcomes.get('(clean)')!;
+  cleanLegacy = outcomes.get('(clean legacy)')!;
+}, 600_000);
+
+describe('the suites against the clean mock', () => {
+  test('full shape: every check passes', () => {
+    expect(clean.requirements.length, clean.output).toBeGreaterThan(0);
+    expect(failedIds(clean), clean.output).toEqual([]);
+    expect(clean.exitCode, clean.output).toBe(0);
+  });
+
+  test('legacy shape: every check passes', () => {
+    expect(failedIds(cleanLegacy), cleanLegacy.output).toEqual([]);
+    expect(cleanLegacy.exitCode, cleanLegacy.output).toBe(0);
+  });
+});
+
+describe('every fault is detected', () => {
+  test.each(faults.map((f) => [f.name, f] as const))('%s', (name, fault) => {
+    const outcome = outcomes.get(name)!;
+    expect(outcome.requirements.length, `no report was written:\n${outcome.output}`).toBeGreaterThan(0);
+    const detected = failedIds(outcome).filter((id) => fault.requirements.includes(id));
+    expect(detected, `no check of ${fault.requirements.join(', ')} failed with fault ${name} (${fault.description})`).not.toEqual([]);
+  });
+});

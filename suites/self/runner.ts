@@ -1,0 +1,65 @@
+// Runs the conformance suites as a child process (exactly as a user would) and reads the report.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface RunOutcome {
+  exitCode: number | null;
+  requirements: { id: string; status: string }[];
+  summary?: { passed: number; failed: number; skipped: number };
+  output: string;
+}
+
+/** The parent's environment without anything that would leak into the child's run. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('CONFORMANCE_') || k.startsWith('VITEST') || k === 'NODE_OPTIONS' || k === 'TEST') continue;
+    env[k] = v;
+  }
+  return { ...env, ...extra };
+}
+
+export async function runConformance(settings: Record<string, string>, timeoutMs = 120_000): Promise<RunOutcome> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-self-'));
+  try {
+    const child = spawn(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'suites/conformance.config.ts'], {
+      cwd: root,
+      env: cleanEnv({ ...settings, CONFORMANCE_REPORT_DIR: dir }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-20_000); });
+    child.stderr.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-20_000); });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    let report: { requirements?: { id: string; status: string }[]; summary?: RunOutcome['summary'] } = {};
+    try {
+      report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
+    } catch {
+      report = {};
+    }
+    return { exitCode, requirements: report.requirements ?? [], summary: report.summary, output };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs fn over items, at most `limit` at a time, keeping the order of results. */
+export async function pooled<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

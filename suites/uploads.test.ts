@@ -1,0 +1,145 @@
+// §4 Attachments and Files, Upload rules and §8 Limits: uploads are stored as sent, listed per
+// entity, deleted, downloaded byte for byte; 25 MB is accepted, more than 25 MiB refused.
+import fc from 'fast-check';
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
+import { TransportError, type ApiResponse } from './harness/client.js';
+import { check, type CheckContext } from './harness/check.js';
+import { property } from './harness/property.js';
+import { attachmentsOf, createEmployee, testFile, uploadAttachment, uploadFile } from './harness/records.js';
+import { sha256Of, type UploadFile } from './harness/upload.js';
+import { expectPage, expectResource } from './harness/validate.js';
+
+type Rec = Record<string, unknown>;
+const MB25 = 25_000_000;
+const MIB25 = 26_214_400;
+const opts = { mutates: true };
+
+async function anEntity(c: CheckContext): Promise<{ type: string; id: string }> {
+  return { type: 'employee', id: String((await createEmployee(c)).id) };
+}
+
+async function listIds(c: CheckContext, entity: { type: string; id: string }): Promise<unknown[]> {
+  const res = await attachmentsOf(c, entity);
+  expectStatus(res, '2xx', 'GET /attachments');
+  return expectPage(res, 'attachment').data.map((a) => a.id);
+}
+
+async function download(c: CheckContext, id: unknown): Promise<ApiResponse> {
+  const e = c.settings.paths.attachmentDownload!;
+  return c.api.send({ method: e.method, path: e.path.replace('{id}', String(id)), consume: 'hash', timeoutMs: 120_000 });
+}
+
+async function expectSameBytes(c: CheckContext, attachmentId: unknown, file: UploadFile): Promise<void> {
+  const res = await download(c, attachmentId);
+  expectStatus(res, '2xx', 'attachment download');
+  ensure(res.length === file.size, `downloaded ${res.length} bytes, uploaded ${file.size}`, res);
+  ensure(res.sha256 === (await sha256Of(file)), 'downloaded bytes differ from the uploaded ones', res);
+}
+
+check(['EP-FILES-CREATE', 'EP-FILES-GET', 'RES-FILE-SHAPE', 'UPLOAD-CATEGORY-STORED', 'CHANGELOG-1-3-0-FILES-RENAME'], 'POST /files stores filename, size and category; GET /files/{id} answers it', async (c) => {
+  const file = testFile(c, 1234);
+  const res = await uploadFile(c, file, { category: 'contract' });
+  expectStatus(res, '2xx', 'POST /files');
+  const stored = expectResource(res, 'file');
+  ensure(stored.filename === file.filename && stored.size === file.size, `the File says ${String(stored.filename)} / ${String(stored.size)} bytes, sent ${file.filename} / ${file.size}`, res);
+  ensure(stored.category === 'contract', `category ${JSON.stringify(stored.category)} is not the one sent`, res);
+  const got = await c.api.send({ method: 'GET', path: `/files/${stored.id}` });
+  expectStatus(got, '2xx', 'GET /files/{id}');
+  ensure(expectResource(got, 'file').id === stored.id, 'GET /files/{id} answered another file', got);
+  expectStatus(await uploadFile(c, testFile(c, 10)), '2xx', 'POST /files without category');
+}, opts);
+
+check(['EP-ATTACHMENTS-CREATE', 'EP-ATTACHMENTS-LIST', 'EP-ATTACHMENTS-DELETE', 'RES-ATTACHMENT-SHAPE', 'RES-DELETE-RESULT', 'LIST-ATTACHMENTS-FOR-ENTITY', 'EP-DELETE-GONE', 'UPLOAD-CATEGORY-STORED', 'CHANGELOG-1-2-0-ATTACHMENTS'],
+  'attachments: created for an entity, listed for exactly that entity, deleted for good', async (c) => {
+    const [one, two] = [await anEntity(c), await anEntity(c)];
+    const file = testFile(c, 2048);
+    const res = await uploadAttachment(c, one, file, { category: 'contract' });
+    expectStatus(res, '2xx', 'POST /attachments');
+    const att = expectResource(res, 'attachment');
+    ensure(att.entity_type === one.type && att.entity_id === one.id && att.filename === file.filename && att.size === file.size, 'the Attachment does not match the upload (entity, filename or size)', res);
+    ensure(att.category === 'contract', `category ${JSON.stringify(att.category)} is not the one sent`, res);
+    expectStatus(await uploadAttachment(c, two, testFile(c, 16)), '2xx', 'POST /attachments without category');
+    const ids = await listIds(c, one);
+    ensure(ids.length === 1 && ids[0] === att.id, `GET /attachments for the entity lists ${ids.length} attachment(s), expected exactly the one created`);
+    const del = await c.api.send({ method: 'DELETE', path: `/attachments/${att.id}` });
+    expectStatus(del, '2xx', 'DELETE /attachments/{id}');
+    c.ledger.gone(String(att.id));
+    ensure(expectResource(del, 'delete-result').success === true, 'success is not true', del);
+    ensure((await listIds(c, one)).length === 0, 'the deleted attachment is still listed');
+  }, opts);
+
+check(['EP-FILES-DELETE', 'EP-DELETE-GONE'], 'the file delete answers 2xx and the file is gone', async (c) => {
+  const res = await uploadFile(c, testFile(c, 100));
+  expectStatus(res, '2xx', 'POST /files');
+  const id = String((res.body as Rec).id);
+  const e = c.settings.paths.fileDelete!;
+  expectStatus(await c.api.send({ method: e.method, path: e.path.replace('{id}', id) }), '2xx', 'file delete');
+  c.ledger.gone(id);
+  expectStatus(await c.api.send({ method: 'GET', path: `/files/${id}` }), 404, 'GET of the deleted file');
+}, { ...opts, needs: ['fileDelete'] });
+
+check(['EP-ATTACHMENTS-ENTITY-TYPE-INVALID'], 'POST /attachments with an entity_type outside the four values is refused, creating nothing', async (c) => {
+  const entity = await anEntity(c);
+  const res = await uploadAttachment(c, { type: 'invoice', id: entity.id }, testFile(c, 10));
+  expectStatus(res, '4xx', 'POST /attachments with entity_type=invoice');
+  ensure((await listIds(c, entity)).length === 0, 'an attachment was created');
+}, opts);
+
+check(['EP-ATTACHMENTS-LIST-PARAMS-REQUIRED'], 'GET /attachments without entity_type or entity_id answers 4xx', async (c) => {
+  const entity = await anEntity(c);
+  for (const query of [{}, { entity_type: 'employee' }, { entity_id: entity.id }] as Record<string, string>[]) {
+    expectStatus(await c.api.send({ method: 'GET', path: '/attachments', query }), '4xx', `GET /attachments?${new URLSearchParams(query)}`);
+  }
+}, opts);
+
+check(['UPLOAD-FILE-PART-REQUIRED'], 'uploads without a file part are refused, creating nothing', async (c) => {
+  const entity = await anEntity(c);
+  const boundary = 'conformanceNoFile';
+  const part = (n: string, v: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`;
+  const headers = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+  const files = await c.api.send({ method: 'POST', path: '/files', headers, rawBody: `${part('category', 'contract')}--${boundary}--\r\n` });
+  if (is2xx(files) && typeof (files.body as Rec)?.id === 'string') c.ledger.add('file', String((files.body as Rec).id));
+  expectStatus(files, '4xx', 'POST /files without a file part');
+  const atts = await c.api.send({ method: 'POST', path: '/attachments', headers, rawBody: `${part('entity_type', entity.type)}${part('entity_id', entity.id)}--${boundary}--\r\n` });
+  if (is2xx(atts) && typeof (atts.body as Rec)?.id === 'string') c.ledger.add('attachment', String((atts.body as Rec).id));
+  expectStatus(atts, '4xx', 'POST /attachments without a file part');
+  ensure((await listIds(c, entity)).length === 0, 'an attachment was created');
+}, opts);
+
+check(['EP-ATTACHMENTS-DOWNLOAD', 'UPLOAD-DOWNLOAD-BYTE-IDENTICAL'], 'property: the download returns exactly the bytes uploaded', async (c) => {
+  const entity = await anEntity(c);
+  await property(fc.record({ size: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 65, max: 300_000 })), seed: fc.integer() }), async ({ size, seed }) => {
+    const file = testFile(c, size, seed);
+    const res = await uploadAttachment(c, entity, file);
+    expectStatus(res, '2xx', 'POST /attachments');
+    await expectSameBytes(c, (res.body as Rec).id, file);
+  }, { numRuns: Math.min(c.settings.numRuns, 6) });
+}, { ...opts, needs: ['attachmentDownload'] });
+
+async function sizeAnswer(c: CheckContext, endpoint: 'files' | 'attachments', entity: { type: string; id: string }, size: number): Promise<ApiResponse | 'closed'> {
+  const file = testFile(c, size);
+  try {
+    return endpoint === 'files' ? await uploadFile(c, file, { timeoutMs: 120_000 }) : await uploadAttachment(c, entity, file, { timeoutMs: 120_000 });
+  } catch (e) {
+    if (e instanceof TransportError) return 'closed';
+    throw e;
+  }
+}
+
+check(['UPLOAD-MAX-SIZE', 'LIMIT-UPLOAD-SIZE'], '25,000,000 bytes are accepted on both endpoints; more than 26,214,400 refused, storing nothing', async (c) => {
+  const entity = await anEntity(c);
+  for (const endpoint of ['files', 'attachments'] as const) {
+    const ok = await sizeAnswer(c, endpoint, entity, MB25);
+    if (ok === 'closed') fail(`POST /${endpoint} of ${MB25} bytes: the connection was closed`);
+    expectStatus(ok, '2xx', `POST /${endpoint} of ${MB25} bytes`);
+    ensure((ok.body as Rec).size === MB25, `the stored size is ${String((ok.body as Rec).size)}`, ok);
+    const before = await listIds(c, entity);
+    const over = await sizeAnswer(c, endpoint, entity, MIB25 + 1);
+    if (over !== 'closed') expectStatus(over, '4xx', `POST /${endpoint} of ${MIB25 + 1} bytes`);
+    else c.reading(`upload.${endpoint}.oversize`, 'connection closed before a response');
+    const after = await listIds(c, entity);
+    ensure(after.length === before.length, `an oversize upload stored an attachment (${before.length} → ${after.length})`);
+  }
+  const between = await sizeAnswer(c, 'files', entity, MIB25);
+  c.reading('upload.limit', between !== 'closed' && is2xx(between) ? `${MIB25} accepted: 26214400 <= L` : `${MB25} <= L < ${MIB25}`);
+}, { ...opts, timeout: 180_000 });

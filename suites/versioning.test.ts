@@ -1,0 +1,134 @@
+// §9 Versioning: the major version in the path, info.version, deprecation signalling, and the
+// client rules the suite itself honours (unknown fields, enum values and error codes are tolerated).
+import { validate } from '../specs/index.js';
+import { ensure, expectStatus, fail } from './harness/assert.js';
+import type { ApiResponse } from './harness/client.js';
+import { check, type CheckContext } from './harness/check.js';
+import { httpDate, parseDeprecation } from './harness/deprecation.js';
+import { operationFor, operationsOf, type Operation } from './harness/served-openapi.js';
+import { fetchPage, lists } from './harness/walk.js';
+import { onSessionEnd } from './harness/session.js';
+
+type Rec = Record<string, unknown>;
+interface Sweep { doc?: unknown; ops: Operation[]; responses: { res: ApiResponse; op?: Operation }[] }
+
+let sweeping: Promise<Sweep> | undefined;
+onSessionEnd(() => { sweeping = undefined; });
+
+/** GET every shown list and by-id endpoint, and every GET operation of the served description. */
+function sweep(c: CheckContext): Promise<Sweep> {
+  sweeping ??= (async () => {
+    let doc: unknown;
+    let ops: Operation[] = [];
+    const responses: Sweep['responses'] = [];
+    const e = c.settings.paths.openapi;
+    if (e) {
+      const res = await c.api.send({ method: e.method, path: e.path });
+      expectStatus(res, '2xx', 'GET of the machine-readable description');
+      doc = res.body;
+      ops = operationsOf(doc);
+      responses.push({ res });
+    }
+    const project = (await fetchPage(c, lists.projects, { limit: 1 })).page.data[0];
+    const assignment = (await fetchPage(c, lists.assignments, { limit: 1 })).page.data[0];
+    const paths = new Set(['/api/public/v1/projects', '/api/public/v1/assignments', '/api/public/v1/organizations', '/api/public/v1/cvs']);
+    if (project) paths.add(`/api/public/v1/projects/${project.id}`);
+    if (assignment) paths.add(`/api/public/v1/assignments/${assignment.id}`);
+    for (const op of ops.filter((o) => o.method === 'GET')) {
+      const path = op.path.replace('{id}', String(op.path.startsWith('/api/public/v1/assignments') ? assignment?.id : project?.id));
+      if (!/[{}]/.test(path) && !op.path.includes('/attachments') && !op.path.includes('/files/')) paths.add(path);
+    }
+    for (const path of paths) {
+      const res = await c.api.send({ method: 'GET', path });
+      responses.push({ res, op: operationFor(ops, 'GET', path) });
+    }
+    if (project) {
+      const res = await c.api.send({ method: 'GET', path: '/attachments', query: { entity_type: 'project', entity_id: String(project.id) } });
+      responses.push({ res, op: operationFor(ops, 'GET', '/api/public/v1/attachments') });
+    }
+    return { doc, ops, responses };
+  })();
+  return sweeping;
+}
+
+const describe = (r: { res: ApiResponse; op?: Operation }) => r.op?.operationId ?? `${r.res.exchange.request.method} ${new URL(r.res.exchange.request.url).pathname}`;
+
+check(['VER-INFO-VERSION-SEMVER', 'VER-NONBREAKING-NEW-ENDPOINTS'], 'info.version of the served description is a semantic version with MAJOR 1', async (c) => {
+  const { doc, ops } = await sweep(c);
+  const version = (doc as { info?: { version?: unknown } })?.info?.version;
+  const m = typeof version === 'string' ? /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(version) : null;
+  if (!m) fail(`info.version ${JSON.stringify(version)} is not a semantic version`);
+  ensure(m[1] === '1', `info.version ${String(version)} has MAJOR ${m[1]}, the path says v1`);
+  c.reading('openapi.info.version', String(version));
+  c.reading('openapi.operations', String(ops.length));
+}, { needs: ['openapi'] });
+
+check(['VER-DEPRECATION-HEADER'], 'responses of deprecated operations carry a well-formed Deprecation header', async (c) => {
+  const { responses } = await sweep(c);
+  const affected = responses.filter((r) => r.op?.deprecated || r.res.headers.sunset !== undefined || r.res.headers.deprecation !== undefined);
+  if (!affected.length) c.skip('no operation is deprecated on the target');
+  for (const r of affected) {
+    const value = r.res.headers.deprecation;
+    if (value === undefined) fail(`${describe(r)} is deprecated (or carries Sunset) but has no Deprecation header`, r.res);
+    const parsed = parseDeprecation(value);
+    if (!parsed.ok) fail(`Deprecation: ${value} is neither @<epoch-seconds>, an HTTP-date nor true`, r.res);
+    c.reading('deprecation.form', parsed.form);
+  }
+});
+
+check(['VER-DEPRECATION-ONLY-AFFECTED'], 'responses of operations not marked deprecated carry no Deprecation header', async (c) => {
+  const { responses } = await sweep(c);
+  for (const r of responses) {
+    if (!r.op || r.op.deprecated) continue;
+    if (r.res.headers.deprecation !== undefined) fail(`${describe(r)} is not deprecated in the description but carries Deprecation`, r.res);
+  }
+}, { needs: ['openapi'] });
+
+check(['VER-SUNSET-HEADER'], 'a Sunset header is an HTTP-date and comes with Deprecation', async (c) => {
+  const withSunset = (await sweep(c)).responses.filter((r) => r.res.headers.sunset !== undefined);
+  if (!withSunset.length) c.skip('no response carries Sunset');
+  for (const r of withSunset) {
+    if (httpDate(r.res.headers.sunset!) === undefined) fail(`Sunset: ${r.res.headers.sunset} is not an HTTP-date`, r.res);
+    ensure(r.res.headers.deprecation !== undefined, `${describe(r)} carries Sunset without Deprecation`, r.res);
+  }
+});
+
+check(['VER-SUNSET-NOT-BEFORE-DEPRECATION'], 'the Sunset date is not earlier than the Deprecation date', async (c) => {
+  const both = (await sweep(c)).responses.filter((r) => r.res.headers.sunset !== undefined && r.res.headers.deprecation !== undefined);
+  if (!both.length) c.skip('no response carries both Sunset and Deprecation');
+  for (const r of both) {
+    const sunset = httpDate(r.res.headers.sunset!) ?? Date.parse(r.res.headers.sunset!);
+    const dep = parseDeprecation(r.res.headers.deprecation!);
+    if (!dep.ok || dep.date === undefined || Number.isNaN(sunset)) continue;
+    ensure(sunset >= dep.date, `Sunset ${r.res.headers.sunset} is earlier than Deprecation ${r.res.headers.deprecation}`, r.res);
+  }
+});
+
+check(['VER-OPENAPI-DEPRECATED-FLAG'], 'an operation whose responses carry Deprecation is marked deprecated in the served description', async (c) => {
+  const { responses } = await sweep(c);
+  const signalled = responses.filter((r) => r.op && r.res.headers.deprecation !== undefined);
+  if (!signalled.length) c.skip('no response of a described operation carries Deprecation');
+  for (const r of signalled) ensure(r.op!.deprecated, `${describe(r)} carries Deprecation but is not deprecated: true in the description`, r.res);
+}, { needs: ['openapi'] });
+
+check(['RES-UNKNOWN-FIELDS-TOLERATED'], 'responses with unknown fields added still validate (clients ignore unknown fields)', async (c) => {
+  const { page } = await fetchPage(c, lists.projects, { limit: 1 });
+  const samples: [Parameters<typeof validate>[0], unknown][] = [
+    ['page', { ...page, x_future: 1, page: { ...page.page, x_future: true } }],
+    ['error', { error: { code: 'not_found', message: 'm', x_future: 'y' }, x_trace: 'z' }],
+  ];
+  if (page.data[0]) samples.push([c.settings.shape === 'legacy' ? 'project-legacy' : 'project', { ...page.data[0], x_future_field: { nested: true } }]);
+  for (const [name, value] of samples) ensure(validate(name, value).valid, `schema ${name} refuses a body with an unknown field`);
+});
+
+check(['VER-UNKNOWN-ENUM-TOLERATED', 'VER-NONBREAKING-NEW-ERROR-CODES'], 'unseen enum values and unknown error codes still validate', async (c) => {
+  const { page } = await fetchPage(c, lists.projects, { limit: 1 });
+  const project = page.data[0] as Rec | undefined;
+  if (project) {
+    const stage = { ...(project.stage as Rec), kind: 'x-new-kind', color: 'x-new-color' };
+    const value = { ...project, rate_type: 'x-weekly', work_mode: 'x-orbital', waiting_on: 'x-new', source: 'x-new', stage };
+    const name = 'client_org_id' in project ? 'project-legacy' : 'project';
+    ensure(validate(name, value).valid, `schema ${name} refuses unseen enum values`);
+  }
+  ensure(validate('error', { error: { code: 'x_new_code', message: 'new' } }).valid, 'schema error refuses an unknown code');
+});
