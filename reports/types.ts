@@ -55,21 +55,8 @@ export interface CheckResult {
   meta?: unknown;
 }
 
-/** The run context of C5 (`globalThis.__conformanceRun`). */
-export interface RunContext {
-  specVersion: string;
-  target: {
-    kind: Exclude<TargetKind, 'unknown'>;
-    baseUrl: string;
-    shape?: string;
-    viaPrism?: boolean;
-    mockFault?: string;
-  };
-  seed: number;
-  startedAt: string;
-  /** Optional: the settings the run used (keys among them are redacted). */
-  settings?: Record<string, string>;
-}
+/** The run context is defined once, by the harness that sets it. */
+export type { RunContext } from '../suites/harness/run-context.js';
 
 export interface CatalogEntry {
   id: string;

@@ -36,6 +36,7 @@ export default async function setup(project: TestProject): Promise<Stop> {
       target: { kind: resolved.kind, baseUrl: settings.baseUrl, ...(shape ? { shape } : {}), viaPrism: settings.viaPrism, ...(settings.mock.fault && resolved.kind === 'bundled-mock' ? { mockFault: settings.mock.fault } : {}) },
       seed,
       startedAt: new Date().toISOString(),
+      settings: resolved.env,
     });
     const provided: ProvidedTarget = { settings, runId, seed, kind: resolved.kind };
     project.provide('conformanceTarget', provided);

@@ -7,6 +7,8 @@ export interface RunContext {
   target: { kind: TargetKind; baseUrl: string; shape?: string; viaPrism?: boolean; mockFault?: string };
   seed: number;
   startedAt: string;
+  /** The target's CONFORMANCE_* settings, keys included: read by the reporter only to redact them, never written. */
+  settings?: Record<string, string>;
 }
 
 declare global {
