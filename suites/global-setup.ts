@@ -53,6 +53,9 @@ export default async function setup(project: TestProject): Promise<Stop> {
 /** The target's own settings win for the address and keys; the user's settings win for everything else. */
 function mergeEnv(targetEnv: Record<string, string>): NodeJS.ProcessEnv {
   const merged: NodeJS.ProcessEnv = { ...process.env };
+  // Once started, a container or Prism mock is just a base URL; the settings that chose it would now conflict with it.
+  delete merged.CONFORMANCE_IMAGE;
+  delete merged.CONFORMANCE_TARGET;
   for (const [name, value] of Object.entries(targetEnv)) {
     const targetOwned = name === 'CONFORMANCE_BASE_URL' || name.startsWith('CONFORMANCE_API_KEY');
     if (targetOwned || !process.env[name]) merged[name] = value;

@@ -1,0 +1,42 @@
+// A server for the benchmarks, run in its own process so it does not share an
+// event loop with the load generator. Prints one JSON line once listening:
+//   { "url": "...", "settings": { ... } }
+// Usage:
+//   tsx mock/bench/serve.ts mock            the reference mock (in-memory, default options)
+//   tsx mock/bench/serve.ts bare <file>     a bare node:http server answering every request
+//                                           with the response captured in <file> (JSON:
+//                                           { status, contentType, bodyBase64 })
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { start } from '../index.js';
+
+interface Captured {
+  status: number;
+  contentType: string;
+  bodyBase64: string;
+}
+
+async function serveBare(file: string): Promise<{ url: string }> {
+  const captured = JSON.parse(readFileSync(file, 'utf8')) as Captured;
+  const body = Buffer.from(captured.bodyBase64, 'base64');
+  const headers = { 'content-type': captured.contentType, 'content-length': String(body.length) };
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(captured.status, headers).end(body);
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const [kind, file] = process.argv.slice(2);
+if (kind === 'mock') {
+  const mock = await start({ port: 0 });
+  process.stdout.write(`${JSON.stringify({ url: mock.url, settings: mock.settings })}\n`);
+} else if (kind === 'bare' && file) {
+  process.stdout.write(`${JSON.stringify(await serveBare(file))}\n`);
+} else {
+  process.stderr.write('usage: serve.ts mock | bare <captured-response.json>\n');
+  process.exit(2);
+}
