@@ -2,10 +2,12 @@
 // B, a read-only key of team A (every `<resource>:read`, no `:write`), and a key of
 // team C whose plan (free) lacks API access: every request with it answers the
 // plan-limit error (402 plan_limit_exceeded, feature api_access).
-// Missing/unknown/malformed Authorization → 401 unauthorized; missing scope → 403 forbidden.
+// Missing/unknown/malformed Authorization → 401 unauthorized (reading auth-failure-status);
+// missing scope → 403 forbidden.
 import { randomBytes } from 'node:crypto';
-import { ApiError, forbidden, planLimit, unauthorized } from './errors.js';
+import { forbidden, planLimit, unauthorized } from './errors.js';
 import type { Faults } from './faults.js';
+import type { Readings } from './readings.js';
 import type { TeamId } from './store.js';
 
 export const RESOURCES = ['projects', 'organizations', 'employees', 'assignments', 'cvs', 'attachments', 'files', 'captures'] as const;
@@ -34,7 +36,7 @@ export function resolveKeys(given: Partial<MockKeys> = {}): MockKeys {
 export class Authenticator {
   private readonly principals = new Map<string, Principal>();
 
-  constructor(keys: MockKeys, private readonly faults: Faults) {
+  constructor(keys: MockKeys, private readonly faults: Faults, private readonly readings?: Readings) {
     const distinct = new Set(Object.values(keys));
     if (distinct.size !== 4) throw new Error('the four mock API keys must be distinct');
     this.principals.set(keys.teamA, { team: 'A', scopes: new Set(ALL), apiAccess: true });
@@ -51,13 +53,9 @@ export class Authenticator {
     let p = m ? this.principals.get(m[1]!) : undefined;
     if (!p && this.faults.on('auth-not-enforced')) p = Authenticator.TEAM_A_FALLBACK;
     if (!p && m && this.faults.on('invalid-key-accepted')) p = Authenticator.TEAM_A_FALLBACK;
-    if (!p) throw unauthorized(header ? 'The API key is invalid' : 'Missing Authorization: Bearer <API_KEY> header');
-    if (!p.apiAccess && !this.faults.on('plan-not-enforced')) throw planError(scope);
+    if (!p) throw unauthorized(header ? 'The API key is invalid' : 'Missing Authorization: Bearer <API_KEY> header', Number(this.readings?.value('auth-failure-status') ?? 401));
+    if (!p.apiAccess && !this.faults.on('plan-not-enforced')) throw planLimit(scope ? scope.split(':')[0]! : 'api', Number(this.readings?.value('plan-limit-status') ?? 402));
     if (scope && !p.scopes.has(scope) && !this.faults.on('scope-not-enforced')) throw forbidden(scope);
     return p;
   }
-}
-
-function planError(scope: Scope | undefined): ApiError {
-  return planLimit(scope ? scope.split(':')[0]! : 'api');
 }

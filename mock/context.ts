@@ -3,6 +3,7 @@ import type { Authenticator, MockKeys } from './auth.js';
 import type { BlobStore } from './blob-store.js';
 import type { Faults } from './faults.js';
 import type { IdempotencyStore } from './idempotency.js';
+import type { ReadingChoice, Readings } from './readings.js';
 import type { CursorCodec, SortedViews } from './pagination.js';
 import type { Store } from './store.js';
 import type { Shape, Views } from './views.js';
@@ -28,10 +29,12 @@ export interface MockOptions {
   encryptionKey?: Buffer | string;
   /** Adds unknown fields to every resource (clients must ignore them, §9); default false. */
   extraFields?: boolean;
+  /** Conforming alternatives to the mock's readings (mock/readings.ts); default none. */
+  readings?: ReadingChoice;
 }
 
 export const BASE_PATH = '/api/public/v1';
-/** §4/§8 "25 MB" read as 25 MiB: uploads up to 26,214,400 bytes are accepted. */
+/** §4/§8 "25 MB" read as 25 MiB by default (reading upload-limit): uploads up to 26,214,400 bytes are accepted. */
 export const UPLOAD_LIMIT_BYTES = 26_214_400;
 /** JSON request bodies above 1 MiB answer 413. */
 export const JSON_BODY_LIMIT_BYTES = 1_048_576;
@@ -46,6 +49,7 @@ export interface AppContext {
   readonly store: Store;
   readonly views: Views;
   readonly faults: Faults;
+  readonly readings: Readings;
   readonly codec: CursorCodec;
   readonly sorted: SortedViews;
   readonly idem: IdempotencyStore;

@@ -42,8 +42,9 @@ export class ApiError extends Error {
 export const badRequest = (message: string, detail?: Record<string, string>) =>
   new ApiError(400, 'bad_request', message, detail);
 
-export const unauthorized = (message = 'Missing or invalid API key') =>
-  new ApiError(401, 'unauthorized', message);
+/** Status 401 by default; reading auth-failure-status may choose 403 (§5 rule 5). */
+export const unauthorized = (message = 'Missing or invalid API key', status = 401) =>
+  new ApiError(status, 'unauthorized', message);
 
 export const forbidden = (scope: string) =>
   new ApiError(403, 'forbidden', `The API key lacks the scope ${scope}`, { scope: `required: ${scope}` });
@@ -59,12 +60,13 @@ export const unsupportedMediaType = (expected: string) =>
 export const idempotencyInFlight = () =>
   new ApiError(409, 'idempotency_in_flight', 'A request with this idempotency key is still being processed');
 
-export const idempotencyKeyReused = () =>
-  new ApiError(422, 'idempotency_key_reused', 'The idempotency key was already used for a different request');
+/** 422 (uploads always; JSON endpoints unless reading idempotency-reused-status chooses 409). */
+export const idempotencyKeyReused = (status = 422) =>
+  new ApiError(status, 'idempotency_key_reused', 'The idempotency key was already used for a different request');
 
-/** The no-API-access plan answers every request with this (status 402, documented). */
-export const planLimit = (resource: string) =>
-  new ApiError(402, 'plan_limit_exceeded', 'The plan of this team does not include API access', undefined, {
+/** The no-API-access plan answers every request with this (status 402, documented; reading plan-limit-status). */
+export const planLimit = (resource: string, status = 402) =>
+  new ApiError(status, 'plan_limit_exceeded', 'The plan of this team does not include API access', undefined, {
     current: 0,
     limit: 0,
     feature: 'api_access',

@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Authenticator, resolveKeys } from './auth.js';
 import { BlobStore } from './blob-store.js';
-import { BASE_PATH, UPLOAD_LIMIT_BYTES, type AppContext, type MockOptions } from './context.js';
+import { BASE_PATH, type AppContext, type MockOptions } from './context.js';
 import { Faults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
 import { CHOSEN_PATHS, servedOpenApi } from './openapi.js';
 import { CursorCodec, SortedViews } from './pagination.js';
+import { ReadingError, Readings } from './readings.js';
 import { sortFieldsSetting } from './routes/list.js';
 import { buildServer } from './server.js';
 import { createStore } from './store.js';
@@ -17,6 +18,7 @@ import { Views } from './views.js';
 
 export type { MockOptions } from './context.js';
 export { faults } from './faults.js';
+export { parseReadings, readings, ReadingError, type ReadingChoice } from './readings.js';
 
 export interface RunningMock {
   url: string;
@@ -46,9 +48,15 @@ function encryptionKey(k: MockOptions['encryptionKey']): Buffer {
 export async function start(options: MockOptions = {}): Promise<RunningMock> {
   checkOptions(options);
   const faults = new Faults(options.fault);
+  let readings: Readings;
+  try {
+    readings = new Readings(options.readings);
+  } catch (err) {
+    throw err instanceof ReadingError ? new MockOptionsError(err.message) : err;
+  }
   const shape = options.shape ?? 'full';
   const keys = resolveKeys(options.keys);
-  const auth = new Authenticator(keys, faults);
+  const auth = new Authenticator(keys, faults, readings);
   const key = encryptionKey(options.encryptionKey);
   const ownsDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'api-mock-')));
@@ -59,15 +67,16 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
       basePath: faults.on('v1-path-missing') ? '/api/public/v2' : BASE_PATH,
       shape,
       store,
-      views: new Views(store, shape, faults, options.extraFields === true),
+      views: new Views(store, shape, faults, options.extraFields === true, readings.value('timestamp-format')),
       faults,
-      codec: new CursorCodec(),
+      readings,
+      codec: new CursorCodec(undefined, readings.value('cursor-format') === 'signed'),
       sorted: new SortedViews(),
       idem: new IdempotencyStore(),
       blobs: await BlobStore.open(dataDir, key),
       auth,
       deprecated: openapi.deprecatedOperations,
-      uploadLimit: UPLOAD_LIMIT_BYTES,
+      uploadLimit: Number(readings.value('upload-limit')),
     };
     const app = await buildServer(ctx, openapi);
     await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });

@@ -2,6 +2,7 @@
 // CONFORMANCE_* settings as `export NAME=value` lines, and stops on SIGINT/SIGTERM.
 import { parseArgs } from 'node:util';
 import { faults } from './faults.js';
+import { parseReadings, ReadingError, readings } from './readings.js';
 import { start, MockOptionsError, type MockOptions } from './index.js';
 
 export const mockHelp = `Usage: conformance mock [options]
@@ -14,11 +15,13 @@ Options:
   --host HOST        only 127.0.0.1 is allowed (default 127.0.0.1)
   --shape S          full | legacy: project/organization shape (default full)
   --fault NAME       switch on one non-conformance (see --list-faults)
+  --reading N=V      serve another conforming reading of an open point (repeatable; see --list-readings)
   --deprecate LIST   comma-separated operationIds or 'METHOD /path' to mark deprecated
   --seed N           seed number of the fixture data (default 1)
   --data-dir DIR     directory of the encrypted blob store (default: a temp dir removed at exit)
   --extra-fields     add unknown fields to every resource (clients must ignore them)
   --list-faults      print each fault with the requirement ids it violates, then exit
+  --list-readings    print each reading with its values (default first) and why it conforms, then exit
   --help             print this help
 
 Keys come from MOCK_API_KEY_TEAM_A, MOCK_API_KEY_TEAM_B, MOCK_API_KEY_READ_ONLY and
@@ -27,7 +30,7 @@ MOCK_API_KEY_NO_API_ACCESS when set; otherwise they are random per start.
 
 class UsageError extends Error {}
 
-function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { listFaults: boolean; help: boolean } {
+function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { listFaults: boolean; listReadings: boolean; help: boolean } {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -37,11 +40,13 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
       host: { type: 'string', default: '127.0.0.1' },
       shape: { type: 'string', default: 'full' },
       fault: { type: 'string' },
+      reading: { type: 'string', multiple: true },
       deprecate: { type: 'string' },
       seed: { type: 'string', default: '1' },
       'data-dir': { type: 'string' },
       'extra-fields': { type: 'boolean', default: false },
       'list-faults': { type: 'boolean', default: false },
+      'list-readings': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -54,6 +59,13 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
   if (values.fault !== undefined && !faults.some((f) => f.name === values.fault)) {
     throw new UsageError(`unknown --fault ${JSON.stringify(values.fault)} (see --list-faults)`);
   }
+  let chosen: MockOptions['readings'];
+  try {
+    chosen = parseReadings(values.reading ?? []);
+  } catch (err) {
+    if (err instanceof ReadingError) throw new UsageError(`--reading: ${err.message} (see --list-readings)`);
+    throw err;
+  }
   const port = int('port', values.port);
   if (port > 65535) throw new UsageError('--port must be at most 65535');
   return {
@@ -65,6 +77,7 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
     seed: int('seed', values.seed),
     dataDir: values['data-dir'],
     extraFields: values['extra-fields'],
+    readings: chosen,
     keys: {
       teamA: env.MOCK_API_KEY_TEAM_A || undefined,
       teamB: env.MOCK_API_KEY_TEAM_B || undefined,
@@ -72,6 +85,7 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
       noApiAccess: env.MOCK_API_KEY_NO_API_ACCESS || undefined,
     },
     listFaults: values['list-faults'],
+    listReadings: values['list-readings'],
     help: values.help,
   };
 }
@@ -82,6 +96,10 @@ export const exportLine = (name: string, value: string): string => `export ${nam
 export function faultsListing(): string {
   const width = Math.max(...faults.map((f) => f.name.length));
   return faults.map((f) => `${f.name.padEnd(width)}  ${f.requirements.join(', ')}\n${' '.repeat(width + 2)}${f.description}`).join('\n');
+}
+
+export function readingsListing(): string {
+  return readings.map((r) => `${r.name}=${r.values.join('|')}\n  ${r.why}`).join('\n');
 }
 
 /** Runs the mock until SIGINT/SIGTERM; resolves with the exit code (2 for usage errors). */
@@ -101,7 +119,11 @@ export async function runMock(argv: string[], env: NodeJS.ProcessEnv = process.e
     process.stdout.write(`${faultsListing()}\n`);
     return 0;
   }
-  const { listFaults: _l, help: _h, ...options } = opts;
+  if (opts.listReadings) {
+    process.stdout.write(`${readingsListing()}\n`);
+    return 0;
+  }
+  const { listFaults: _l, listReadings: _r, help: _h, ...options } = opts;
   let mock: Awaited<ReturnType<typeof start>>;
   try {
     mock = await start(options);
@@ -110,7 +132,7 @@ export async function runMock(argv: string[], env: NodeJS.ProcessEnv = process.e
     process.stderr.write(`mock: ${(err as Error).message}\n`);
     return usage ? 2 : 1;
   }
-  process.stdout.write(`# Reference mock listening on ${mock.url} (shape ${options.shape}${options.fault ? `, fault ${options.fault}` : ''})\n`);
+  process.stdout.write(`# Reference mock listening on ${mock.url} (shape ${options.shape}${options.fault ? `, fault ${options.fault}` : ''}${Object.keys(options.readings ?? {}).length ? `, readings ${Object.entries(options.readings!).map(([k, v]) => `${k}=${v}`).join(',')}` : ''})\n`);
   for (const [k, v] of Object.entries(mock.settings)) process.stdout.write(`${exportLine(k, v)}\n`);
   return new Promise<number>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

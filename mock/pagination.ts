@@ -3,11 +3,14 @@
 // + "." + base64url(HMAC-SHA256 over that JSON with a per-start secret). The MAC makes
 // tampered cursors undecodable; the embedded sort/order bind the cursor to its listing.
 // Order is total: (sort value, id), nulls first, so ties never reorder between pages.
+// Reading cursor-format=plain drops the MAC (a tampered cursor that still decodes is honoured).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest } from './errors.js';
 import type { Faults } from './faults.js';
+import type { Readings } from './readings.js';
 import type { Collection, Entry, TeamId } from './store.js';
 
+/** Defaults of the readings default-limit and max-limit. */
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 
@@ -16,7 +19,7 @@ type SortValue = string | number | boolean | null;
 export interface CursorPayload { s: string; o: Order; v: SortValue; i: string }
 
 export class CursorCodec {
-  constructor(private readonly secret: Buffer = randomBytes(32)) {}
+  constructor(private readonly secret: Buffer = randomBytes(32), private readonly signed = true) {}
 
   private mac(json: string): Buffer {
     return createHmac('sha256', this.secret).update(json).digest();
@@ -24,23 +27,30 @@ export class CursorCodec {
 
   encode(p: CursorPayload): string {
     const json = JSON.stringify(p);
+    if (!this.signed) return Buffer.from(json).toString('base64url');
     return `${Buffer.from(json).toString('base64url')}.${this.mac(json).toString('base64url')}`;
   }
 
   /** The payload, or undefined when the cursor is not one this server issued. */
   decode(cursor: string): CursorPayload | undefined {
+    if (!this.signed) return /^[A-Za-z0-9_-]+$/.test(cursor) ? payloadOf(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
     const dot = cursor.indexOf('.');
     if (dot <= 0 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
     const json = Buffer.from(cursor.slice(0, dot), 'base64url').toString('utf8');
     const given = Buffer.from(cursor.slice(dot + 1), 'base64url');
     const expected = this.mac(json);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    try {
-      const p = JSON.parse(json) as CursorPayload;
-      return typeof p.s === 'string' && (p.o === 'asc' || p.o === 'desc') && typeof p.i === 'string' ? p : undefined;
-    } catch {
-      return undefined;
-    }
+    return payloadOf(json);
+  }
+}
+
+function payloadOf(json: string): CursorPayload | undefined {
+  try {
+    const p = JSON.parse(json) as CursorPayload;
+    const value = p?.v === null || ['string', 'number', 'boolean'].includes(typeof p?.v);
+    return p && typeof p.s === 'string' && (p.o === 'asc' || p.o === 'desc') && typeof p.i === 'string' && value ? p : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -52,23 +62,28 @@ export function parseListQuery(
   sortFields: readonly string[],
   codec: CursorCodec,
   faults: Faults,
+  readings: Readings,
 ): ListQuery {
   const detail: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) if (Array.isArray(v)) detail[k] = 'must be given at most once';
   if (Object.keys(detail).length) throw badRequest('Invalid query parameters', detail);
   const str = (k: string) => (typeof query[k] === 'string' ? (query[k] as string) : undefined);
 
-  let limit = DEFAULT_LIMIT;
+  const defaultLimit = Number(readings.value('default-limit'));
+  const maxLimit = Number(readings.value('max-limit'));
+  let limit = defaultLimit;
   const rawLimit = str('limit');
   if (rawLimit !== undefined) {
-    if (/^[0-9]{1,9}$/.test(rawLimit) && Number(rawLimit) > 0) limit = Math.min(Number(rawLimit), MAX_LIMIT);
-    else if (faults.on('limit-invalid-accepted')) limit = DEFAULT_LIMIT;
-    else detail.limit = `must be a positive integer (maximum ${MAX_LIMIT})`;
+    const valid = /^[0-9]{1,9}$/.test(rawLimit) && Number(rawLimit) > 0;
+    if (valid && Number(rawLimit) > maxLimit && readings.value('limit-over-max') === '400') detail.limit = `must be at most ${maxLimit}`;
+    else if (valid) limit = Math.min(Number(rawLimit), maxLimit);
+    else if (faults.on('limit-invalid-accepted')) limit = defaultLimit;
+    else detail.limit = `must be a positive integer (maximum ${maxLimit})`;
   }
   let sort = str('sort') || sortFields[0]!;
   if (!sortFields.includes(sort)) detail.sort = `must be one of: ${sortFields.join(', ')}`;
   if (faults.on('sort-ignored')) sort = sortFields[0]!;
-  const rawOrder = str('order') || 'asc';
+  const rawOrder = str('order') || readings.value('default-order');
   if (rawOrder !== 'asc' && rawOrder !== 'desc') detail.order = 'must be asc or desc';
   const order: Order = rawOrder === 'desc' && !faults.on('order-ignored') ? 'desc' : 'asc';
   if (Object.keys(detail).length) throw badRequest('Invalid query parameters', detail);
@@ -159,7 +174,8 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
   return { items, hasMore, nextCursor };
 }
 
-/** Serializes a page envelope from pre-serialized items. */
-export function pageJson(itemsJson: string[], page: Page): string {
-  return `{"data":[${itemsJson.join(',')}],"page":{"hasMore":${page.hasMore},"nextCursor":${JSON.stringify(page.nextCursor)}}}`;
+/** Serializes a page envelope from pre-serialized items; reading last-page-cursor=absent omits an empty nextCursor. */
+export function pageJson(itemsJson: string[], page: Page, readings?: Readings): string {
+  const cursor = page.nextCursor === '' && readings?.value('last-page-cursor') === 'absent' ? '' : `,"nextCursor":${JSON.stringify(page.nextCursor)}`;
+  return `{"data":[${itemsJson.join(',')}],"page":{"hasMore":${page.hasMore}${cursor}}}`;
 }

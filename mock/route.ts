@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPathId, validate, type SchemaName } from '../specs/index.js';
 import type { Principal, Scope } from './auth.js';
 import type { AppContext } from './context.js';
-import { ApiError, badRequest, idempotencyInFlight, idempotencyKeyReused, unsupportedMediaType } from './errors.js';
+import { ApiError, badRequest, idempotencyInFlight, idempotencyKeyReused, notFound, unsupportedMediaType } from './errors.js';
 import { canonicalJson, fingerprintOf, type Claim } from './idempotency.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -50,8 +50,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function sendJson(reply: FastifyReply, r: Result, replayed = false): FastifyReply {
   reply.code(r.status);
-  if (!reply.hasHeader('content-type')) reply.header('content-type', JSON_TYPE);
   if (replayed) reply.header('idempotent-replayed', 'true');
+  if (r.status === 204) return reply.send(); // reading file-delete=204: no body
+  if (!reply.hasHeader('content-type')) reply.header('content-type', JSON_TYPE);
   return reply.send(r.json);
 }
 
@@ -106,7 +107,7 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
         ? ({ kind: 'claimed', complete() {}, release() {} } as Claim)
         : ctx.idem.claim(scope, idemKey, ctx.faults.on('idem-422-missing') ? undefined : fp);
       if (claim.kind === 'in-flight') throw idempotencyInFlight();
-      if (claim.kind === 'reused') throw idempotencyKeyReused();
+      if (claim.kind === 'reused') throw idempotencyKeyReused(Number(ctx.readings.value('idempotency-reused-status')));
       if (claim.kind === 'replay') return sendJson(reply, claim.response, true);
       try {
         if (ctx.faults.on('idem-race-double-create')) await new Promise((r) => setTimeout(r, 20));
@@ -132,11 +133,13 @@ export function headerValue(v: string | string[] | undefined): string | undefine
   return s === undefined || s === '' ? undefined : s;
 }
 
-/** §4: a path id must match PATH_ID_PATTERN; otherwise 400 bad_request with detail.id. */
+/** §4: a path id must match PATH_ID_PATTERN; otherwise 400 bad_request with detail.id (reading malformed-id: 404 not_found). */
 export function checkId(ctx: AppContext, id: string): void {
   const nilOrMax = /^(0{8}-0{4}-0{4}-0{4}-0{12}|f{8}-f{4}-f{4}-f{4}-f{12})$/i.test(id);
   if (nilOrMax && ctx.faults.on('nil-id-rejected')) throw badRequest('Invalid id', { id: 'must be a version 1-8 UUID' });
-  if (!isPathId(id) && !ctx.faults.on('malformed-id-accepted')) throw badRequest('Invalid id', { id: 'must be a canonical UUID' });
+  if (isPathId(id) || ctx.faults.on('malformed-id-accepted')) return;
+  if (ctx.readings.value('malformed-id') === '404') throw notFound();
+  throw badRequest('Invalid id', { id: 'must be a canonical UUID' });
 }
 
 export { ApiError };

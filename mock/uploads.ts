@@ -1,6 +1,6 @@
 // Multipart uploads (POST /attachments, POST /files): the file part is streamed into
 // the encrypted blob store while its bytes are counted and hashed — never buffered
-// whole. More than the limit (26,214,400 bytes) answers 413 payload_too_large and
+// whole. More than the limit (26,214,400 bytes; reading upload-limit) answers 413 payload_too_large and
 // leaves nothing behind. Idempotency: the fingerprint is the file's SHA-256 plus the
 // form fields, known only after the stream, so the key is claimed first and compared after.
 import type { MultipartFile } from '@fastify/multipart';
@@ -10,6 +10,7 @@ import { ApiError, badRequest, idempotencyInFlight, idempotencyKeyReused, payloa
 import { canonicalJson, fingerprintOf, type Claim } from './idempotency.js';
 import type { Input } from './route.js';
 import { sendJson } from './route.js';
+import { createdStatus } from './routes/common.js';
 import { Readable } from 'node:stream';
 
 export interface ReceivedUpload {
@@ -85,7 +86,7 @@ async function receive(ctx: AppContext, input: Input): Promise<ReceivedUpload> {
 
 /**
  * Runs an upload endpoint: claim the idempotency key, receive, validate with `check`,
- * compare fingerprints, create with `create`, answer 201 (or the replay / the error).
+ * compare fingerprints, create with `create`, answer 201 (reading create-status: 200) (or the replay / the error).
  */
 export async function handleUpload(
   ctx: AppContext,
@@ -121,6 +122,7 @@ export async function handleUpload(
     return;
   }
   const json = create(upload);
-  if (claim?.kind === 'claimed') claim.complete(fp, { status: 201, json });
-  sendJson(input.reply, { status: 201, json });
+  const status = createdStatus(ctx);
+  if (claim?.kind === 'claimed') claim.complete(fp, { status, json });
+  sendJson(input.reply, { status, json });
 }

@@ -2,6 +2,7 @@
 // the response-shape faults applied as explicit transforms. Serialized JSON is cached
 // per entry object (entries are replaced on every change, so the cache never goes stale).
 import type { Faults } from './faults.js';
+import { formatTimestamp, type ReadingValue } from './readings.js';
 import type { Entry, Store } from './store.js';
 
 export type Shape = 'full' | 'legacy';
@@ -21,6 +22,7 @@ export class Views {
     readonly shape: Shape,
     private readonly faults: Faults,
     private readonly extraFields = false,
+    private readonly timestamps: ReadingValue<'timestamp-format'> = 'rfc3339-z',
   ) {}
 
   private cached(kind: string, e: Entry, build: () => Obj): string {
@@ -34,9 +36,10 @@ export class Views {
     return s;
   }
 
-  /** The "extra fields" mode adds unknown fields, which clients must ignore (§9). */
+  /** The "extra fields" mode adds unknown fields, which clients must ignore (§9); reading timestamp-format rewrites *_at. */
   private extra(o: Obj): Obj {
-    return this.extraFields ? { ...o, x_unknown_field: 'clients ignore this', x_unknown_object: { nested: true } } : o;
+    const stamped = this.timestamps === 'rfc3339-z' ? o : restamp(o, this.timestamps);
+    return this.extraFields ? { ...stamped, x_unknown_field: 'clients ignore this', x_unknown_object: { nested: true } } : stamped;
   }
 
   project(e: Entry): string {
@@ -122,4 +125,15 @@ export class Views {
   file(e: Entry): string {
     return this.cached('file', e, () => (this.faults.on('file-mistyped') ? { ...e.row, size: String(e.row.size) } : e.row));
   }
+}
+
+/** Every string `*_at` field (nested objects included) in the chosen timestamp format. */
+function restamp(o: Obj, format: ReadingValue<'timestamp-format'>): Obj {
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (typeof v === 'string' && k.endsWith('_at')) out[k] = formatTimestamp(v, format);
+    else if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = restamp(v as Obj, format);
+    else out[k] = v;
+  }
+  return out;
 }

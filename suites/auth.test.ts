@@ -55,7 +55,13 @@ async function unchanged(c: CheckContext, assignment: Rec): Promise<void> {
 
 async function refusedEverywhere(c: CheckContext, auth: Auth, label: string): Promise<void> {
   const eps = await endpoints(c);
-  for (const ep of eps) expectRefused(await c.api.send({ ...ep, auth }), `${ep.name} ${label}`);
+  const statuses = new Set<number>();
+  for (const ep of eps) {
+    const res = await c.api.send({ ...ep, auth });
+    expectRefused(res, `${ep.name} ${label}`);
+    statuses.add(res.status);
+  }
+  c.reading(`auth.status ${label}`, [...statuses].sort().join(','));
   const { assignment } = await createAssignmentFixture(c);
   const patched = await c.api.send({ method: 'PATCH', path: `/assignments/${assignment.id}`, json: { role: 'x' }, auth });
   expectRefused(patched, `PATCH ${label}`);

@@ -56,11 +56,15 @@ check(['ID-NON-CANONICAL-NOT-SERVED'], 'non-canonical forms of an existing id an
     if (is2xx(res)) fail(`${what} was served`, res);
     expectStatus(res, '4xx', what);
   };
+  const statuses = new Set<number>();
   for (const [path, id] of [['/projects', String(project.id)], ['/assignments', String(assignment.id)]] as const) {
     for (const form of nonCanonical(id)) {
-      check4xx(await c.api.send({ method: 'GET', path: `${path}/${encodeURIComponent(form)}` }), `GET ${path}/${form}`);
+      const res = await c.api.send({ method: 'GET', path: `${path}/${encodeURIComponent(form)}` });
+      check4xx(res, `GET ${path}/${form}`);
+      statuses.add(res.status);
     }
   }
+  c.reading('ids.non-canonical-status', [...statuses].sort().join(','));
   for (const form of nonCanonical(String(assignment.id)).slice(0, 4)) {
     check4xx(await c.api.send({ method: 'PATCH', path: `/assignments/${encodeURIComponent(form)}`, json: { role: 'x' } }), `PATCH /assignments/${form}`);
     check4xx(await c.api.send({ method: 'DELETE', path: `/assignments/${encodeURIComponent(form)}` }), `DELETE /assignments/${form}`);

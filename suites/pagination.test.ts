@@ -56,6 +56,7 @@ check(['LIST-HASMORE-FALSE-LAST', 'LIST-PAGE-WALK'], 'property: hasMore and next
     const w = await walk(c, lists[list], { limit, order });
     const last = w.pages.at(-1)!;
     ensure(last.page.hasMore === false, 'the walk ended on a page with hasMore true', w.last);
+    c.reading('list.last-page-next-cursor', last.page.nextCursor === undefined ? 'absent' : last.page.nextCursor === '' ? 'empty' : 'non-empty');
     for (const page of w.pages.slice(0, -1)) ensure(page.page.hasMore && !!page.page.nextCursor, 'a page before the last says hasMore false or has no nextCursor', w.last);
     const seen = new Set(w.items.map((i) => i.id));
     const unseen = ref.items.filter((i) => !seen.has(i.id));
@@ -86,6 +87,8 @@ check(['LIST-LIMIT'], 'limit=1 and limit=2 bound every page; a limit above the m
       ensure(page.data.length <= limit, `GET ${lists[list].path}?limit=${limit} answered ${page.data.length} items`, res);
     }
   }
+  const { page: first } = await fetchPage(c, lists.projects, {});
+  c.reading('list.default-page-size', first.page.hasMore ? String(first.data.length) : `>= ${first.data.length}`);
   const big = await c.api.send({ method: 'GET', path: '/projects', query: { limit: 100000 } });
   if (big.status === 400) c.reading('list.limit-above-maximum', 'refused with 400');
   else {

@@ -33,5 +33,8 @@ export function pick(body: Record<string, unknown>, fields: readonly string[]): 
 export const json = (status: number, value: unknown): Result => ({ status, json: JSON.stringify(value) });
 export const raw = (status: number, serialized: string): Result => ({ status, json: serialized });
 
+/** The status of a successful create: 201, or 200 under reading create-status (§4 does not show it). */
+export const createdStatus = (ctx: AppContext): number => Number(ctx.readings.value('create-status'));
+
 /** The §2 delete result (or the delete-result-wrong fault's shape). */
 export const deleteResult = (ctx: AppContext): Result => json(200, ctx.faults.on('delete-result-wrong') ? { deleted: true } : { success: true });

@@ -71,6 +71,7 @@ async function download(ctx: AppContext, input: Input): Promise<void> {
   await input.reply.send(body);
 }
 
+/** Reading file-delete=204: the file delete (result "not specified", §4) answers 204 with no body. */
 function remove(ctx: AppContext, col: 'attachments' | 'files', input: Input): Result {
   const c = ctx.store.collections[col];
   const e: Entry = findOwn(ctx, c, input.principal.team, input.params.id!, 'delete');
@@ -78,7 +79,7 @@ function remove(ctx: AppContext, col: 'attachments' | 'files', input: Input): Re
     c.delete(e);
     void ctx.blobs.remove(String(e.extra.blobId));
   }
-  return deleteResult(ctx);
+  return col === 'files' && ctx.readings.value('file-delete') === '204' ? { status: 204, json: '' } : deleteResult(ctx);
 }
 
 export const attachmentRoutes: RouteDef[] = [

@@ -6,7 +6,7 @@
 import { badRequest } from '../errors.js';
 import type { Result, RouteDef } from '../route.js';
 import { nowIso, type Row } from '../store.js';
-import { json, newId } from './common.js';
+import { createdStatus, json, newId } from './common.js';
 
 export const intakeRoutes: RouteDef[] = [
   {
@@ -33,7 +33,7 @@ export const intakeRoutes: RouteDef[] = [
         created_at: nowIso(),
       };
       col.put(team, row, { dedupe: key });
-      return json(201, row);
+      return json(createdStatus(ctx), row);
     },
   },
 ];

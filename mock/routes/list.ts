@@ -6,7 +6,7 @@ import { pageJson, paginate, parseListQuery } from '../pagination.js';
 import type { Input, Result } from '../route.js';
 import type { Collection, Entry } from '../store.js';
 
-/** Documented sort fields per list; the first is the default (order default: asc). */
+/** Documented sort fields per list; the first is the default (order default: asc, reading default-order). */
 export const SORT_FIELDS = {
   projects: ['created_at', 'updated_at', 'title'],
   organizations: ['created_at', 'updated_at', 'name'],
@@ -73,7 +73,7 @@ function buildPage(ctx: AppContext, input: Input, spec: ListSpec): { status: num
     if (given.length) throw badRequest('Unsupported query parameters', Object.fromEntries(given.map((p) => [p, 'is not supported'])));
   }
   if (f.on('q-rejected') && query.q !== undefined) throw badRequest('Unsupported query parameter', { q: 'is not supported' });
-  const lq = parseListQuery(query, spec.sortFields, ctx.codec, f);
+  const lq = parseListQuery(query, spec.sortFields, ctx.codec, f, ctx.readings);
   const allTeams = f.on('other-team-in-list') || (f.on('list-filter-leaks') && spec.filtered === true);
   const sorted = ctx.sorted.get(spec.col, input.principal.team, lq.sort, allTeams);
   const q = lq.q;
@@ -81,7 +81,7 @@ function buildPage(ctx: AppContext, input: Input, spec: ListSpec): { status: num
   const keep = (e: Entry): boolean =>
     (!filter || filter(e)) && (!q || String(e.row[spec.searchField] ?? '').toLowerCase().includes(q));
   const page = paginate(sorted, lq, keep, ctx.codec, f);
-  let json = pageJson(page.items.map(spec.view), page);
+  let json = pageJson(page.items.map(spec.view), page, ctx.readings);
   if (f.on('page-envelope-wrong')) json = json.replace(/"hasMore":(true|false)/, '"hasMore":"$1"');
   if (f.on('next-cursor-missing')) json = json.replace(/"nextCursor":"[^"]+"/, '"nextCursor":""');
   return { status: 200, json };

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { findOwn } from '../lookup.js';
 import type { Result, RouteDef } from '../route.js';
 import { nowIso, type Row } from '../store.js';
-import { newId, pick, raw, writableFields } from './common.js';
+import { createdStatus, newId, pick, raw, writableFields } from './common.js';
 import { listPage, SORT_FIELDS } from './list.js';
 
 function withAddressIds(addresses: unknown, previous: unknown): unknown[] | undefined {
@@ -31,7 +31,7 @@ export const organizationRoutes: RouteDef[] = [
         addresses: withAddressIds(body.addresses, []) ?? [],
         id: newId(ctx), created_at: now, updated_at: now,
       };
-      return raw(201, ctx.views.organization(ctx.store.collections.organizations.put(principal.team, row)));
+      return raw(createdStatus(ctx), ctx.views.organization(ctx.store.collections.organizations.put(principal.team, row)));
     },
   },
   {

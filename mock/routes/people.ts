@@ -7,7 +7,7 @@ import { badRequest } from '../errors.js';
 import { findOwn, ownReference } from '../lookup.js';
 import type { Input, Result, RouteDef } from '../route.js';
 import { nowIso, type Row } from '../store.js';
-import { deleteResult, newId, pick, raw, writableFields } from './common.js';
+import { createdStatus, deleteResult, newId, pick, raw, writableFields } from './common.js';
 import { idFilter, listPage, SORT_FIELDS } from './list.js';
 
 function checkRefs(ctx: AppContext, input: Input, body: Record<string, unknown>): void {
@@ -30,7 +30,7 @@ export const employeeRoutes: RouteDef[] = [
       const now = nowIso();
       const row: Row = { skills: [], is_active: true, ...pick(body, writableFields('employee-create')), id: newId(ctx), created_at: now, updated_at: now };
       if (ctx.faults.on('create-fields-dropped')) row.first_name = 'Unnamed';
-      return raw(201, ctx.views.employee(ctx.store.collections.employees.put(principal.team, row)));
+      return raw(createdStatus(ctx), ctx.views.employee(ctx.store.collections.employees.put(principal.team, row)));
     },
   },
   {
@@ -74,7 +74,7 @@ export const assignmentRoutes: RouteDef[] = [
       if (typeof row.employee_id === 'string') row.employee_id = row.employee_id.toLowerCase();
       if (typeof row.project_id === 'string') row.project_id = row.project_id.toLowerCase();
       if (ctx.faults.on('create-fields-dropped')) delete row.project_id;
-      return raw(201, ctx.views.assignment(ctx.store.collections.assignments.put(input.principal.team, row)));
+      return raw(createdStatus(ctx), ctx.views.assignment(ctx.store.collections.assignments.put(input.principal.team, row)));
     },
   },
   {

@@ -11,6 +11,8 @@ export interface RunOutcome {
   exitCode: number | null;
   requirements: { id: string; status: string }[];
   summary?: { passed: number; failed: number; skipped: number };
+  /** The readings the checks observed (conformance.json target.readings). */
+  readings?: Record<string, string>;
   output: string;
 }
 
@@ -38,13 +40,13 @@ export async function runConformance(settings: Record<string, string>, timeoutMs
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearTimeout(timer);
-    let report: { requirements?: { id: string; status: string }[]; summary?: RunOutcome['summary'] } = {};
+    let report: { requirements?: { id: string; status: string }[]; summary?: RunOutcome['summary']; target?: { readings?: Record<string, string> } } = {};
     try {
       report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
     } catch {
       report = {};
     }
-    return { exitCode, requirements: report.requirements ?? [], summary: report.summary, output };
+    return { exitCode, requirements: report.requirements ?? [], summary: report.summary, readings: report.target?.readings, output };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

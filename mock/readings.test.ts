@@ -1,0 +1,63 @@
+// Alternative readings: parsing, refusal of unknown names/values, and each branch served.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { start } from './index.js';
+import { runMock } from './main.js';
+import { formatTimestamp, parseReadings, ReadingError, Readings, readings } from './readings.js';
+import { startTestMock, uploadForm, type TestMock } from './testing.js';
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the readings table', () => {
+  it('defaults to the first value and parses name=value lists', () => {
+    expect(new Readings().value('upload-limit')).toBe('26214400');
+    expect(parseReadings(['upload-limit=25000000, create-status=200', 'file-delete=204'])).toEqual({ 'upload-limit': '25000000', 'create-status': '200', 'file-delete': '204' });
+    for (const r of readings) expect(r.values.length, r.name).toBeGreaterThan(1);
+  });
+
+  it.each(['nope=1', 'upload-limit=1', 'upload-limit'])('refuses %s', (spec) => {
+    expect(() => parseReadings(spec)).toThrow(ReadingError);
+  });
+
+  it('start() rejects an unknown reading; the CLI exits 2', async () => {
+    await expect(start({ readings: { 'create-status': '202' } as never })).rejects.toThrow(/Unknown value "202" of reading create-status/);
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    expect(await runMock(['--reading', 'nope=1'])).toBe(2);
+    expect(await runMock(['--reading', 'max-limit=7'])).toBe(2);
+  });
+
+  it('formats timestamps', () => {
+    expect(formatTimestamp('2026-01-02T03:04:05.678Z', 'offset')).toBe('2026-01-02T03:04:05.678+00:00');
+    expect(formatTimestamp('2026-01-02T03:04:05.678Z', 'space')).toBe('2026-01-02 03:04:05.678+00:00');
+    expect(formatTimestamp('not a time', 'space')).toBe('not a time');
+  });
+});
+
+describe('the mock serving every alternative reading', () => {
+  let t: TestMock;
+  afterEach(async () => t?.close());
+
+  it('answers with the alternative statuses, pages and timestamps', async () => {
+    t = await startTestMock({ readings: Object.fromEntries(readings.map((r) => [r.name, r.values.at(-1)])) as never });
+    const emp = await t.call('POST', '/employees', { body: { first_name: 'R' } });
+    expect(emp.status).toBe(200);
+    expect(emp.json.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}\+00:00$/);
+    expect((await t.call('GET', '/projects', { key: 'none' })).status).toBe(403);
+    expect((await t.call('GET', '/projects', { key: 'noApi' })).status).toBe(403);
+    expect((await t.call('GET', '/projects/not-a-uuid')).status).toBe(404);
+    expect((await t.call('GET', '/projects')).json.data).toHaveLength(10);
+    expect((await t.call('GET', '/projects?limit=51')).status).toBe(400);
+    const first = await t.call('GET', '/projects?limit=50&cursor=');
+    expect(first.json.page.hasMore).toBe(true);
+    const cursor: string = first.json.page.nextCursor;
+    expect(cursor).not.toContain('.'); // unsigned
+    const tail = await t.call('GET', `/projects?limit=50&cursor=${cursor}`);
+    expect(tail.json.page).toEqual({ hasMore: false });
+    const body = { first_name: 'A' };
+    expect((await t.call('POST', '/employees', { body, headers: { 'idempotency-key': 'k1' } })).status).toBe(200);
+    expect((await t.call('POST', '/employees', { body: { first_name: 'B' }, headers: { 'idempotency-key': 'k1' } })).status).toBe(409);
+    const file = await t.call('POST', '/files', { raw: uploadForm('abc') });
+    expect(file.status).toBe(200);
+    const del = await t.call('DELETE', `/files/${file.json.id}`);
+    expect([del.status, del.text]).toEqual([204, '']);
+  });
+});
