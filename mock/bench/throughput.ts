@@ -8,6 +8,7 @@
 //   BENCH_DURATION_MS=3000  measured time per server and round
 //   BENCH_ROUNDS=3          rounds; the table shows the median
 //   BENCH_CONCURRENCY=16    requests in flight
+//   BENCH_LOAD=auto         load generator: wrk when installed (apt-get install wrk), else undici
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { request } from 'undici';
 import { startPrismMock } from '../../suites/harness/integrations/prism.js';
 import { startBenchServer } from './children.js';
 import { measure, type LoadResult } from './load.js';
+import { measureWithWrk, wrkAvailable } from './wrk.js';
 import { printTable } from './table.js';
 
 const PATH = '/api/public/v1/projects?limit=50';
@@ -23,6 +25,9 @@ const OPENAPI = fileURLToPath(new URL('../../specs/openapi.json', import.meta.ur
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 3_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const requestedLoad = process.env.BENCH_LOAD ?? 'auto';
+if (!['auto', 'wrk', 'undici'].includes(requestedLoad)) throw new Error(`BENCH_LOAD must be auto, wrk or undici, not ${requestedLoad}`);
+const generator = requestedLoad === 'auto' ? (wrkAvailable() ? 'wrk' : 'undici') : requestedLoad;
 
 interface Target {
   name: string;
@@ -67,7 +72,9 @@ try {
   // Rounds alternate the servers so a change in the machine's load falls on all of them.
   for (let round = 0; round < rounds; round += 1) {
     for (const target of targets) {
-      target.results.push(await measure({ url: target.url, headers, durationMs, concurrency, warmupMs: 500 }));
+      const options = { url: target.url, headers, durationMs, concurrency, warmupMs: 500 };
+      if (generator === 'wrk') await measure({ ...options, durationMs: 500, warmupMs: 0 }); // warm-up
+      target.results.push(generator === 'wrk' ? measureWithWrk(options) : await measure(options));
     }
   }
 } finally {
@@ -77,7 +84,7 @@ try {
 
 const rate = (t: Target) => median(t.results.map((r) => r.requestsPerSecond));
 const mockRate = rate(targets[0]!);
-console.log(`\nGET ${PATH}, ${concurrency} in flight; ${rounds} rounds of ${durationMs} ms per server (after 0.5 s warm-up), one server at a time; median of rounds\n`);
+console.log(`\nGET ${PATH}, ${concurrency} in flight, load generator ${generator}; ${rounds} rounds of ${durationMs} ms per server (after 0.5 s warm-up), one server at a time; median of rounds\n`);
 printTable(
   ['target', 'status', 'req/s', 'rounds (req/s)', 'p50 ms', 'p99 ms', 'body bytes', 'mock / this'],
   targets.map((t) => {
