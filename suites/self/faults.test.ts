@@ -46,6 +46,18 @@ describe('the suites against the clean mock', () => {
   });
 });
 
+describe('every check can fail', () => {
+  // A requirement can have several checks; each of them, not only one per requirement, must be
+  // failed by some fault, or it is a check that nothing can fail.
+  test('each check that passes against the clean mock fails against at least one fault', () => {
+    const passing = new Set([...clean.checks, ...cleanLegacy.checks].filter(([, status]) => status === 'passed').map(([name]) => name));
+    for (const name of faults.map((f) => f.name)) {
+      for (const [check, status] of outcomes.get(name)!.checks) if (status === 'failed') passing.delete(check);
+    }
+    expect([...passing], 'checks that no fault makes fail').toEqual([]);
+  });
+});
+
 describe('every fault is detected', () => {
   test.each(faults.map((f) => [f.name, f] as const))('%s', (name, fault) => {
     const outcome = outcomes.get(name)!;

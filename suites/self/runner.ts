@@ -10,6 +10,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export interface RunOutcome {
   exitCode: number | null;
   requirements: { id: string; status: string }[];
+  /** Every check of the run by name, with its status (passed, failed, skipped). */
+  checks: Map<string, string>;
   summary?: { passed: number; failed: number; skipped: number };
   /** The readings the checks observed (conformance.json target.readings). */
   readings?: Record<string, string>;
@@ -40,13 +42,14 @@ export async function runConformance(settings: Record<string, string>, timeoutMs
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearTimeout(timer);
-    let report: { requirements?: { id: string; status: string }[]; summary?: RunOutcome['summary']; target?: { readings?: Record<string, string> } } = {};
+    let report: { requirements?: { id: string; status: string; checks?: { name: string; status: string }[] }[]; summary?: RunOutcome['summary']; target?: { readings?: Record<string, string> } } = {};
     try {
       report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
     } catch {
       report = {};
     }
-    return { exitCode, requirements: report.requirements ?? [], summary: report.summary, readings: report.target?.readings, output };
+    const checks = new Map((report.requirements ?? []).flatMap((r) => r.checks ?? []).map((c) => [c.name, c.status] as const));
+    return { exitCode, requirements: report.requirements ?? [], checks, summary: report.summary, readings: report.target?.readings, output };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
