@@ -9,6 +9,7 @@ const f = (name: string, requirements: string[], description: string): FaultInfo
 export const faults: readonly FaultInfo[] = [
   // Pagination and cursors
   f('cursor-undecodable-first-page', ['LIST-CURSOR-UNDECODABLE', 'ERR-BAD-REQUEST-CURSOR', 'CHANGELOG-1-4-0-CURSOR-400'], 'an undecodable cursor answers the first page (pre-1.4.0 behaviour)'),
+  f('cursor-tampered-5xx', ['LIST-CURSOR-UNDECODABLE'], 'a cursor that does not decode (tampered, truncated, re-encoded) crashes the list with a 500'),
   f('cursor-across-sorts', ['LIST-CURSOR-OTHER-SORT', 'ERR-BAD-REQUEST-CURSOR'], 'a cursor issued for another sort field is accepted'),
   f('cursor-across-orders', ['LIST-CURSOR-OTHER-ORDER', 'ERR-BAD-REQUEST-CURSOR'], 'a cursor issued for the other order is accepted'),
   f('cursor-empty-rejected', ['LIST-CURSOR-EMPTY-FIRST-PAGE', 'CHANGELOG-1-4-0-EMPTY-CURSOR-FIRST-PAGE'], 'cursor= (empty) answers 400 instead of the first page'),

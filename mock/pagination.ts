@@ -93,6 +93,7 @@ export function parseListQuery(
   if (cursor === '' && faults.on('cursor-empty-rejected')) throw badRequest('Invalid cursor', { cursor: 'must not be empty' });
   if (cursor) {
     after = codec.decode(cursor);
+    if (!after && faults.on('cursor-tampered-5xx')) throw new ApiError(500, 'internal_error', 'Cursor decoding failed');
     if (!after && !faults.on('cursor-undecodable-first-page')) {
       if (faults.on('bad-request-code-wrong')) throw new ApiError(400, 'invalid_cursor', 'The cursor cannot be decoded');
       throw badRequest('The cursor cannot be decoded', { cursor: 'is not a valid cursor' });
