@@ -22,7 +22,7 @@ if (process.env.MOCK_IN_CONTAINER !== '1') {
 
 const relayPort = Number(process.env.RELAY_PORT ?? 4010);
 const mockPort = Number(process.env.MOCK_PORT ?? 4011);
-const cli = fileURLToPath(new URL('../../../bin/cli.ts', import.meta.url));
+const cli = fileURLToPath(new URL('../bin/cli.ts', import.meta.url));
 
 const mock = spawn(process.execPath, ['--import', 'tsx', cli, 'mock', '--port', String(mockPort), ...process.argv.slice(2)], {
   stdio: 'inherit',
