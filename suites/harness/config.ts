@@ -54,7 +54,7 @@ function parseSettings(raw: RawSettings, errors: ConfigError[]): Settings {
     mock: {
       fault: raw.CONFORMANCE_MOCK_FAULT,
       shape: p.parseEnum<Shape>(errors, 'CONFORMANCE_MOCK_SHAPE', raw.CONFORMANCE_MOCK_SHAPE, ['full', 'legacy'], 'unknown_shape'),
-      deprecate: p.parseList(raw.CONFORMANCE_MOCK_DEPRECATE),
+      deprecate: raw.CONFORMANCE_MOCK_DEPRECATE === undefined ? defaults.mockDeprecate : p.parseList(raw.CONFORMANCE_MOCK_DEPRECATE),
     },
     image: raw.CONFORMANCE_IMAGE,
     imagePort: p.parseInteger(errors, 'CONFORMANCE_IMAGE_PORT', raw.CONFORMANCE_IMAGE_PORT, 1),
