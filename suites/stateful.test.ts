@@ -62,15 +62,20 @@ class PatchAssignment implements Cmd {
   toString = () => `patchAssignment(${this.n}, ${JSON.stringify(this.body)})`;
 }
 
+/** Deletes a record, forgets it in the model and the cleanup ledger, and checks a GET now answers 404. */
+async function deleteAndConfirmGone(r: Real, id: string, del: { method: string; path: string }, getPath: string, what: string, forget: () => void) {
+  expectStatus(await r.c.api.send(del), '2xx', `delete of a ${what}`);
+  forget();
+  r.c.ledger.gone(id);
+  expectStatus(await r.c.api.send({ method: 'GET', path: getPath }), 404, `GET of a deleted ${what}`);
+}
+
 class DeleteAssignment implements Cmd {
   constructor(readonly n: number) {}
   check = (m: Readonly<Model>) => m.assignments.size > 0;
   async run(m: Model, r: Real) {
     const id = pick([...m.assignments.keys()], this.n);
-    expectStatus(await r.c.api.send({ method: 'DELETE', path: `/assignments/${id}` }), '2xx', 'DELETE /assignments/{id}');
-    m.assignments.delete(id);
-    r.c.ledger.gone(id);
-    expectStatus(await r.c.api.send({ method: 'GET', path: `/assignments/${id}` }), 404, 'GET of a deleted assignment');
+    await deleteAndConfirmGone(r, id, { method: 'DELETE', path: `/assignments/${id}` }, `/assignments/${id}`, 'assignment', () => m.assignments.delete(id));
   }
   toString = () => `deleteAssignment(${this.n})`;
 }
@@ -139,10 +144,7 @@ class DeleteFile implements Cmd {
   async run(m: Model, r: Real) {
     const id = pick([...m.files], this.n);
     const e = r.c.settings.paths.fileDelete!;
-    expectStatus(await r.c.api.send({ method: e.method, path: e.path.replace('{id}', id) }), '2xx', 'file delete');
-    m.files.delete(id);
-    r.c.ledger.gone(id);
-    expectStatus(await r.c.api.send({ method: 'GET', path: `/files/${id}` }), 404, 'GET of a deleted file');
+    await deleteAndConfirmGone(r, id, { method: e.method, path: e.path.replace('{id}', id) }, `/files/${id}`, 'file', () => m.files.delete(id));
   }
   toString = () => `deleteFile(${this.n})`;
 }

@@ -57,6 +57,19 @@ async function spawnPrism(args: string[], label: string): Promise<ServingProcess
   }
 }
 
+/** The front router and the Prism behind it, stopped together (front first). */
+function behindFront(front: { url: string; counts: PrismTarget['counts']; close(): Promise<void> }, prism: { url: string; stop(): Promise<void> }): PrismTarget {
+  return {
+    url: front.url,
+    prismUrl: prism.url,
+    counts: front.counts,
+    stop: async () => {
+      await front.close();
+      await prism.stop();
+    },
+  };
+}
+
 export async function startPrismProxy(options: { upstream: string; openapiPath: string }): Promise<PrismTarget> {
   const routes = readDocumentRoutes(options.openapiPath);
   const upstream = options.upstream.replace(/\/+$/, '');
@@ -65,16 +78,7 @@ export async function startPrismProxy(options: { upstream: string; openapiPath: 
     'prism proxy',
   );
   try {
-    const front = await startFrontRouter({ routes, prismUrl: prism.url, upstream });
-    return {
-      url: front.url,
-      prismUrl: prism.url,
-      counts: front.counts,
-      stop: async () => {
-        await front.close();
-        await prism.stop();
-      },
-    };
+    return behindFront(await startFrontRouter({ routes, prismUrl: prism.url, upstream }), prism);
   } catch (error) {
     await prism.stop();
     throw error;
@@ -91,14 +95,5 @@ export async function startPrismMock(options: { openapiPath: string; dynamic?: b
   if (!routes.basePath) {
     return { url: prism.url, prismUrl: prism.url, counts: { prism: 0, direct: 0 }, stop: prism.stop };
   }
-  const front = await startFrontRouter({ routes, prismUrl: prism.url });
-  return {
-    url: front.url,
-    prismUrl: prism.url,
-    counts: front.counts,
-    stop: async () => {
-      await front.close();
-      await prism.stop();
-    },
-  };
+  return behindFront(await startFrontRouter({ routes, prismUrl: prism.url }), prism);
 }
