@@ -33,6 +33,8 @@ export function resolveKeys(given: Partial<MockKeys> = {}): MockKeys {
   };
 }
 
+const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
+
 export class Authenticator {
   private readonly principals = new Map<string, Principal>();
 
@@ -47,12 +49,17 @@ export class Authenticator {
 
   private static readonly TEAM_A_FALLBACK: Principal = { team: 'A', scopes: new Set(ALL), apiAccess: true };
 
+  /** The principal a well-formed `Authorization: Bearer` header names, if any; no fault applies. */
+  principalOf(header: string | undefined): Principal | undefined {
+    const m = header ? BEARER.exec(header) : null;
+    return m ? this.principals.get(m[1]!) : undefined;
+  }
+
   /** The principal of a request, or throws the envelope error to answer. */
   authenticate(header: string | undefined, scope: Scope | undefined): Principal {
-    const m = header ? /^Bearer +([\x21-\x7e]+) *$/i.exec(header) : null;
-    let p = m ? this.principals.get(m[1]!) : undefined;
+    let p = this.principalOf(header);
     if (!p && this.faults.on('auth-not-enforced')) p = Authenticator.TEAM_A_FALLBACK;
-    if (!p && m && this.faults.on('invalid-key-accepted')) p = Authenticator.TEAM_A_FALLBACK;
+    if (!p && this.faults.on('invalid-key-accepted') && header !== undefined && BEARER.test(header)) p = Authenticator.TEAM_A_FALLBACK;
     if (!p) throw unauthorized(header ? 'The API key is invalid' : 'Missing Authorization: Bearer <API_KEY> header', Number(this.readings?.value('auth-failure-status') ?? 401));
     if (!p.apiAccess && !this.faults.on('plan-not-enforced')) throw planLimit(scope ? scope.split(':')[0]! : 'api', Number(this.readings?.value('plan-limit-status') ?? 402));
     if (scope && !p.scopes.has(scope) && !this.faults.on('scope-not-enforced')) throw forbidden(scope);

@@ -3,6 +3,7 @@ import type { Authenticator, MockKeys } from './auth.js';
 import type { BlobStore } from './blob-store.js';
 import type { Faults } from './faults.js';
 import type { IdempotencyStore } from './idempotency.js';
+import type { PageCache } from './page-cache.js';
 import type { ReadingChoice, Readings } from './readings.js';
 import type { CursorCodec, SortedViews } from './pagination.js';
 import type { Store } from './store.js';
@@ -31,6 +32,8 @@ export interface MockOptions {
   extraFields?: boolean;
   /** Conforming alternatives to the mock's readings (mock/readings.ts); default none. */
   readings?: ReadingChoice;
+  /** Answer a repeated list request from the page cache before the framework (mock/page-cache.ts); default true, never under a fault. */
+  cachedPagesFirst?: boolean;
 }
 
 export const BASE_PATH = '/api/public/v1';
@@ -52,6 +55,7 @@ export interface AppContext {
   readonly readings: Readings;
   readonly codec: CursorCodec;
   readonly sorted: SortedViews;
+  readonly pages: PageCache;
   readonly idem: IdempotencyStore;
   readonly blobs: BlobStore;
   readonly auth: Authenticator;

@@ -1,7 +1,7 @@
 // Deprecation signalling (§9): responses of deprecated operations carry
 // `Deprecation: @<unix-seconds>` (RFC 9745), `Sunset: <HTTP-date>` (RFC 8594, never
 // before the Deprecation date) and `Link` with rel="deprecation" and rel="sunset".
-import { DEPRECATION_DATE, SUNSET_DATE } from './context.js';
+import { DEPRECATION_DATE, SUNSET_DATE, type AppContext } from './context.js';
 import type { Faults } from './faults.js';
 
 export type HeaderSet = [name: string, value: string][];
@@ -18,4 +18,10 @@ export function deprecationHeaders(basePath: string, faults: Faults): HeaderSet 
   ];
   if (!faults.on('deprecation-header-missing')) headers.unshift(['deprecation', deprecation]);
   return headers;
+}
+
+/** The signalling headers of every response of `operationId`: none unless it is deprecated. */
+export function operationHeaders(ctx: AppContext, operationId: string | undefined): HeaderSet {
+  const deprecated = ctx.faults.on('deprecation-everywhere') || (operationId !== undefined && ctx.deprecated.has(operationId));
+  return deprecated ? deprecationHeaders(ctx.basePath, ctx.faults) : [];
 }

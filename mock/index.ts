@@ -9,6 +9,7 @@ import { BASE_PATH, type AppContext, type MockOptions } from './context.js';
 import { Faults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
 import { CHOSEN_PATHS, servedOpenApi } from './openapi.js';
+import { PageCache } from './page-cache.js';
 import { CursorCodec, SortedViews } from './pagination.js';
 import { ReadingError, Readings } from './readings.js';
 import { sortFieldsSetting } from './routes/list.js';
@@ -72,13 +73,14 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
       readings,
       codec: new CursorCodec(undefined, readings.value('cursor-format') === 'signed'),
       sorted: new SortedViews(),
+      pages: new PageCache(auth),
       idem: new IdempotencyStore(),
       blobs: await BlobStore.open(dataDir, key),
       auth,
       deprecated: openapi.deprecatedOperations,
       uploadLimit: Number(readings.value('upload-limit')),
     };
-    const app = await buildServer(ctx, openapi);
+    const app = await buildServer(ctx, openapi, options.cachedPagesFirst !== false);
     await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;

@@ -46,7 +46,7 @@ declare module 'fastify' {
   interface FastifyRequest { principal: Principal | null }
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function sendJson(reply: FastifyReply, r: Result, replayed = false): FastifyReply {
   reply.code(r.status);

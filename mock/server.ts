@@ -1,20 +1,20 @@
 // Composes the mock: auth (onRequest) → route → input checks and validation →
 // handler → (faults) → response; one error handler maps every error to the envelope.
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { createServer } from 'node:http';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import type { AppContext } from './context.js';
 import { JSON_BODY_LIMIT_BYTES } from './context.js';
-import { deprecationHeaders } from './deprecation.js';
+import { operationHeaders } from './deprecation.js';
 import { ApiError, errorBody, NOT_FOUND_JSON, notFound } from './errors.js';
 import type { ServedOpenApi } from './openapi.js';
-import { markMultipart, register, type RouteConfig, type RouteDef } from './route.js';
+import type { PageCache } from './page-cache.js';
+import { JSON_TYPE, markMultipart, register, type RouteConfig, type RouteDef } from './route.js';
 import { attachmentRoutes, fileRoutes } from './routes/files.js';
 import { intakeRoutes } from './routes/intake.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { assignmentRoutes, cvRoutes, employeeRoutes } from './routes/people.js';
 import { projectRoutes } from './routes/projects.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Every route of the mock under the active faults (some faults remove or move routes). */
 function routeTable(ctx: AppContext): RouteDef[] {
@@ -68,8 +68,30 @@ function faultedErrorBody(ctx: AppContext, api: ApiError, short: boolean): Recor
   return body;
 }
 
-export async function buildServer(ctx: AppContext, openapi: ServedOpenApi): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: JSON_BODY_LIMIT_BYTES, routerOptions: { maxParamLength: 4096 }, forceCloseConnections: true });
+/** The node:http server of fastify's defaults, trying the page cache before the framework. */
+function cachedPagesFirst(pages: PageCache): FastifyServerFactory {
+  return (handler, options) => {
+    const timeouts = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+    const server = createServer((req, res) => {
+      if (!pages.answer(req, res)) handler(req, res);
+    });
+    server.keepAliveTimeout = timeouts.keepAliveTimeout;
+    server.requestTimeout = timeouts.requestTimeout;
+    server.setTimeout(timeouts.connectionTimeout);
+    return server;
+  };
+}
+
+export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pagesFirst: boolean): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: 4096 },
+    forceCloseConnections: true,
+    // Without an active fault, a repeated list request is answered from the page cache
+    // before the framework (about a third of the CPU of a list request, measured A/B).
+    serverFactory: pagesFirst && ctx.faults.active === undefined ? cachedPagesFirst(ctx.pages) : undefined,
+  });
   app.removeContentTypeParser(['text/plain', 'application/json']);
   // JSON (and +json) bodies; an empty body is no body (a bodyless DELETE/PATCH with a JSON
   // content-type is not an error), everything else through fastify's safe parser.
@@ -100,12 +122,10 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi): Prom
     }
   });
 
-  const everywhere = ctx.faults.on('deprecation-everywhere');
-  if (ctx.deprecated.size > 0 || everywhere) {
-    const headers = deprecationHeaders(ctx.basePath, ctx.faults);
+  if (ctx.deprecated.size > 0 || ctx.faults.on('deprecation-everywhere')) {
     app.addHook('onSend', (req, reply, payload, done) => {
       const op = (req.routeOptions.config as Partial<RouteConfig> | undefined)?.operationId;
-      if (everywhere || (op && ctx.deprecated.has(op))) for (const [k, v] of headers) reply.header(k, v);
+      for (const [k, v] of operationHeaders(ctx, op)) reply.header(k, v);
       done(null, payload);
     });
   }

@@ -3,6 +3,7 @@
 //   { "url": "...", "settings": { ... } }
 // Usage:
 //   tsx mock/bench/serve.ts mock            the reference mock (in-memory, default options)
+//   tsx mock/bench/serve.ts mock-framework  the same, every request through fastify (cachedPagesFirst: false)
 //   tsx mock/bench/serve.ts bare <file>     a bare node:http server answering every request
 //                                           with the response captured in <file> (JSON:
 //                                           { status, contentType, bodyBase64 })
@@ -31,12 +32,12 @@ async function serveBare(file: string): Promise<{ url: string }> {
 }
 
 const [kind, file] = process.argv.slice(2);
-if (kind === 'mock') {
-  const mock = await start({ port: 0 });
+if (kind === 'mock' || kind === 'mock-framework') {
+  const mock = await start({ port: 0, cachedPagesFirst: kind === 'mock' });
   process.stdout.write(`${JSON.stringify({ url: mock.url, settings: mock.settings })}\n`);
 } else if (kind === 'bare' && file) {
   process.stdout.write(`${JSON.stringify(await serveBare(file))}\n`);
 } else {
-  process.stderr.write('usage: serve.ts mock | bare <captured-response.json>\n');
+  process.stderr.write('usage: serve.ts mock | mock-framework | bare <captured-response.json>\n');
   process.exit(2);
 }

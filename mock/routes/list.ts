@@ -3,7 +3,9 @@
 import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { pageJson, paginate, parseListQuery } from '../pagination.js';
-import type { Input, Result } from '../route.js';
+import { operationHeaders } from '../deprecation.js';
+import { versionsOf } from '../page-cache.js';
+import { JSON_TYPE, type Input, type Result, type RouteConfig } from '../route.js';
 import type { Collection, Entry } from '../store.js';
 
 /** Documented sort fields per list; the first is the default (order default: asc, reading default-order). */
@@ -34,34 +36,23 @@ export interface ListSpec {
   dependsOn?: Collection[];
 }
 
-/** Serialized pages, keyed by team, URL and the versions of the collections they show. */
-class PageCache {
-  private readonly pages = new Map<string, Buffer>();
-  get(key: string): Buffer | undefined {
-    return this.pages.get(key);
-  }
-  set(key: string, page: Buffer): void {
-    if (this.pages.size >= 2000) this.pages.clear(); // stale versions are never read again
-    this.pages.set(key, page);
-  }
-}
-
-const caches = new WeakMap<AppContext, PageCache>();
-
 const LIST_PARAMS = ['limit', 'cursor', 'sort', 'order', 'q'];
 
 export function listPage(ctx: AppContext, input: Input, spec: ListSpec): Result {
   const f = ctx.faults;
   if (f.on('lists-broken')) throw new ApiError(500, 'internal_error', 'List unavailable');
-  const team = input.principal.team;
-  const versions = [spec.col, ...(spec.dependsOn ?? [])].map((c) => `${c.version('A')}.${c.version('B')}.${c.version('C')}`).join('|');
-  const key = `${team} ${versions} ${input.req.url}`;
-  let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = new PageCache()));
-  const hit = f.on('shape-mixed') ? undefined : cache.get(key);
-  if (hit) return { status: 200, json: hit };
+  const { team } = input.principal;
+  const url = input.req.url;
+  const hit = f.on('shape-mixed') ? undefined : ctx.pages.get(team, url);
+  if (hit) return { status: 200, json: hit.body };
+  const collections = [spec.col, ...(spec.dependsOn ?? [])];
+  const versions = versionsOf(collections);
   const result = buildPage(ctx, input, spec);
-  cache.set(key, Buffer.from(result.json));
+  const body = Buffer.from(result.json);
+  const { operationId, scope } = input.req.routeOptions.config as Partial<RouteConfig>;
+  if (!scope) return result;
+  const headers = { 'content-type': JSON_TYPE, 'content-length': String(body.length), ...Object.fromEntries(operationHeaders(ctx, operationId)) };
+  ctx.pages.set(team, url, { body, headers, scope, collections, versions });
   return result;
 }
 
