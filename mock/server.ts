@@ -1,5 +1,7 @@
 // Composes the mock: auth (onRequest) → route → input checks and validation →
 // handler → (faults) → response; one error handler maps every error to the envelope.
+// Before all of it, a repeat of a list page this pipeline built may be answered from
+// the page cache (mock/page-cache.ts).
 import multipart from '@fastify/multipart';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
