@@ -1,4 +1,4 @@
-// Throughput of the reference mock beside two baselines, measured one server at
+// Throughput of the reference mock beside its baselines, measured one server at
 // a time, each server in its own process (the load generator is this process):
 //   - the mock:            GET /api/public/v1/projects?limit=50 with a valid key; a repeat of
 //                          a list request is answered from the page cache before fastify
