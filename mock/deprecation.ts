@@ -20,8 +20,14 @@ export function deprecationHeaders(basePath: string, faults: Faults): HeaderSet 
   return headers;
 }
 
+/** Built once per mock: the dates and the fault are fixed at start. */
+const builtHeaders = new WeakMap<AppContext, HeaderSet>();
+
 /** The signalling headers of every response of `operationId`: none unless it is deprecated. */
 export function operationHeaders(ctx: AppContext, operationId: string | undefined): HeaderSet {
   const deprecated = ctx.faults.on('deprecation-everywhere') || (operationId !== undefined && ctx.deprecated.has(operationId));
-  return deprecated ? deprecationHeaders(ctx.basePath, ctx.faults) : [];
+  if (!deprecated) return [];
+  let headers = builtHeaders.get(ctx);
+  if (!headers) builtHeaders.set(ctx, (headers = deprecationHeaders(ctx.basePath, ctx.faults)));
+  return headers;
 }
