@@ -10,22 +10,32 @@ import { compareSchemas } from './walk-schema.js';
 
 const isError = (status: string): boolean => status === 'default' || /^[45]/.test(status);
 
-function entries(resolver: Resolver, owner: Located, key: string, fold = (k: string) => k): Map<string, { key: string; node: Located }> {
+interface Entry { key: string; node: Located }
+
+function entries(resolver: Resolver, owner: Located, key: string, fold: (k: string) => string): Map<string, Entry> {
   const container = resolver.child(owner, key);
-  const found = new Map<string, { key: string; node: Located }>();
+  const found = new Map<string, Entry>();
   if (isObject(container.value)) {
     for (const k of Object.keys(container.value)) found.set(fold(k), { key: k, node: resolver.deref(resolver.child(container, k)) });
   }
   return found;
 }
 
+/** The members of `field` on both sides matched by folded name; `a` or `b` is absent when one was added or removed. */
+function paired(c: Collector, o: Located, n: Located, field: string, fold: (k: string) => string): { name: string; key: string; a?: Entry; b?: Entry }[] {
+  const olds = entries(c.old, o, field, fold);
+  const news = entries(c.now, n, field, fold);
+  return [...new Set([...olds.keys(), ...news.keys()])].map((name) => {
+    const [a, b] = [olds.get(name), news.get(name)];
+    return { name, key: (b ?? a)!.key, a, b };
+  });
+}
+
+const lower = (k: string) => k.toLowerCase();
+
 function compareContent(c: Collector, o: Located, n: Located, dir: Direction, role: Role, location: string, operation: string): void {
-  const olds = entries(c.old, o, 'content', (k) => k.toLowerCase());
-  const news = entries(c.now, n, 'content', (k) => k.toLowerCase());
-  for (const mediaType of new Set([...olds.keys(), ...news.keys()])) {
-    const a = olds.get(mediaType);
-    const b = news.get(mediaType);
-    const here = `${location}/content/${escapeToken((b ?? a)!.key)}`;
+  for (const { name: mediaType, key, a, b } of paired(c, o, n, 'content', lower)) {
+    const here = `${location}/content/${escapeToken(key)}`;
     if (!a) c.add(`${dir}.media-type.added`, here, `${dir} media type ${mediaType} added`, { operation });
     else if (!b) c.add(`${dir}.media-type.removed`, here, `${dir} media type ${mediaType} removed`, { operation });
     else if (isObject(a.node.value) && isObject(b.node.value) && (a.node.value.schema !== undefined || b.node.value.schema !== undefined)) {
@@ -50,12 +60,7 @@ export function compareRequestBody(c: Collector, oldOp: Located, newOp: Located,
 }
 
 export function compareResponses(c: Collector, oldOp: Located, newOp: Located, opLocation: string, operation: string): void {
-  const olds = entries(c.old, oldOp, 'responses', (k) => k.toUpperCase());
-  const news = entries(c.now, newOp, 'responses', (k) => k.toUpperCase());
-  for (const status of new Set([...olds.keys(), ...news.keys()])) {
-    const a = olds.get(status);
-    const b = news.get(status);
-    const key = (b ?? a)!.key;
+  for (const { key, a, b } of paired(c, oldOp, newOp, 'responses', (k) => k.toUpperCase())) {
     const location = `${opLocation}/responses/${escapeToken(key)}`;
     if (!a) {
       const kind = isError(key) ? 'response.status.added' : 'response.status.added-success';
@@ -71,12 +76,8 @@ export function compareResponses(c: Collector, oldOp: Located, newOp: Located, o
 }
 
 function compareHeaders(c: Collector, o: Located, n: Located, location: string, operation: string): void {
-  const olds = entries(c.old, o, 'headers', (k) => k.toLowerCase());
-  const news = entries(c.now, n, 'headers', (k) => k.toLowerCase());
-  for (const name of new Set([...olds.keys(), ...news.keys()])) {
-    const a = olds.get(name);
-    const b = news.get(name);
-    const here = `${location}/headers/${escapeToken((b ?? a)!.key)}`;
+  for (const { name, key, a, b } of paired(c, o, n, 'headers', lower)) {
+    const here = `${location}/headers/${escapeToken(key)}`;
     if (!a) c.add('response.header.added', here, `response header ${name} added`, { operation });
     else if (!b) c.add('response.header.removed', here, `response header ${name} removed`, { operation });
     else if (isObject(a.node.value) && isObject(b.node.value) && a.node.value.schema !== undefined && b.node.value.schema !== undefined) {
