@@ -37,6 +37,9 @@ function checkOptions(o: MockOptions): void {
   if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) throw new MockOptionsError(`port must be an integer 0-65535 (got ${String(o.port)})`);
   if (o.shape !== undefined && o.shape !== 'full' && o.shape !== 'legacy') throw new MockOptionsError(`shape must be full or legacy (got ${String(o.shape)})`);
   if (o.seed !== undefined && !Number.isSafeInteger(o.seed)) throw new MockOptionsError(`seed must be an integer (got ${String(o.seed)})`);
+  if (o.population !== undefined && !(Number.isInteger(o.population) && o.population >= 1 && o.population <= 1_000_000)) {
+    throw new MockOptionsError(`population must be an integer 1-1000000 (got ${String(o.population)})`);
+  }
 }
 
 function encryptionKey(k: MockOptions['encryptionKey']): Buffer {
@@ -63,7 +66,7 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'api-mock-')));
   try {
     const openapi = servedOpenApi({ deprecate: options.deprecate ?? [], shape, baseUrl: 'http://127.0.0.1:4010', faults });
-    const store = createStore(options.seed ?? 1);
+    const store = createStore(options.seed ?? 1, options.population);
     const ctx: AppContext = {
       basePath: faults.on('v1-path-missing') ? '/api/public/v2' : BASE_PATH,
       shape,

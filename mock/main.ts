@@ -18,6 +18,8 @@ Options:
   --reading N=V      serve another conforming reading of an open point (repeatable; see --list-readings)
   --deprecate LIST   comma-separated operationIds or 'METHOD /path' to mark deprecated
   --seed N           seed number of the fixture data (default 1)
+  --population N     N projects, organizations and assignments per team, one employee per ten
+                     (default: the small seed of 55 projects per team)
   --data-dir DIR     directory of the encrypted blob store (default: a temp dir removed at exit)
   --extra-fields     add unknown fields to every resource (clients must ignore them)
   --list-faults      print each fault with the requirement ids it violates, then exit
@@ -43,6 +45,7 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
       reading: { type: 'string', multiple: true },
       deprecate: { type: 'string' },
       seed: { type: 'string', default: '1' },
+      population: { type: 'string' },
       'data-dir': { type: 'string' },
       'extra-fields': { type: 'boolean', default: false },
       'list-faults': { type: 'boolean', default: false },
@@ -75,6 +78,7 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
     fault: values.fault,
     deprecate: values.deprecate ? values.deprecate.split(',').map((s) => s.trim()).filter(Boolean) : [],
     seed: int('seed', values.seed),
+    ...(values.population !== undefined ? { population: int('population', values.population) } : {}),
     dataDir: values['data-dir'],
     extraFields: values['extra-fields'],
     readings: chosen,

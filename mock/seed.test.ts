@@ -1,6 +1,6 @@
 // The fixture seed: deterministic, big enough, with ties, and valid against the schemas.
 import { describe, expect, it } from 'vitest';
-import { generateSeed, publicStage, SEED_COUNTS } from '../fixtures/seed.js';
+import { generateSeed, populationCounts, publicStage, SEED_COUNTS } from '../fixtures/seed.js';
 import { isPathId, validate } from '../specs/index.js';
 import { startTestMock } from './testing.js';
 
@@ -8,6 +8,15 @@ describe('fixtures/seed.ts', () => {
   it('is deterministic per seed number', () => {
     expect(generateSeed(5)).toEqual(generateSeed(5));
     expect(generateSeed(5).teams.A.projects[0]!.row.id).not.toBe(generateSeed(6).teams.A.projects[0]!.row.id);
+  });
+
+  it('a population of n records per list: n projects, organizations and assignments, an employee per ten', () => {
+    expect(populationCounts()).toEqual(SEED_COUNTS);
+    expect(populationCounts(5000)).toEqual({ projects: 5000, organizations: 5000, assignments: 5000, employees: 500 });
+    const seed = generateSeed(1, 37);
+    expect(seed.teams.B.projects).toHaveLength(37);
+    expect(seed.teams.A.employees).toHaveLength(SEED_COUNTS.employees);
+    expect(generateSeed(1)).toEqual(generateSeed(1, undefined));
   });
 
   it('fills both teams with enough records, ties, stages of several kinds, and canonical v4 ids', () => {

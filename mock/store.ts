@@ -81,11 +81,11 @@ function load(store: Store, team: TeamId, seed: TeamSeed): void {
   for (const v of seed.cvs) c.cvs.put(team, v as Row);
 }
 
-export function createStore(seedNumber = 1): Store {
+export function createStore(seedNumber = 1, population?: number): Store {
   const names: ResourceName[] = ['projects', 'organizations', 'employees', 'assignments', 'cvs', 'attachments', 'files', 'captures'];
   const collections = Object.fromEntries(names.map((n) => [n, new Collection(n)])) as Record<ResourceName, Collection>;
   const store: Store = { collections, stages: new Map(), contacts: new Map() };
-  const seed = generateSeed(seedNumber);
+  const seed = generateSeed(seedNumber, population);
   load(store, 'A', seed.teams.A);
   load(store, 'B', seed.teams.B);
   store.stages.set('C', []);
