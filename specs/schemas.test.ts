@@ -92,7 +92,7 @@ describe('fixtures', () => {
 });
 
 describe('behaviour the suites rely on', () => {
-  const project = { id: '1b4e28ba-2fa1-41d2-83f2-0a1b2c3d4e5f', title: 'x' };
+  const project = { id: '1b4e28ba-2fa1-41d2-83f2-0a1b2c3d4e5f', title: 'x', status: 'active', stage: { id: '51a6e003-1c2d-4e5f-8a9b-0c1d2e3f4a5b' } };
 
   test('a response with unknown extra fields still validates (§9: clients ignore unknown fields)', () => {
     expect(validate('project', { ...project, brand_new_field: { any: ['shape'] } }).valid).toBe(true);

@@ -44,8 +44,8 @@ export interface Project {
   /**
    * status key
    */
-  status?: string;
-  stage?: Stage;
+  status: string;
+  stage: Stage;
   stage_changed_at?: string;
   archived_at?: string;
   archived_from_stage?: Stage;
@@ -119,8 +119,8 @@ export interface ProjectLegacy {
   /**
    * status key
    */
-  status?: string;
-  stage?: Stage;
+  status: string;
+  stage: Stage;
   archived_at?: string;
   archived_from_stage?: Stage;
   /**
@@ -191,8 +191,8 @@ export interface Employee {
  */
 export interface Assignment {
   id: string;
-  employee_id?: string;
-  project_id?: string;
+  employee_id: string;
+  project_id: string;
   employee: Employee;
   role?: string;
   start_date?: string;
@@ -285,8 +285,8 @@ export interface AddressLegacy {
  */
 export interface Attachment {
   id: string;
-  entity_type?: 'project' | 'organization' | 'employee' | 'contact';
-  entity_id?: string;
+  entity_type: 'project' | 'organization' | 'employee' | 'contact';
+  entity_id: string;
   category?: string;
   filename?: string;
   mime?: string;

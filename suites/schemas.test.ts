@@ -7,6 +7,7 @@ import { expectResource, type SchemaProblem } from './harness/validate.js';
 import { detectedShape } from './harness/shape.js';
 import { problemsOf, sweep, valueAt, type Sample } from './harness/sweep.js';
 import { fetchPage, lists, walk } from './harness/walk.js';
+import { absentListedFields } from './harness/listed-fields.js';
 
 const NO_SHAPE = 'the deployment serves the full shape';
 
@@ -25,6 +26,16 @@ const legacyOnly = (c: CheckContext) => { if (detectedShape() !== 'legacy') c.sk
 
 check(['RES-ID-UUID'], 'schemas: every id and *_id is a UUID string', (c) =>
   lensed(c, (p) => /\/(id|[a-z_]*[a-z]_id)$/.test(p.path) && !/external_id$/.test(p.path) && !/stage\/id$|\/addresses\/\d+\/id$/.test(p.path)));
+
+check(['RES-INHERENT-FIELDS'], 'schemas: every record carries the fields inherent to its resource; other absent listed fields are recorded', async (c) => {
+  await lensed(c, (p) => p.message.startsWith('must have required property'));
+  const absent = new Map<string, Set<string>>();
+  for (const s of await sweep(c)) {
+    const records = s.page ? ((s.res.body as { data?: unknown[] }).data ?? []) : [s.res.body];
+    for (const r of records) for (const f of absentListedFields(s.resource, r)) (absent.get(s.resource) ?? absent.set(s.resource, new Set()).get(s.resource)!).add(f);
+  }
+  for (const [resource, fields] of absent) c.reading(`fields.absent.${resource}`, [...fields].sort().join(', '));
+});
 
 check(['RES-TIMESTAMPS-DATES-STRINGS'], 'schemas: every *_at and *_date is a string (or null where typed so)', (c) =>
   lensed(c, (p) => /_(at|date)$/.test(p.path)));
