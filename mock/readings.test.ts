@@ -45,6 +45,7 @@ describe('the mock serving every alternative reading', () => {
     expect((await t.call('GET', '/projects', { key: 'noApi' })).status).toBe(403);
     expect((await t.call('GET', '/projects/not-a-uuid')).status).toBe(404);
     expect((await t.call('GET', '/projects')).json.data).toHaveLength(10);
+    expect((await t.call('GET', '/projects/')).json.data).toHaveLength(10);
     expect((await t.call('GET', '/projects?limit=51')).status).toBe(400);
     const first = await t.call('GET', '/projects?limit=50&cursor=');
     expect(first.json.page.hasMore).toBe(true);

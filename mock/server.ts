@@ -88,7 +88,7 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pages
   const app = Fastify({
     logger: false,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    routerOptions: { maxParamLength: 4096 },
+    routerOptions: { maxParamLength: 4096, ignoreTrailingSlash: ctx.readings.value('trailing-slash-lists') === 'list' },
     forceCloseConnections: true,
     // Without an active fault, a repeated list request is answered from the page cache
     // before the framework (about a third of the CPU of a list request, measured A/B).

@@ -32,8 +32,8 @@ const runs: ReadingRun[] = [
     observed: { 'create.status': /^200$/, 'plan-limit.status': /^403$/, 'idempotency.reused-key-other-body': /^409$/, 'ids.non-canonical-status': /404/, 'file-delete.answer': /^204/, 'upload.limit': /^25000000 <= L/ },
   },
   {
-    name: 'a maximum of 50 clamped, space-separated timestamps',
-    choice: { 'max-limit': '50', 'default-limit': '10', 'timestamp-format': 'space' },
+    name: 'a maximum of 50 clamped, space-separated timestamps, lists also at a trailing slash',
+    choice: { 'max-limit': '50', 'default-limit': '10', 'timestamp-format': 'space', 'trailing-slash-lists': 'list' },
     observed: { 'list.limit-above-maximum': /clamped \(page of 50\)/ },
   },
   {
