@@ -16,11 +16,17 @@ export const lists = {
 
 export interface WalkOptions {
   limit?: number; sort?: string; order?: 'asc' | 'desc'; auth?: Auth; maxPages?: number; query?: Record<string, string>;
-  /** Fail on a page larger than limit (pagination checks; other walks only need the records). */
-  enforceLimit?: boolean;
+  /** A first page refused with 4xx is an empty list (a filter naming another team's record may be refused). */
+  refusedIsEmpty?: boolean;
 }
 
 export interface Walk { items: Record<string, unknown>[]; pages: Page[]; last: ApiResponse }
+
+/** A walk cut at a page budget: `complete` says whether it reached the page with hasMore false. */
+export interface BoundedWalk extends Walk { complete: boolean }
+
+/** Pages a walk of a list the run does not control may take (a deployment may hold any number of records). */
+export const WALK_PAGE_BUDGET = 20;
 
 /** The largest limit each list path served after refusing a larger one (learned once per run). */
 const servedLimit = new Map<string, number>();
@@ -54,30 +60,57 @@ export async function sendList(c: CheckContext, path: string, query: Record<stri
   return send({ ...query, limit: lo });
 }
 
+/**
+ * One page. Every page of every walk holds at most `limit` items (§4 "limit | page size"): a
+ * deployment may serve fewer (a smaller maximum), never more, on the first page or any later one.
+ */
 export async function fetchPage(c: CheckContext, list: ListSpec, o: WalkOptions, cursor?: string): Promise<{ res: ApiResponse; page: Page }> {
   const res = await sendList(c, list.path, { ...list.query, ...o.query, limit: o.limit, sort: o.sort, order: o.order, cursor }, o.auth);
+  return { res, page: checkPage(list, o, res, cursor !== undefined) };
+}
+
+function checkPage(list: ListSpec, o: WalkOptions, res: ApiResponse, later: boolean): Page {
   expectStatus(res, '2xx', `GET ${list.path}`);
-  return { res, page: expectPage(res, list.resource) };
+  const page = expectPage(res, list.resource);
+  if (o.limit !== undefined && page.data.length > o.limit) fail(`a ${later ? 'later ' : ''}page of ${list.path} holds ${page.data.length} items, limit=${o.limit}`, res);
+  return page;
 }
 
 export async function walk(c: CheckContext, list: ListSpec, o: WalkOptions = {}): Promise<Walk> {
+  const w = await walkWithin(c, list, { ...o, maxPages: o.maxPages ?? 500 });
+  if (!w.complete) fail(`walk did not end within ${o.maxPages ?? 500} pages`, w.last);
+  return w;
+}
+
+/**
+ * Follows nextCursor while hasMore, for at most `maxPages` pages (default WALK_PAGE_BUDGET),
+ * checking the pagination rules on the way. Running out of pages is not a failure: the result
+ * says the walk is incomplete.
+ */
+export async function walkWithin(c: CheckContext, list: ListSpec, o: WalkOptions = {}): Promise<BoundedWalk> {
   const pages: Page[] = [];
   const items: Record<string, unknown>[] = [];
   const seenCursors = new Set<string>();
+  const budget = o.maxPages ?? WALK_PAGE_BUDGET;
   let cursor: string | undefined;
   for (let n = 0; ; n += 1) {
-    const { res, page } = await fetchPage(c, list, o, cursor);
+    const res = await sendList(c, list.path, { ...list.query, ...o.query, limit: o.limit, sort: o.sort, order: o.order, cursor }, o.auth);
+    if (n === 0 && o.refusedIsEmpty && res.status >= 400 && res.status < 500) return { items, pages, last: res, complete: true };
+    const page = checkPage(list, o, res, cursor !== undefined);
     pages.push(page);
     items.push(...page.data);
-    if (o.enforceLimit && o.limit !== undefined && page.data.length > o.limit) fail(`page of ${page.data.length} items exceeds limit=${o.limit}`, res);
-    if (!page.page.hasMore) return { items, pages, last: res };
+    if (!page.page.hasMore) {
+      // Allowed (§4 rule 3 only says to follow hasMore), but a client pays a request for nothing.
+      if (page.data.length === 0 && pages.length > 1) c.reading(`list.empty-last-page${list.path}`, 'warning: hasMore was true on the page before an empty last page');
+      return { items, pages, last: res, complete: true };
+    }
     const next = page.page.nextCursor;
     ensure(typeof next === 'string' && next !== '', 'hasMore is true but nextCursor is missing or empty', res);
     ensure(!seenCursors.has(next), `nextCursor repeats an earlier cursor: the walk would never end`, res);
     ensure(page.data.length > 0, 'a page with hasMore true holds no items', res);
     seenCursors.add(next);
     cursor = next;
-    if (n + 1 >= (o.maxPages ?? 500)) fail(`walk did not end within ${o.maxPages ?? 500} pages`, res);
+    if (n + 1 >= budget) return { items, pages, last: res, complete: false };
   }
 }
 

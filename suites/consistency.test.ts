@@ -1,0 +1,140 @@
+// What a change shows everywhere. After every successful create, PATCH and DELETE the record is
+// read back through every view the API offers — GET by id, every list and filter it belongs to,
+// every embedded copy — and each agrees with what the change answered (§2, §4). A PATCH changes
+// the fields it names and no other; a deleted record is gone from every view.
+import { expectStatus, ensure, fail } from './harness/assert.js';
+import type { ApiRequest, ApiResponse } from './harness/client.js';
+import { check, type CheckContext } from './harness/check.js';
+import { expectEveryView } from './harness/agreement.js';
+import { aProject, createAssignment, createAssignmentFixture, createEmployee, createOrganization, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
+import { expectResource, type Resource } from './harness/validate.js';
+import { canonical, viewsOf, type Rec, type Subject } from './harness/views.js';
+
+const opts = { mutates: true };
+/** Stamped by the server on any write (§2 lists them; their rules are not shown). */
+const SERVER_STAMPED = ['updated_at', 'last_activity_at'];
+const show = (v: unknown) => JSON.stringify(v);
+
+/** Values no create-time default has, so a PATCH that re-applies defaults is seen. */
+const employeeBody = (c: CheckContext) => ({ first_name: marker(c), last_name: 'Consistency', title: 'Reviewer', is_active: false, skills: ['conformance'], bill_rate: 12.5, currency: 'EUR' });
+
+async function sendResource(c: CheckContext, req: ApiRequest, resource: Resource, what: string): Promise<{ res: ApiResponse; record: Rec }> {
+  const res = await c.api.send(req);
+  expectStatus(res, '2xx', what);
+  return { res, record: expectResource(res, resource, `${what} answer`) };
+}
+
+/** The PATCH changed exactly what it names: every other field of `before` is unchanged in the answer. */
+function expectOnlyNamedChanged(before: Rec, after: Rec, body: Rec, res: ApiResponse, what: string): void {
+  for (const [k, v] of Object.entries(body)) ensure(canonical(after[k]) === canonical(v), `${what} answered ${k}=${show(after[k])}, sent ${show(v)}`, res);
+  const changed = Object.keys(before).filter((k) => !(k in body) && !SERVER_STAMPED.includes(k) && k in after && canonical(before[k]) !== canonical(after[k]));
+  if (changed.length) fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res);
+  const dropped = Object.keys(before).filter((k) => !(k in body) && !(k in after));
+  if (dropped.length) fail(`${what} dropped fields it did not name: ${dropped.join(', ')}`, res);
+}
+
+/** PATCH, then: the answer shows the body and nothing else changed; every view shows the answer. */
+async function patchEverywhere(c: CheckContext, path: string, resource: Resource, before: Rec, body: Rec, subject: Subject): Promise<Rec> {
+  const what = `PATCH ${path.replace(/[0-9a-f-]{36}/, '{id}')}`;
+  const { res, record } = await sendResource(c, { method: 'PATCH', path, json: body }, resource, what);
+  expectOnlyNamedChanged(before, record, body, res, what);
+  await expectEveryView(c, viewsOf(c, subject), record, `after ${what}`);
+  return record;
+}
+
+// --- creates -----------------------------------------------------------------------------------
+
+check(['EP-CREATE-PERSISTS'], 'a created assignment reads back the same through GET by id, both filters, their combination and the list', async (c) => {
+  const { assignment } = await createAssignmentFixture(c);
+  await expectEveryView(c, viewsOf(c, { kind: 'assignment', id: String(assignment.id), employee_id: String(assignment.employee_id), project_id: String(assignment.project_id) }), assignment, 'after POST /assignments');
+}, opts);
+
+check(['EP-CREATE-PERSISTS', 'RES-ASSIGNMENT-EMBEDDED-CURRENT'], 'a created employee reads back the same embedded in its assignments', async (c) => {
+  const employee = await createEmployee(c, employeeBody(c));
+  const project = await aProject(c);
+  const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id });
+  await expectEveryView(c, viewsOf(c, { kind: 'employee', id: String(employee.id), assignments: [String(assignment.id)] }), employee, 'after POST /employees');
+}, opts);
+
+check(['EP-CREATE-PERSISTS'], 'a created organization reads back the same in the list', async (c) => {
+  const org = await createOrganization(c, { notes: `${marker(c)} notes`, website: 'https://example.invalid', roles: ['recruiter'] });
+  await expectEveryView(c, viewsOf(c, { kind: 'organization', id: String(org.id), name: String(org.name) }), org, 'after create organization');
+}, opts);
+
+check(['EP-CREATE-PERSISTS'], 'an uploaded attachment reads back the same in the list of its entity, an uploaded file through GET by id', async (c) => {
+  const entity = { type: 'employee', id: String((await createEmployee(c)).id) };
+  const att = await uploadAttachment(c, entity, testFile(c, 48), { category: 'contract' });
+  expectStatus(att, '2xx', 'POST /attachments');
+  const attachment = expectResource(att, 'attachment');
+  await expectEveryView(c, viewsOf(c, { kind: 'attachment', id: String(attachment.id), entity }), attachment, 'after POST /attachments');
+  const f = await uploadFile(c, testFile(c, 48), { category: 'contract' });
+  expectStatus(f, '2xx', 'POST /files');
+  const file = expectResource(f, 'file');
+  await expectEveryView(c, viewsOf(c, { kind: 'file', id: String(file.id) }), file, 'after POST /files');
+}, opts);
+
+// --- patches -----------------------------------------------------------------------------------
+
+check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /employees/{id}: the answer and every embedded copy show the change, and nothing else changed', async (c) => {
+  const employee = await createEmployee(c, employeeBody(c));
+  const project = await aProject(c);
+  const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id });
+  const subject: Subject = { kind: 'employee', id: String(employee.id), assignments: [String(assignment.id)] };
+  const once = await patchEverywhere(c, `/employees/${employee.id}`, 'employee', employee, { title: `${marker(c)} title` }, subject);
+  await patchEverywhere(c, `/employees/${employee.id}`, 'employee', once, { last_name: 'Twice', bill_rate: 20 }, subject);
+}, opts);
+
+check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /assignments/{id}: the answer and every view show the change, and nothing else changed', async (c) => {
+  const project = await aProject(c);
+  const employee = await createEmployee(c);
+  const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id, bill_rate: 99.5, start_date: '2030-01-02', end_date: '2030-12-31' });
+  const subject: Subject = { kind: 'assignment', id: String(assignment.id), employee_id: String(employee.id), project_id: String(project.id) };
+  await patchEverywhere(c, `/assignments/${assignment.id}`, 'assignment', assignment, { role: `${marker(c)} role` }, subject);
+}, opts);
+
+check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /organizations/{id}: the answer and the list show the change, and nothing else changed', async (c) => {
+  const org = await createOrganization(c, { notes: `${marker(c)} before`, website: 'https://example.invalid', roles: ['recruiter'] });
+  await patchEverywhere(c, `/organizations/${org.id}`, 'organization', org, { notes: `${marker(c)} after` }, { kind: 'organization', id: String(org.id), name: String(org.name) });
+}, opts);
+
+check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /projects/{id}: the answer, GET and the list show the change, and nothing else changed', async (c) => {
+  const listed = await aProject(c);
+  c.ledger.patching('projects', listed, ['notes']);
+  const before = (await sendResource(c, { method: 'GET', path: `/projects/${listed.id}` }, 'project', 'GET /projects/{id}')).record;
+  await patchEverywhere(c, `/projects/${listed.id}`, 'project', before, { notes: `${marker(c)} notes` }, { kind: 'project', id: String(listed.id) });
+}, opts);
+
+// --- embedded copies ---------------------------------------------------------------------------
+
+check(['RES-ASSIGNMENT-EMBEDDED-CURRENT'], "an assignment's embedded employee follows a change of employee_id, and the employee filters follow too", async (c) => {
+  const project = await aProject(c);
+  const [first, second] = [await createEmployee(c, employeeBody(c)), await createEmployee(c, { ...employeeBody(c), last_name: 'Second' })];
+  const assignment = await createAssignment(c, { employee_id: first.id, project_id: project.id });
+  const { res, record } = await sendResource(c, { method: 'PATCH', path: `/assignments/${assignment.id}`, json: { employee_id: second.id } }, 'assignment', 'PATCH /assignments/{id} {employee_id}');
+  ensure(record.employee_id === second.id, `the answer carries employee_id ${show(record.employee_id)}`, res);
+  ensure((record.employee as Rec | undefined)?.id === second.id, `the answer embeds employee ${show((record.employee as Rec | undefined)?.id)}, not the new ${String(second.id)}`, res);
+  await expectEveryView(c, viewsOf(c, { kind: 'employee', id: String(second.id), assignments: [String(assignment.id)] }), second, 'after reassigning, the new employee');
+  const moved: Subject = { kind: 'assignment', id: String(assignment.id), employee_id: String(second.id), project_id: String(project.id) };
+  await expectEveryView(c, viewsOf(c, moved), record, 'after reassigning');
+  const old: Subject = { kind: 'assignment', id: String(assignment.id), employee_id: String(first.id), project_id: String(project.id) };
+  await expectEveryView(c, [viewsOf(c, old)[1]!], 'absent', 'after reassigning, the filter by the former employee');
+}, opts);
+
+// --- deletes -----------------------------------------------------------------------------------
+
+check(['EP-DELETE-GONE'], 'a deleted assignment is gone from GET by id, both filters, their combination and the list', async (c) => {
+  const { assignment } = await createAssignmentFixture(c);
+  expectStatus(await c.api.send({ method: 'DELETE', path: `/assignments/${assignment.id}` }), '2xx', 'DELETE /assignments/{id}');
+  c.ledger.gone(String(assignment.id));
+  await expectEveryView(c, viewsOf(c, { kind: 'assignment', id: String(assignment.id), employee_id: String(assignment.employee_id), project_id: String(assignment.project_id) }), 'absent', 'after DELETE /assignments/{id}');
+}, opts);
+
+check(['EP-DELETE-GONE'], 'a deleted attachment is gone from the list of its entity', async (c) => {
+  const entity = { type: 'employee', id: String((await createEmployee(c)).id) };
+  const keep = expectResource(await uploadAttachment(c, entity, testFile(c, 16)), 'attachment');
+  const gone = expectResource(await uploadAttachment(c, entity, testFile(c, 16)), 'attachment');
+  expectStatus(await c.api.send({ method: 'DELETE', path: `/attachments/${gone.id}` }), '2xx', 'DELETE /attachments/{id}');
+  c.ledger.gone(String(gone.id));
+  await expectEveryView(c, viewsOf(c, { kind: 'attachment', id: String(gone.id), entity }), 'absent', 'after DELETE /attachments/{id}');
+  await expectEveryView(c, viewsOf(c, { kind: 'attachment', id: String(keep.id), entity }), keep, 'after deleting its sibling, the other attachment');
+}, opts);

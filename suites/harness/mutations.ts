@@ -1,0 +1,165 @@
+// Every mutating endpoint the suite can observe the effect of, as data: what to arrange, which
+// request to send, and the views where an effect would show. Refusal checks run over this table,
+// so an endpoint added here is checked for every way a request can be refused.
+import { randomUUID } from 'node:crypto';
+import { is2xx } from './assert.js';
+import type { ApiRequest, ApiResponse } from './client.js';
+import type { CheckContext } from './check.js';
+import type { KeyName } from './redact.js';
+import { aProject, createAssignment, createAssignmentFixture, createEmployee, createOrganization, marker, testFile, uploadAttachment, uploadFile } from './records.js';
+import type { PathSetting } from './settings.js';
+import { teamB } from './team-b.js';
+import { collection, organizationNamed, viewsOf, type Rec, type View } from './views.js';
+import { lists } from './walk.js';
+
+/** Why a mutation is refused: each must leave no trace. */
+export type Refusal = 'cross-team' | 'read-only' | 'no-key' | 'invalid-body' | 'reused-key';
+
+/** valid: succeeds when authorized; other: a different valid request (reused keys); invalid: a field of the wrong type beside a real change. */
+export type Variant = 'valid' | 'other' | 'invalid';
+
+export interface Arranged {
+  /** Where an effect of the refused request would show, read with the owner's key. */
+  views: View[];
+  request(variant: Variant): ApiRequest;
+}
+
+export interface Mutation {
+  /** operationId (specs/openapi/operations.ts, or the mock's name for an endpoint whose path is not shown). */
+  op: string;
+  name: string;
+  refusals: readonly Refusal[];
+  needs?: PathSetting[];
+  /** The records the request acts on; for cross-team, another team's records (or references to them). */
+  arrange(c: CheckContext, refusal: Refusal): Promise<Arranged>;
+}
+
+const note = (c: CheckContext, v: Variant) => `${marker(c)} ${v} ${randomUUID().slice(0, 8)}`;
+const ownerOf = (r: Refusal): KeyName => (r === 'cross-team' ? 'otherTeam' : 'team');
+const ALL: readonly Refusal[] = ['cross-team', 'read-only', 'no-key', 'invalid-body', 'reused-key'];
+const NO_BODY: readonly Refusal[] = ['cross-team', 'read-only', 'no-key', 'reused-key'];
+
+/** A patch of one string field, or (invalid) the same plus a field of the wrong type. */
+const patch = (path: string, field: string, wrong: Rec) => (c: CheckContext, v: Variant): ApiRequest =>
+  ({ method: 'PATCH', path, json: { [field]: note(c, v), ...(v === 'invalid' ? wrong : {}) } });
+
+export const mutations: readonly Mutation[] = [
+  {
+    op: 'updateProject', name: 'PATCH /projects/{id}', refusals: ALL,
+    async arrange(c, r) {
+      const project = await aProject(c, ownerOf(r));
+      if (r !== 'cross-team') c.ledger.patching('projects', project, ['notes', 'skills']);
+      return { views: viewsOf(c, { kind: 'project', id: String(project.id) }, ownerOf(r)), request: (v) => patch(`/projects/${project.id}`, 'notes', { skills: 'not-an-array' })(c, v) };
+    },
+  },
+  {
+    op: 'updateAssignment', name: 'PATCH /assignments/{id}', refusals: ALL,
+    async arrange(c, r) {
+      const { assignment: a } = await createAssignmentFixture(c, ownerOf(r));
+      const views = viewsOf(c, { kind: 'assignment', id: String(a.id), employee_id: String(a.employee_id), project_id: String(a.project_id) }, ownerOf(r));
+      return { views, request: (v) => patch(`/assignments/${a.id}`, 'role', { bill_rate: 'not-a-number' })(c, v) };
+    },
+  },
+  {
+    op: 'deleteAssignment', name: 'DELETE /assignments/{id}', refusals: NO_BODY,
+    async arrange(c, r) {
+      const { project, employee, assignment: first } = await createAssignmentFixture(c, ownerOf(r));
+      const second = await createAssignment(c, { employee_id: employee.id, project_id: project.id }, ownerOf(r));
+      const views = [first, second].flatMap((a) => viewsOf(c, { kind: 'assignment', id: String(a.id), employee_id: String(employee.id), project_id: String(project.id) }, ownerOf(r)).slice(0, 2));
+      return { views, request: (v) => ({ method: 'DELETE', path: `/assignments/${(v === 'other' ? second : first).id}` }) };
+    },
+  },
+  {
+    op: 'createAssignment', name: 'POST /assignments', refusals: ALL,
+    async arrange(c, r) {
+      const project = await aProject(c);
+      // cross-team: the body names another team's employee; the effect would show on either side
+      const employee = r === 'cross-team' ? (await teamB(c)).employee : await createEmployee(c);
+      const mine = { ...lists.assignments, query: { employee_id: String(employee.id) } };
+      const views = [collection(c, mine), ...(r === 'cross-team' ? [collection(c, mine, 'otherTeam')] : [])];
+      return {
+        views,
+        request: (v) => ({ method: 'POST', path: '/assignments', json: { employee_id: employee.id, project_id: project.id, role: note(c, v), ...(v === 'invalid' ? { bill_rate: 'not-a-number' } : {}) } }),
+      };
+    },
+  },
+  {
+    op: 'updateEmployee', name: 'PATCH /employees/{id}', refusals: ALL,
+    async arrange(c, r) {
+      const { employee, assignment } = await createAssignmentFixture(c, ownerOf(r));
+      const views = viewsOf(c, { kind: 'employee', id: String(employee.id), assignments: [String(assignment.id)] }, ownerOf(r));
+      return { views, request: (v) => patch(`/employees/${employee.id}`, 'last_name', { is_active: 'yes' })(c, v) };
+    },
+  },
+  {
+    op: 'createOrganization', name: 'create organization', refusals: ['read-only', 'no-key', 'invalid-body', 'reused-key'],
+    async arrange(c, r) {
+      const names = { valid: note(c, 'valid'), other: note(c, 'other'), invalid: note(c, 'invalid') };
+      // the request that must leave no trace: the refused one (for a reused key, the second)
+      const refused = r === 'reused-key' ? names.other : r === 'invalid-body' ? names.invalid : names.valid;
+      const e = c.settings.paths.organizationCreate;
+      return {
+        views: [organizationNamed(c, refused)],
+        request: (v) => ({ method: e.method, path: e.path, json: { name: names[v], ...(v === 'invalid' ? { roles: 'recruiter' } : {}) } }),
+      };
+    },
+  },
+  {
+    op: 'updateOrganization', name: 'PATCH /organizations/{id}', refusals: ALL,
+    async arrange(c, r) {
+      const org = r === 'cross-team' ? (await teamB(c)).organization : await createOrganization(c);
+      const views = viewsOf(c, { kind: 'organization', id: String(org.id), name: String(org.name) }, ownerOf(r));
+      return { views, request: (v) => patch(`/organizations/${org.id}`, 'notes', { roles: 'recruiter' })(c, v) };
+    },
+  },
+  {
+    op: 'uploadAttachment', name: 'POST /attachments', refusals: NO_BODY,
+    async arrange(c, r) {
+      const employee = r === 'cross-team' ? (await teamB(c)).employee : await createEmployee(c);
+      const entity = { type: 'employee', id: String(employee.id) };
+      const of = { path: '/attachments', resource: 'attachment' as const, query: { entity_type: entity.type, entity_id: entity.id } };
+      const views = [collection(c, of), ...(r === 'cross-team' ? [collection(c, of, 'otherTeam')] : [])];
+      const files = { valid: testFile(c, 64), other: testFile(c, 64), invalid: testFile(c, 64) };
+      return { views, request: (v) => ({ method: 'POST', path: '/attachments', upload: { fields: { entity_type: entity.type, entity_id: entity.id }, file: files[v] } }) };
+    },
+  },
+  {
+    op: 'deleteAttachment', name: 'DELETE /attachments/{id}', refusals: NO_BODY,
+    async arrange(c, r) {
+      const owner = ownerOf(r);
+      const entity = { type: 'employee', id: String((await createEmployee(c, {}, owner)).id) };
+      const first = created(await uploadAttachment(c, entity, testFile(c, 32), { auth: owner }));
+      const second = created(await uploadAttachment(c, entity, testFile(c, 32), { auth: owner }));
+      const of = { path: '/attachments', resource: 'attachment' as const, query: { entity_type: entity.type, entity_id: entity.id } };
+      return { views: [collection(c, of, owner)], request: (v) => ({ method: 'DELETE', path: `/attachments/${(v === 'other' ? second : first).id}` }) };
+    },
+  },
+  {
+    op: 'deleteFile', name: 'file delete', refusals: NO_BODY, needs: ['fileDelete'],
+    async arrange(c, r) {
+      const owner = ownerOf(r);
+      const first = created(await uploadFile(c, testFile(c, 32), { auth: owner }));
+      const second = created(await uploadFile(c, testFile(c, 32), { auth: owner }));
+      const e = c.settings.paths.fileDelete!;
+      const views = [first, second].flatMap((f) => viewsOf(c, { kind: 'file', id: String(f.id) }, owner));
+      return { views, request: (v) => ({ method: e.method, path: e.path.replace('{id}', String((v === 'other' ? second : first).id)) }) };
+    },
+  },
+];
+
+function created(res: ApiResponse): Rec {
+  if (!is2xx(res) || typeof (res.body as Rec | undefined)?.id !== 'string') throw new Error(`setup upload answered ${res.status}`);
+  return res.body as Rec;
+}
+
+/** A request sent by a refusal check: anything it happens to create is entered in the ledger. */
+export async function sendTracked(c: CheckContext, m: Mutation, req: ApiRequest): Promise<ApiResponse> {
+  const res = await c.api.send(req);
+  const id = (res.body as Rec | undefined)?.id;
+  if (!is2xx(res) || typeof id !== 'string') return res;
+  const auth: KeyName = typeof req.auth === 'string' && req.auth !== 'none' ? req.auth : 'team';
+  if (m.op === 'createAssignment') c.ledger.add('assignment', id, auth);
+  if (m.op === 'uploadAttachment') c.ledger.add('attachment', id, auth);
+  if (m.op === 'createOrganization') c.ledger.keep('organization', id);
+  return res;
+}

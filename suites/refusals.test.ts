@@ -1,0 +1,69 @@
+// A refused mutation leaves no trace, on every mutating endpoint and for every reason a request is
+// refused: another team's record (§1, §4 404 not_found), a key without the write scope (§5 rule 2),
+// no key (§4 "All endpoints need the bearer header"), a body that does not match the fields' types
+// (§2, §4), an idempotency key reused for another request (§4). After each refusal the owner reads
+// the record back through every view (GET by id, every list and filter, every embedded copy) and
+// must see exactly what was there before.
+import { randomUUID } from 'node:crypto';
+import { expectStatus, fail, is2xx } from './harness/assert.js';
+import type { Auth } from './harness/client.js';
+import { check, type CheckContext, type CheckOptions } from './harness/check.js';
+import { expectUnchanged, observe } from './harness/agreement.js';
+import { mutations, sendTracked, type Mutation, type Refusal } from './harness/mutations.js';
+import { canonical } from './harness/views.js';
+
+const auths: Record<Exclude<Refusal, 'reused-key'>, Auth> = { 'cross-team': 'team', 'read-only': 'readOnly', 'no-key': 'none', 'invalid-body': 'team' };
+const why: Record<Refusal, string> = {
+  'cross-team': "aimed at another team's record",
+  'read-only': 'sent with the read-only key',
+  'no-key': 'sent without Authorization',
+  'invalid-body': 'with a field of the wrong type',
+  'reused-key': 'repeating an idempotency key with another request',
+};
+
+async function refusedLeavesNoTrace(c: CheckContext, m: Mutation, r: Exclude<Refusal, 'reused-key'>): Promise<void> {
+  const arranged = await m.arrange(c, r);
+  const before = await observe(arranged.views);
+  const res = await sendTracked(c, m, { ...arranged.request(r === 'invalid-body' ? 'invalid' : 'valid'), auth: auths[r] });
+  if (is2xx(res)) {
+    // a deployment may accept more than the types say (§9: relaxed validation is non-breaking)
+    if (r === 'invalid-body') return c.reading(`validation.${m.op}`, 'a field of the wrong type is accepted');
+    fail(`${m.name} ${why[r]} answered ${res.status}`, res);
+  }
+  await expectUnchanged(c, before, `${m.name} ${why[r]} answered ${res.status}`);
+}
+
+/** The first request with key K is applied; a different request with K is refused or replays the first, changing nothing. */
+async function reusedKeyLeavesNoTrace(c: CheckContext, m: Mutation): Promise<void> {
+  const arranged = await m.arrange(c, 'reused-key');
+  const key = randomUUID();
+  const first = await sendTracked(c, m, { ...arranged.request('valid'), idempotencyKey: key });
+  expectStatus(first, '2xx', `${m.name} with a fresh idempotency key`);
+  const before = await observe(arranged.views);
+  const second = await sendTracked(c, m, { ...arranged.request('other'), idempotencyKey: key });
+  const replay = second.status === first.status && canonical(second.body) === canonical(first.body);
+  if (is2xx(second) && !replay) fail(`${m.name} ${why['reused-key']} answered ${second.status} with another body than the first: the second request was processed`, second);
+  c.reading(`idempotency.reused-key.${m.op}`, replay ? 'replays the first answer' : String(second.status));
+  await expectUnchanged(c, before, `${m.name} ${why['reused-key']} answered ${second.status}`);
+}
+
+const opts = (m: Mutation, extra: CheckOptions = {}): CheckOptions => ({ mutates: true, ...(m.needs ? { needs: m.needs } : {}), ...extra });
+const has = (m: Mutation, r: Refusal) => m.refusals.includes(r);
+
+for (const m of mutations) {
+  if (has(m, 'cross-team')) {
+    check(['ISO-MUTATE-OTHER-TEAM-NO-EFFECT'], `refused: ${m.name} ${why['cross-team']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'cross-team'), opts(m, { keys: ['otherTeam'] }));
+  }
+  if (has(m, 'read-only')) {
+    check(['AUTH-READ-ONLY-KEY-NO-WRITE'], `refused: ${m.name} ${why['read-only']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'read-only'), opts(m, { keys: ['readOnly'] }));
+  }
+  if (has(m, 'no-key')) {
+    check(['AUTH-BEARER-REQUIRED'], `refused: ${m.name} ${why['no-key']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'no-key'), opts(m));
+  }
+  if (has(m, 'invalid-body')) {
+    check(['EP-INVALID-BODY-NO-EFFECT'], `refused: ${m.name} ${why['invalid-body']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'invalid-body'), opts(m));
+  }
+  if (has(m, 'reused-key')) {
+    check(['IDEM-REPLAY'], `refused: ${m.name} ${why['reused-key']} leaves no trace`, (c) => reusedKeyLeavesNoTrace(c, m), opts(m));
+  }
+}
