@@ -1,106 +1,93 @@
 // §1 "A record that belongs to another team is reported as missing, the same as an id that does
-// not exist"; §4 404 not_found; changelog 1.6.0. Team B's records are created with its own key.
+// not exist"; §4 404 not_found; changelog 1.6.0. Isolation holds on every channel: GET, PATCH and
+// DELETE by id, downloads, lists and every filter, search q, cursors handed across teams, body
+// references and idempotency keys. Team B's records are created with its own key.
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
-import type { ApiResponse } from './harness/client.js';
 import { check, type CheckContext } from './harness/check.js';
+import { expectLikeMissing } from './harness/missing.js';
 import { property } from './harness/property.js';
-import { aProject, attachmentsOf, createEmployee, marker, postAssignment, testFile, uploadAttachment } from './harness/records.js';
+import { aProject, attachmentsOf, createEmployee, marker, postAssignment, postOrganization, testFile, uploadAttachment } from './harness/records.js';
+import type { KeyName } from './harness/redact.js';
 import { randomId, teamB } from './harness/team-b.js';
 import { expectErrorEnvelope, expectPage } from './harness/validate.js';
-import { lists, walk } from './harness/walk.js';
+import { fetchPage, lists, walkWithin } from './harness/walk.js';
 
+type Rec = Record<string, unknown>;
 const opts = { mutates: true, keys: ['otherTeam' as const] };
+const pageable = ['projects', 'assignments', 'organizations', 'cvs'] as const;
 
-/** Status and error code of the same request for a random id, the reference for "missing". */
-async function sameAsMissing(c: CheckContext, res: ApiResponse, method: string, path: (id: string) => string, json?: unknown): Promise<ApiResponse> {
-  const missing = await c.api.send({ method, path: path(randomId()), ...(json ? { json } : {}) });
-  ensure(res.status === missing.status, `another team's id answered ${res.status}, a missing id ${missing.status}`, res);
-  ensure(errorCode(res) === errorCode(missing), `another team's id answered code ${errorCode(res)}, a missing id ${errorCode(missing)}`, res);
-  return missing;
+/** Ids a team is seen holding: the first pages of every list (a bounded prefix on a large deployment). */
+async function idsOf(c: CheckContext, auth: KeyName): Promise<Set<unknown>> {
+  const ids = new Set<unknown>();
+  for (const list of pageable) for (const item of (await walkWithin(c, lists[list], { limit: 100, auth })).items) ids.add(item.id);
+  return ids;
 }
 
-check(['ISO-GET-OTHER-TEAM-404', 'ISO-OTHER-TEAM-AS-MISSING', 'CHANGELOG-1-6-0-NOT-FOUND', 'ERR-NOT-FOUND'], "GET by id of another team's project, assignment and file answers 404 not_found like a missing id", async (c) => {
+check(['ISO-GET-OTHER-TEAM-404', 'ISO-OTHER-TEAM-AS-MISSING', 'CHANGELOG-1-6-0-NOT-FOUND', 'ERR-NOT-FOUND'], "GET by id of another team's project, assignment, file and attachment download answers exactly like a missing id: 404 not_found", async (c) => {
   const b = await teamB(c);
   for (const [path, id] of [['/projects', b.project.id], ['/assignments', b.assignment.id], ['/files', b.file.id]] as const) {
-    const res = await c.api.send({ method: 'GET', path: `${path}/${id}` });
+    const res = await expectLikeMissing(c, String(id), (x) => ({ method: 'GET', path: `${path}/${x}` }), `GET ${path}/{id}`);
     expectStatus(res, 404, `GET ${path}/{id} of another team's record`);
     expectErrorEnvelope(res);
     ensure(errorCode(res) === 'not_found', `error.code is ${errorCode(res)}, not not_found`, res);
-    await sameAsMissing(c, res, 'GET', (x) => `${path}/${x}`);
   }
   const download = c.settings.paths.attachmentDownload;
   if (download) {
-    const res = await c.api.send({ method: download.method, path: download.path.replace('{id}', String(b.attachment.id)) });
+    const res = await expectLikeMissing(c, String(b.attachment.id), (x) => ({ method: download.method, path: download.path.replace('{id}', x) }), 'the attachment download');
     expectStatus(res, 404, "the download of another team's attachment");
-    await sameAsMissing(c, res, download.method, (x) => download.path.replace('{id}', x));
   }
 }, opts);
 
-check(['ISO-OTHER-TEAM-NO-EXISTENCE-LEAK'], "the 404 for another team's id carries none of the record's values and the same envelope as a missing id", async (c) => {
+check(['ISO-OTHER-TEAM-NO-EXISTENCE-LEAK'], "the 404 for another team's id carries none of the record's values", async (c) => {
   const b = await teamB(c);
   for (const [path, rec] of [['/projects', b.project], ['/assignments', b.assignment], ['/files', b.file]] as const) {
     const res = await c.api.send({ method: 'GET', path: `${path}/${rec.id}` });
-    const missingId = randomId();
-    const missing = await c.api.send({ method: 'GET', path: `${path}/${missingId}` });
-    const keys = (r: ApiResponse) => JSON.stringify(Object.keys((r.body as object) ?? {}).sort()) + JSON.stringify(Object.keys(((r.body as { error?: object })?.error) ?? {}).sort());
-    ensure(keys(res) === keys(missing), `envelope keys differ: ${keys(res)} vs ${keys(missing)}`, res);
     const text = res.text.split(String(rec.id)).join('<id>');
     const leaked = Object.entries(rec).filter(([k, v]) => k !== 'id' && typeof v === 'string' && v.length >= 6 && text.includes(v)).map(([k]) => k);
     if (leaked.length) fail(`the 404 body carries the record's ${leaked.join(', ')}`, res);
-    const normal = (r: ApiResponse, id: string) => r.text.split(id).join('<id>').replace(/"(request_?id|requestId|trace_?id)"\s*:\s*"[^"]*"/g, '');
-    if (normal(res, String(rec.id)) !== normal(missing, missingId)) c.reading(`isolation.404-body${path}`, 'differs from a missing id beyond the id (status and code equal)');
   }
 }, opts);
 
-check(['ISO-MUTATE-OTHER-TEAM-NO-EFFECT', 'ISO-OTHER-TEAM-AS-MISSING'], "PATCH and DELETE of another team's records answer like a missing id and change nothing", async (c) => {
+check(['ISO-MUTATE-OTHER-TEAM-NO-EFFECT', 'ISO-OTHER-TEAM-AS-MISSING'], "PATCH and DELETE of another team's records answer exactly like a missing id", async (c) => {
   const b = await teamB(c);
-  const patches: [string, Record<string, unknown>, Record<string, unknown>][] = [
+  const patches: [string, Rec, Rec][] = [
     ['/projects', b.project, { title: `${marker(c)} intruder` }],
     ['/assignments', b.assignment, { role: `${marker(c)} intruder` }],
     ['/organizations', b.organization, { notes: `${marker(c)} intruder` }],
     ['/employees', b.employee, { last_name: 'Intruder' }],
   ];
   for (const [path, rec, body] of patches) {
-    const res = await c.api.send({ method: 'PATCH', path: `${path}/${rec.id}`, json: body });
+    const res = await expectLikeMissing(c, String(rec.id), (x) => ({ method: 'PATCH', path: `${path}/${x}`, json: body }), `PATCH ${path}/{id}`);
     if (is2xx(res)) fail(`PATCH ${path}/{id} of another team's record answered ${res.status}`, res);
-    await sameAsMissing(c, res, 'PATCH', (x) => `${path}/${x}`, body);
   }
-  const project = await c.api.send({ method: 'GET', path: `/projects/${b.project.id}`, auth: 'otherTeam' });
-  ensure((project.body as Record<string, unknown>)?.title === b.project.title, "another team's project title changed", project);
-  const assignment = await c.api.send({ method: 'GET', path: `/assignments/${b.assignment.id}`, auth: 'otherTeam' });
-  ensure((assignment.body as Record<string, unknown>)?.role === b.assignment.role, "another team's assignment role changed", assignment);
-  for (const [path, id] of [['/assignments', b.assignment.id], ['/attachments', b.attachment.id]] as const) {
-    const res = await c.api.send({ method: 'DELETE', path: `${path}/${id}` });
+  const deletes: [string, unknown][] = [['/assignments', b.assignment.id], ['/attachments', b.attachment.id]];
+  const e = c.settings.paths.fileDelete;
+  for (const [path, id] of deletes) {
+    const res = await expectLikeMissing(c, String(id), (x) => ({ method: 'DELETE', path: `${path}/${x}` }), `DELETE ${path}/{id}`);
     if (is2xx(res)) fail(`DELETE ${path}/{id} of another team's record answered ${res.status}`, res);
-    await sameAsMissing(c, res, 'DELETE', (x) => `${path}/${x}`);
   }
-  const still = await c.api.send({ method: 'GET', path: `/assignments/${b.assignment.id}`, auth: 'otherTeam' });
-  expectStatus(still, '2xx', "another team's assignment after a cross-team DELETE");
-  const atts = await attachmentsOf(c, { type: 'project', id: String(b.project.id) }, 'otherTeam');
-  ensure(expectPage(atts, 'attachment').data.some((a) => a.id === b.attachment.id), "another team's attachment is gone after a cross-team DELETE", atts);
-  if (c.settings.paths.fileDelete) {
-    const e = c.settings.paths.fileDelete;
-    const res = await c.api.send({ method: e.method, path: e.path.replace('{id}', String(b.file.id)) });
+  if (e) {
+    const res = await expectLikeMissing(c, String(b.file.id), (x) => ({ method: e.method, path: e.path.replace('{id}', x) }), 'the file delete');
     if (is2xx(res)) fail("deleting another team's file answered 2xx", res);
-    expectStatus(await c.api.send({ method: 'GET', path: `/files/${b.file.id}`, auth: 'otherTeam' }), '2xx', "another team's file after a cross-team delete");
   }
 }, opts);
 
 check(['ISO-LIST-OWN-TEAM-ONLY'], "no list shows another team's record, filtered by its ids or not", async (c) => {
   const b = await teamB(c);
-  const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, b.attachment.id]);
-  for (const list of ['projects', 'assignments', 'organizations', 'cvs'] as const) {
-    for (const item of (await walk(c, lists[list], { limit: 100, auth: 'otherTeam' })).items) theirs.add(item.id);
-  }
-  for (const list of ['projects', 'assignments', 'organizations', 'cvs'] as const) {
-    const w = await walk(c, lists[list], { limit: 100 });
+  const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, b.attachment.id, ...(await idsOf(c, 'otherTeam'))]);
+  for (const list of pageable) {
+    const w = await walkWithin(c, lists[list], { limit: 100 });
     const leak = w.items.find((i) => theirs.has(i.id));
     if (leak) fail(`GET ${lists[list].path} shows another team's record ${String(leak.id)}`, w.last);
   }
+  const project = await aProject(c);
   const filtered: [string, Record<string, string>][] = [
     ['/assignments', { project_id: String(b.project.id) }],
     ['/assignments', { employee_id: String(b.employee.id) }],
+    ['/assignments', { project_id: String(project.id), employee_id: String(b.employee.id) }],
+    ['/assignments', { project_id: String(b.project.id), employee_id: String(b.employee.id) }],
     ['/cvs', { employee_id: String(b.employee.id) }],
     ['/attachments', { entity_type: 'project', entity_id: String(b.project.id) }],
   ];
@@ -109,6 +96,36 @@ check(['ISO-LIST-OWN-TEAM-ONLY'], "no list shows another team's record, filtered
     if (!is2xx(res)) { expectStatus(res, '4xx', `GET ${path} filtered by another team's id`); continue; }
     const data = (res.body as { data?: unknown[] })?.data ?? [];
     ensure(data.length === 0, `GET ${path}?${new URLSearchParams(query)} shows ${data.length} record(s) of another team`, res);
+  }
+}, opts);
+
+check(['ISO-LIST-OWN-TEAM-ONLY'], "search q finds only the team's own records, even with another team's exact names", async (c) => {
+  const b = await teamB(c);
+  const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, ...(await idsOf(c, 'otherTeam'))]);
+  const probes: [string, string][] = [['/projects', String(b.project.title)], ['/organizations', String(b.organization.name)], ['/assignments', String(b.assignment.role)]];
+  const cv = (await fetchPage(c, lists.cvs, { limit: 1, auth: 'otherTeam' })).page.data[0];
+  if (cv) probes.push(['/cvs', String(cv.name)]);
+  for (const [path, q] of probes) {
+    const own = await c.api.send({ method: 'GET', path, query: { q, limit: 100 }, auth: 'otherTeam' });
+    if (is2xx(own)) c.reading(`search.q${path}`, expectPage(own, lists[path.slice(1) as (typeof pageable)[number]].resource).data.length ? 'finds records by name' : 'no hit for an exact name');
+    const res = await c.api.send({ method: 'GET', path, query: { q, limit: 100 } });
+    expectStatus(res, '2xx', `GET ${path}?q=`);
+    const leak = (res.body as { data?: Rec[] }).data?.find((i) => theirs.has(i.id));
+    if (leak) fail(`GET ${path}?q=<another team's name> shows that team's record ${String(leak.id)}`, res);
+  }
+}, opts);
+
+check(['ISO-LIST-OWN-TEAM-ONLY', 'LIST-PAGE-WALK'], "a cursor another team received serves only the caller's own records, or is refused", async (c) => {
+  await teamB(c);
+  const mine = await idsOf(c, 'team');
+  for (const list of pageable) {
+    const { page } = await fetchPage(c, lists[list], { limit: 1 });
+    if (!page.page.hasMore || !page.page.nextCursor) continue;
+    const res = await c.api.send({ method: 'GET', path: lists[list].path, query: { limit: 50, cursor: page.page.nextCursor }, auth: 'otherTeam' });
+    if (res.status === 400) { c.reading(`cursor.other-team${lists[list].path}`, 'refused with 400'); continue; }
+    expectStatus(res, '2xx', `GET ${lists[list].path} by the other team with this team's cursor`);
+    const leak = expectPage(res, lists[list].resource).data.find((i) => mine.has(i.id));
+    if (leak) fail(`another team following this team's cursor on ${lists[list].path} reads this team's record ${String(leak.id)}`, res);
   }
 }, opts);
 
@@ -132,6 +149,28 @@ check(['ISO-REFERENCE-OTHER-TEAM-AS-MISSING'], "create bodies referencing anothe
   ensure(expectPage(after, 'attachment').data.every((a) => a.id === b.attachment.id), "an attachment appeared on another team's project", after);
 }, opts);
 
+check(['ISO-IDEMPOTENCY-PER-TEAM'], "an idempotency key one team used means nothing to the other team's requests", async (c) => {
+  const project = await aProject(c);
+  const employee = await createEmployee(c);
+  const b = await teamB(c);
+  const key = randomUUID();
+  const mineBody = { employee_id: employee.id, project_id: project.id, role: marker(c) };
+  const mine = await postAssignment(c, mineBody, 'team', key);
+  expectStatus(mine, '2xx', 'POST /assignments with a fresh key');
+  const sameBody = await postAssignment(c, mineBody, 'otherTeam', key);
+  if (is2xx(sameBody)) fail(`the other team sending this team's key and body got ${(sameBody.body as Rec)?.id === (mine.body as Rec).id ? "this team's assignment" : 'an assignment naming this team\'s employee'}`, sameBody);
+  const theirsBody = { employee_id: b.employee.id, project_id: b.project.id, role: marker(c) };
+  const theirs = await postAssignment(c, theirsBody, 'otherTeam', key);
+  expectStatus(theirs, '2xx', "the other team's own POST /assignments with a key this team used");
+  ensure((theirs.body as Rec).id !== (mine.body as Rec).id, "the other team's request was answered with this team's assignment", theirs);
+  const orgKey = randomUUID();
+  const org = await postOrganization(c, {}, 'team', orgKey);
+  expectStatus(org, '2xx', 'create organization with a fresh key');
+  const other = await postOrganization(c, { name: (org.body as Rec).name }, 'otherTeam', orgKey);
+  expectStatus(other, '2xx', "the other team's create organization with a key and body this team used");
+  ensure((other.body as Rec).id !== (org.body as Rec).id, "the other team's request was answered with this team's organization", other);
+}, opts);
+
 check(['ISO-GET-MISSING-404', 'ERR-NOT-FOUND'], 'property: GET by random valid ids answers 404 not_found', async (c) => {
   await property(fc.record({ path: fc.constantFrom('/projects', '/assignments', '/files'), id: fc.uuid({ version: [1, 4, 7] }) }), async ({ path, id }) => {
     const res = await c.api.send({ method: 'GET', path: `${path}/${id}` });
@@ -140,3 +179,4 @@ check(['ISO-GET-MISSING-404', 'ERR-NOT-FOUND'], 'property: GET by random valid i
     ensure(errorCode(res) === 'not_found', `error.code is ${errorCode(res)}, not not_found`, res);
   });
 });
+

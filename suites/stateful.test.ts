@@ -7,7 +7,7 @@ import { check, type CheckContext } from './harness/check.js';
 import { property } from './harness/property.js';
 import { aProject, createAssignment, createEmployee, createOrganization, testFile, uploadFile } from './harness/records.js';
 import { expectResource } from './harness/validate.js';
-import { lists, walk } from './harness/walk.js';
+import { lists, walk, walkWithin } from './harness/walk.js';
 import { assignmentPatch, employeePatch } from '../fixtures/arbitraries.js';
 
 type Rec = Record<string, unknown>;
@@ -117,9 +117,10 @@ class PatchOrganization implements Cmd {
 class ListOrganizations implements Cmd {
   check = (m: Readonly<Model>) => m.orgs.size > 0;
   async run(m: Model, r: Real) {
-    const w = await walk(r.c, lists.organizations, { limit: 100 });
+    const w = await walkWithin(r.c, lists.organizations, { limit: 100 });
     for (const [id, notes] of m.orgs) {
       const got = w.items.find((i) => i.id === id);
+      if (!got && !w.complete) continue; // beyond the page budget of a large deployment
       ensure(got, `organization ${id} is missing from GET /organizations`, w.last);
       ensure(got.notes === notes, `organization ${id} lists notes ${JSON.stringify(got.notes)}, the model ${JSON.stringify(notes)}`, w.last);
     }

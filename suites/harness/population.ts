@@ -1,11 +1,16 @@
 // Lists too short to page get records the suite can create (assignments, organizations);
 // projects cannot be created, so their walks use what the deployment has. Memoized per worker.
 import type { CheckContext } from './check.js';
-import { aProject, createAssignment, createEmployee, createOrganization } from './records.js';
+import { expectStatus } from './assert.js';
+import { aProject, createAssignment, createEmployee, createOrganization, testFile, uploadAttachment } from './records.js';
 
 type Rec = Record<string, unknown>;
 
-export interface Population { project: Rec; employees: Rec[]; assignments: Rec[]; organizations: Rec[] }
+export interface Population {
+  project: Rec; employees: Rec[]; assignments: Rec[]; organizations: Rec[];
+  /** Attachments of the first employee (an entity whose attachment list the run controls). */
+  attachments: Rec[];
+}
 
 import { onSessionEnd } from './session.js';
 
@@ -15,7 +20,7 @@ let pending: Promise<Population> | undefined;
 onSessionEnd(() => { pending = undefined; });
 
 export function population(c: CheckContext, n = 7): Promise<Population> {
-  if (c.settings.readOnly) return Promise.resolve({ project: {}, employees: [], assignments: [], organizations: [] });
+  if (c.settings.readOnly) return Promise.resolve({ project: {}, employees: [], assignments: [], organizations: [], attachments: [] });
   pending ??= (async () => {
     const project = await aProject(c);
     const employees = [await createEmployee(c), await createEmployee(c)];
@@ -25,7 +30,13 @@ export function population(c: CheckContext, n = 7): Promise<Population> {
       assignments.push(await createAssignment(c, { employee_id: employees[i % 2]!.id, project_id: project.id }));
       organizations.push(await createOrganization(c));
     }
-    return { project, employees, assignments, organizations };
+    const attachments: Rec[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const res = await uploadAttachment(c, { type: 'employee', id: String(employees[0]!.id) }, testFile(c, 16 + i));
+      expectStatus(res, '2xx', 'POST /attachments');
+      attachments.push(res.body as Rec);
+    }
+    return { project, employees, assignments, organizations, attachments };
   })();
   pending.catch(() => { pending = undefined; });
   return pending;

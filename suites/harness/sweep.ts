@@ -7,7 +7,7 @@ import type { CheckContext } from './check.js';
 import { createAssignmentFixture, testFile, postOrganization, uploadAttachment, uploadFile } from './records.js';
 import { onSessionEnd } from './session.js';
 import { validate, validatePage, type Resource, type SchemaProblem } from './validate.js';
-import { lists, walk } from './walk.js';
+import { lists, walkWithin } from './walk.js';
 
 export interface Sample { resource: Resource; page: boolean; res: ApiResponse }
 
@@ -19,7 +19,7 @@ export function sweep(c: CheckContext): Promise<Sample[]> {
     const samples: Sample[] = [];
     const take = (resource: Resource, res: ApiResponse, page = false) => { if (is2xx(res)) samples.push({ resource, res, page }); };
     for (const list of ['projects', 'assignments', 'organizations', 'cvs'] as const) {
-      const w = await walk(c, lists[list], { limit: 100 });
+      const w = await walkWithin(c, lists[list], { limit: 100 });
       take(lists[list].resource, w.last, true);
       for (const item of w.items.slice(0, 3)) {
         if (list === 'projects' || list === 'assignments') take(lists[list].resource, await c.api.send({ method: 'GET', path: `${lists[list].path}/${item.id}` }));
