@@ -9,13 +9,18 @@ import type { KeyName } from './harness/redact.js';
 type Rec = Record<string, unknown>;
 const opts = { mutates: true, needs: ['captureIntake' as const] };
 
-function capture(c: CheckContext, externalId: string, auth: KeyName = 'team'): Promise<ApiResponse> {
+interface Capture { source?: string; title?: string; auth?: KeyName }
+
+function capture(c: CheckContext, externalId: string, o: Capture | KeyName = {}): Promise<ApiResponse> {
+  const { source = 'conformance', title = `conformance ${c.target.runId}`, auth = 'team' } = typeof o === 'string' ? { auth: o } : o;
   const e = c.settings.paths.captureIntake!;
   return c.api.send({
     method: e.method, path: e.path, auth,
-    json: { source: 'conformance', external_id: externalId, title: `conformance ${c.target.runId}`, url: `https://example.invalid/${externalId}`, thread: { messages: [] } },
+    json: { source, external_id: externalId, title, url: `https://example.invalid/${encodeURIComponent(title)}/${externalId}`, thread: { messages: [] } },
   });
 }
+
+const idOf = (res: ApiResponse) => (res.body as Rec | undefined)?.id;
 
 const externalId = (c: CheckContext) => `${c.target.runId}-${randomUUID()}`;
 
@@ -47,3 +52,24 @@ check(['INTAKE-DEDUP-TRIPLE'], 'another external_id gives another item; the same
   expectStatus(teamB, '2xx', 'the same capture by the other team');
   ensure((teamB.body as Rec).id !== (first.body as Rec).id, "the other team received this team's item", teamB);
 }, { ...opts, keys: ['otherTeam'] });
+
+check(['INTAKE-DEDUP-TRIPLE', 'INTAKE-REPEAT-200'], 'deduplication is on exactly (team, source, external_id): another source is another thread, another title the same thread', async (c) => {
+  const id = externalId(c);
+  const first = await capture(c, id, { source: 'conformance-a' });
+  expectStatus(first, '2xx', 'first capture');
+  const otherSource = await capture(c, id, { source: 'conformance-b' });
+  expectStatus(otherSource, '2xx', 'the same external_id from another source');
+  ensure(idOf(otherSource) !== idOf(first), 'the same external_id from another source answered the item of the first source', otherSource);
+  const retitled = await capture(c, id, { source: 'conformance-a', title: `conformance ${c.target.runId} (edited)` });
+  expectStatus(retitled, 200, 'the same thread captured again with another title and url');
+  ensure(idOf(retitled) === idOf(first), 'the same (source, external_id) with another title answered another item', retitled);
+}, opts);
+
+check(['INTAKE-DEDUP-TRIPLE', 'INTAKE-REPEAT-200'], 'concurrent captures of one thread answer one item', async (c) => {
+  const id = externalId(c);
+  const answers = await Promise.all([0, 1, 2, 3].map(() => capture(c, id)));
+  for (const a of answers) expectStatus(a, '2xx', 'a concurrent capture');
+  const items = new Set(answers.map(idOf));
+  ensure(items.size === 1, `4 concurrent captures of one thread answered ${items.size} items`, answers[0]);
+  c.reading('intake.concurrent-statuses', answers.map((a) => a.status).sort().join(','));
+}, opts);

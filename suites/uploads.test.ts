@@ -120,6 +120,30 @@ check(['EP-ATTACHMENTS-DOWNLOAD', 'UPLOAD-DOWNLOAD-BYTE-IDENTICAL'], 'property: 
   }, { numRuns: Math.min(c.settings.numRuns, 6) });
 }, { ...opts, needs: ['attachmentDownload'] });
 
+check(['UPLOAD-DOWNLOAD-BYTE-IDENTICAL', 'EP-ATTACHMENTS-DOWNLOAD'], 'multi-megabyte attachments, up to 25,000,000 bytes, download byte-identical', async (c) => {
+  const entity = await anEntity(c);
+  for (const size of [3 * 1024 * 1024 + 5, MB25]) {
+    const file = testFile(c, size);
+    const res = await uploadAttachment(c, entity, file, { timeoutMs: 120_000 });
+    expectStatus(res, '2xx', `POST /attachments of ${size} bytes`);
+    await expectSameBytes(c, (res.body as Rec).id, file);
+  }
+}, { ...opts, needs: ['attachmentDownload'], timeout: 180_000 });
+
+check(['UPLOAD-MULTIPART-ANY-ORDER'], 'uploads with the file part before the fields store the fields as when they come first', async (c) => {
+  const entity = await anEntity(c);
+  const file = testFile(c, 777);
+  const res = await uploadAttachment(c, entity, file, { category: 'contract', fileFirst: true });
+  expectStatus(res, '2xx', 'POST /attachments with the file part first');
+  const att = expectResource(res, 'attachment');
+  ensure(att.entity_type === entity.type && att.entity_id === entity.id && att.category === 'contract' && att.size === file.size, `the Attachment says ${JSON.stringify({ entity_type: att.entity_type, entity_id: att.entity_id, category: att.category, size: att.size })}`, res);
+  ensure((await listIds(c, entity)).includes(att.id), 'the attachment is not listed for its entity');
+  if (c.settings.paths.attachmentDownload) await expectSameBytes(c, att.id, file);
+  const f = await uploadFile(c, testFile(c, 333), { category: 'contract', fileFirst: true });
+  expectStatus(f, '2xx', 'POST /files with the file part first');
+  ensure(expectResource(f, 'file').category === 'contract', `category ${JSON.stringify((f.body as Rec).category)} is not the one sent`, f);
+}, opts);
+
 /**
  * An upload of `size` bytes. A server may close the connection after refusing an oversize body
  * (RFC 9110 §15.5.14), so a request that got no response is sent once more under the same

@@ -1,7 +1,7 @@
 // §9 Versioning: the major version in the path, info.version and deprecation signalling. The §9
 // rules for clients (unknown fields, enum values, error codes) are the suite's own: see
 // specs/client-tolerance.test.ts.
-import { ensure, expectStatus, fail } from './harness/assert.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import type { ApiResponse } from './harness/client.js';
 import { check, type CheckContext } from './harness/check.js';
 import { httpDate, parseDeprecation } from './harness/deprecation.js';
@@ -50,6 +50,8 @@ function sweep(c: CheckContext): Promise<Sweep> {
   return sweeping;
 }
 
+const LISTS = new Set(['/projects', '/assignments', '/organizations', '/cvs', '/attachments']);
+
 const describe = (r: { res: ApiResponse; op?: Operation }) => r.op?.operationId ?? `${r.res.exchange.request.method} ${new URL(r.res.exchange.request.url).pathname}`;
 
 check(['VER-INFO-VERSION-SEMVER', 'VER-NONBREAKING-NEW-ENDPOINTS'], 'info.version of the served description is a semantic version with MAJOR 1', async (c) => {
@@ -62,16 +64,29 @@ check(['VER-INFO-VERSION-SEMVER', 'VER-NONBREAKING-NEW-ENDPOINTS'], 'info.versio
   c.reading('openapi.operations', String(ops.length));
 }, { needs: ['openapi'] });
 
-check(['VER-DEPRECATION-HEADER'], 'responses of deprecated operations carry a well-formed Deprecation header', async (c) => {
+/** Queries a list request may carry (§4 list parameters): a deprecated list is deprecated under all of them. */
+const LIST_QUERIES: Record<string, string>[] = [{ limit: '1' }, { order: 'desc' }, { q: 'conformance' }, { cursor: '' }, { limit: '2', order: 'asc' }];
+
+function expectDeprecation(c: CheckContext, r: { res: ApiResponse; op?: Operation }): void {
+  const value = r.res.headers.deprecation;
+  if (value === undefined) fail(`${describe(r)} is deprecated (or carries Sunset) but has no Deprecation header`, r.res);
+  const parsed = parseDeprecation(value);
+  if (!parsed.ok) fail(`Deprecation: ${value} is neither @<epoch-seconds>, an HTTP-date nor true`, r.res);
+  c.reading('deprecation.form', parsed.form);
+}
+
+check(['VER-DEPRECATION-HEADER'], 'every response of a deprecated operation, with any query, carries a well-formed Deprecation header', async (c) => {
   const { responses } = await sweep(c);
   const affected = responses.filter((r) => r.op?.deprecated || r.res.headers.sunset !== undefined || r.res.headers.deprecation !== undefined);
   if (!affected.length) c.skip('no operation is deprecated on the target');
   for (const r of affected) {
-    const value = r.res.headers.deprecation;
-    if (value === undefined) fail(`${describe(r)} is deprecated (or carries Sunset) but has no Deprecation header`, r.res);
-    const parsed = parseDeprecation(value);
-    if (!parsed.ok) fail(`Deprecation: ${value} is neither @<epoch-seconds>, an HTTP-date nor true`, r.res);
-    c.reading('deprecation.form', parsed.form);
+    expectDeprecation(c, r);
+    const url = new URL(r.res.exchange.request.url);
+    if (!LISTS.has(url.pathname.replace(/^.*\/api\/public\/v1/, ''))) continue;
+    for (const query of LIST_QUERIES) {
+      const res = await c.api.send({ method: 'GET', path: url.pathname, query: { ...Object.fromEntries(url.searchParams), ...query } });
+      if (is2xx(res)) expectDeprecation(c, { res, op: r.op });
+    }
   }
 });
 

@@ -22,7 +22,7 @@ export interface ApiRequest {
   json?: unknown;
   rawBody?: string;
   idempotencyKey?: string;
-  upload?: { fields: Record<string, string>; file: UploadFile };
+  upload?: { fields: Record<string, string>; file: UploadFile; fileFirst?: boolean };
   /** 'hash': stream the response body into a sha256 instead of keeping it. */
   consume?: 'text' | 'hash';
   timeoutMs?: number;

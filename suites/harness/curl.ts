@@ -7,7 +7,7 @@ export interface CurlInput {
   headers: Record<string, string>;
   body?: string;
   /** Multipart fields; the file part is read from a local file named `file`. */
-  multipart?: { fields: Record<string, string>; file: { name: string; size: number; contentType: string } };
+  multipart?: { fields: Record<string, string>; file: { name: string; size: number; contentType: string }; fileFirst?: boolean };
 }
 
 const single = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -22,9 +22,10 @@ export function curlCommand(input: CurlInput): string {
     parts.push('-H', quote(`${name}: ${value}`));
   }
   if (input.multipart) {
-    for (const [name, value] of Object.entries(input.multipart.fields)) parts.push('-F', single(`${name}=${value}`));
     const f = input.multipart.file;
-    parts.push('-F', single(`file=@${f.name};type=${f.contentType}`));
+    const fields = Object.entries(input.multipart.fields).flatMap(([name, value]) => ['-F', single(`${name}=${value}`)]);
+    const file = ['-F', single(`file=@${f.name};type=${f.contentType}`)];
+    parts.push(...(input.multipart.fileFirst ? [...file, ...fields] : [...fields, ...file]));
     return `head -c ${f.size} /dev/urandom > ${single(f.name)} && ${parts.join(' ')}`;
   }
   if (input.body !== undefined) parts.push('--data-raw', single(input.body));

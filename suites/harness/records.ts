@@ -68,11 +68,11 @@ export function testFile(c: CheckContext, size: number, seed?: number): UploadFi
   return { filename: `conformance-${c.target.runId}-${size}.bin`, contentType: 'application/octet-stream', size, seed: seed ?? c.target.seed + 7919 * fileSeed++ };
 }
 
-export interface UploadOptions { auth?: Auth; idempotencyKey?: string; category?: string; timeoutMs?: number }
+export interface UploadOptions { auth?: Auth; idempotencyKey?: string; category?: string; timeoutMs?: number; fileFirst?: boolean }
 
 export async function uploadFile(c: CheckContext, file: UploadFile, o: UploadOptions = {}): Promise<ApiResponse> {
   const res = await c.api.send({
-    method: 'POST', path: '/files', auth: o.auth, upload: { fields: o.category ? { category: o.category } : {}, file },
+    method: 'POST', path: '/files', auth: o.auth, upload: { fields: o.category ? { category: o.category } : {}, file, ...(o.fileFirst ? { fileFirst: true } : {}) },
     ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
   const id = (res.body as Rec | undefined)?.id;
@@ -83,7 +83,7 @@ export async function uploadFile(c: CheckContext, file: UploadFile, o: UploadOpt
 export async function uploadAttachment(c: CheckContext, entity: { type: string; id: string }, file: UploadFile, o: UploadOptions = {}): Promise<ApiResponse> {
   const fields: Record<string, string> = { entity_type: entity.type, entity_id: entity.id, ...(o.category ? { category: o.category } : {}) };
   const res = await c.api.send({
-    method: 'POST', path: '/attachments', auth: o.auth, upload: { fields, file },
+    method: 'POST', path: '/attachments', auth: o.auth, upload: { fields, file, ...(o.fileFirst ? { fileFirst: true } : {}) },
     ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
   const id = (res.body as Rec | undefined)?.id;

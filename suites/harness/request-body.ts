@@ -4,7 +4,12 @@ import { Readable } from 'node:stream';
 import type { CurlInput } from './curl.js';
 import { multipartBody, type UploadFile } from './upload.js';
 
-export interface BodySpec { json?: unknown; rawBody?: string; upload?: { fields: Record<string, string>; file: UploadFile } }
+export interface BodySpec {
+  json?: unknown;
+  rawBody?: string;
+  /** `fileFirst`: the file part before the fields (multipart does not fix an order). */
+  upload?: { fields: Record<string, string>; file: UploadFile; fileFirst?: boolean };
+}
 
 export interface EncodedBody {
   body?: string | Readable;
@@ -21,12 +26,12 @@ export function encodeBody(spec: BodySpec): EncodedBody {
   }
   if (spec.rawBody !== undefined) return { body: spec.rawBody, shown: spec.rawBody, headers: {} };
   if (!spec.upload) return { headers: {} };
-  const { fields, file } = spec.upload;
-  const mp = multipartBody(fields, file);
+  const { fields, file, fileFirst } = spec.upload;
+  const mp = multipartBody(fields, file, fileFirst);
   return {
     body: Readable.from(mp.open()),
     headers: { 'content-type': mp.contentType, 'content-length': String(mp.length) },
-    shown: `<multipart/form-data: ${JSON.stringify(fields)}, file ${file.filename} (${file.size} bytes, ${file.contentType})>`,
-    multipart: { fields, file: { name: file.filename, size: file.size, contentType: file.contentType } },
+    shown: `<multipart/form-data: ${fileFirst ? 'file part first, ' : ''}${JSON.stringify(fields)}, file ${file.filename} (${file.size} bytes, ${file.contentType})>`,
+    multipart: { fields, file: { name: file.filename, size: file.size, contentType: file.contentType }, ...(fileFirst ? { fileFirst } : {}) },
   };
 }

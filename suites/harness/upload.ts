@@ -44,15 +44,12 @@ export interface MultipartBody {
   open: () => AsyncGenerator<Buffer>;
 }
 
-export function multipartBody(fields: Record<string, string>, file: UploadFile): MultipartBody {
+export function multipartBody(fields: Record<string, string>, file: UploadFile, fileFirst = false): MultipartBody {
   const boundary = `conformance${randomBytes(12).toString('hex')}`;
-  const head = Buffer.from(
-    Object.entries(fields)
-      .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
-      .join('') +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const fieldParts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('');
+  const fileHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`;
+  const head = Buffer.from(fileFirst ? fileHead : fieldParts + fileHead);
+  const tail = Buffer.from(fileFirst ? `\r\n${fieldParts}--${boundary}--\r\n` : `\r\n--${boundary}--\r\n`);
   return {
     contentType: `multipart/form-data; boundary=${boundary}`,
     length: head.length + file.size + tail.length,
