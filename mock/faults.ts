@@ -34,6 +34,7 @@ export const faults: readonly FaultInfo[] = [
   f('other-team-deletable', ['ISO-MUTATE-OTHER-TEAM-NO-EFFECT', 'ISO-OTHER-TEAM-AS-MISSING'], "DELETE removes another team's record"),
   f('not-found-distinguishable', ['ISO-OTHER-TEAM-AS-MISSING', 'ISO-GET-OTHER-TEAM-404', 'CHANGELOG-1-6-0-NOT-FOUND'], "another team's id answers 403 forbidden instead of 404"),
   f('not-found-leaks-record', ['ISO-OTHER-TEAM-NO-EXISTENCE-LEAK'], "the 404 for another team's id carries the record's id and title in detail"),
+  f('not-found-says-other-team', ['ISO-OTHER-TEAM-AS-MISSING'], "the 404 for another team's id says the record belongs to another team"),
   f('other-team-in-list', ['ISO-LIST-OWN-TEAM-ONLY'], "lists include other teams' records"),
   f('list-filter-leaks', ['ISO-LIST-OWN-TEAM-ONLY'], "filtered lists (project_id, employee_id, entity) search every team"),
   f('cross-team-reference-accepted', ['ISO-REFERENCE-OTHER-TEAM-AS-MISSING'], "POST /assignments and POST /attachments accept another team's employee/project/entity"),

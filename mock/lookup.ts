@@ -2,7 +2,8 @@
 // answered exactly like a missing id (§1, §4): the same 404 not_found, byte for byte.
 // The isolation and id faults are the explicit branches below.
 import type { AppContext } from './context.js';
-import { ApiError, notFound } from './errors.js';
+import { ApiError, badRequest, notFound } from './errors.js';
+import { deferCrossTeam } from './refusal-faults.js';
 import type { Collection, Entry, TeamId } from './store.js';
 
 export type Access = 'read' | 'write' | 'delete';
@@ -26,7 +27,9 @@ export function findOwn(ctx: AppContext, col: Collection, team: TeamId, id: stri
     if (access === 'read' && f.on('other-team-readable')) return other;
     if (access === 'write' && f.on('other-team-patchable')) return other;
     if (access === 'delete' && f.on('other-team-deletable')) return other;
+    if (access !== 'read' && deferCrossTeam(ctx, notFound())) return other;
     if (f.on('not-found-distinguishable')) throw new ApiError(403, 'forbidden', 'This record belongs to another team');
+    if (f.on('not-found-says-other-team')) throw new ApiError(404, 'not_found', 'This record belongs to another team');
     if (f.on('not-found-leaks-record')) {
       throw new ApiError(404, 'not_found', 'Not found', { id: other.row.id, title: String(other.row.title ?? other.row.name ?? other.row.filename ?? '') });
     }
@@ -37,5 +40,8 @@ export function findOwn(ctx: AppContext, col: Collection, team: TeamId, id: stri
 /** A body reference (employee_id, project_id, entity_id) must name a record of the caller's team. */
 export function ownReference(ctx: AppContext, col: Collection, team: TeamId, id: unknown): Entry | undefined {
   if (typeof id !== 'string') return undefined;
-  return col.get(team, id, ctx.faults.on('cross-team-reference-accepted'));
+  const own = col.get(team, id, ctx.faults.on('cross-team-reference-accepted'));
+  if (own) return own;
+  const other = col.get(team, id, true);
+  return other && deferCrossTeam(ctx, badRequest('Unknown reference', { [`${col.name.replace(/s$/, '')}_id`]: 'no such record' })) ? other : undefined;
 }

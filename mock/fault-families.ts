@@ -1,0 +1,98 @@
+// Faults generated over the endpoint table (specs/openapi/operations.ts and the mock's chosen
+// paths), so a new endpoint gets its faults without anyone writing them: for every mutating
+// endpoint whose effect some view shows, each way a request can be refused is also a way a buggy
+// server applies it anyway; every list and filter can keep deleted records, ignore limit after
+// the first page or leak another team's records through a channel; every record kind can lose a
+// field its schema requires. The self-test (suites/self/faults.test.ts) proves each is detected.
+import { endpoints, type Endpoint } from '../specs/openapi/operations.js';
+import { schema, type SchemaName } from '../specs/index.js';
+
+export interface FaultInfo { name: string; requirements: string[]; description: string }
+
+export const REFUSALS = ['cross-team', 'read-only', 'no-key', 'invalid-body', 'reused-key'] as const;
+export type Refusal = (typeof REFUSALS)[number];
+
+/** Requirement ids a run must report failed when a refused request is applied anyway. */
+const refusalRequirements = {
+  'cross-team': ['ISO-MUTATE-OTHER-TEAM-NO-EFFECT'],
+  'read-only': ['AUTH-READ-ONLY-KEY-NO-WRITE'],
+  'no-key': ['AUTH-BEARER-REQUIRED'],
+  'invalid-body': ['EP-INVALID-BODY-NO-EFFECT'],
+  'reused-key': ['IDEM-REPLAY'],
+} as const satisfies Record<Refusal, readonly string[]>;
+
+const refusalWords = {
+  'cross-team': "aimed at another team's record (or naming one)",
+  'read-only': 'sent with a key without the write scope',
+  'no-key': 'sent without a key',
+  'invalid-body': 'whose body has a field of the wrong type',
+  'reused-key': 'reusing an idempotency key with another request',
+} as const satisfies Record<Refusal, string>;
+
+/** Mutating endpoints beyond the table of shown paths: the file delete (path chosen by the mock). */
+const chosen: Pick<Endpoint, 'method' | 'path' | 'operationId'>[] = [{ method: 'delete', path: '/files/{id}', operationId: 'deleteFile' }];
+
+/** Effects no view of the document shows: a created employee nobody references, a file without its id, a capture. */
+const UNOBSERVABLE = new Set(['createEmployee', 'uploadFile', 'createCapture']);
+
+const referencesRecords = (e: Pick<Endpoint, 'json' | 'multipart'>) =>
+  e.multipart ? 'entity_id' in ((e.multipart as { properties?: object }).properties ?? {})
+  : e.json === 'AssignmentCreate';
+
+/** (operation, refusal) pairs whose applied-anyway effect some view shows. */
+export function refusalCases(): { op: string; refusal: Refusal }[] {
+  const mutating = [...endpoints.filter((e) => e.method !== 'get'), ...chosen].filter((e) => !UNOBSERVABLE.has(e.operationId));
+  return mutating.flatMap((e) => REFUSALS.filter((r) => {
+    if (r === 'cross-team') return e.path.includes('{id}') || referencesRecords(e as Endpoint);
+    if (r === 'invalid-body') return (e as Endpoint).json !== undefined;
+    return true;
+  }).map((refusal) => ({ op: e.operationId, refusal })));
+}
+
+export const appliedWhenRefused = (refusal: Refusal, op: string) => `applied-when-refused:${refusal}:${op}`;
+
+/** Response schemas of records, and the fields each requires beyond id (whose loss has its own fault). */
+const RECORD_SCHEMAS = ['project', 'assignment', 'attachment', 'employee', 'organization', 'file', 'cv'] as const satisfies readonly SchemaName[];
+const shapeRequirement: Record<(typeof RECORD_SCHEMAS)[number], string[]> = {
+  project: ['RES-PROJECT-SHAPE', 'RES-INHERENT-FIELDS'],
+  assignment: ['RES-ASSIGNMENT-SHAPE', 'RES-INHERENT-FIELDS'],
+  attachment: ['RES-ATTACHMENT-SHAPE', 'RES-INHERENT-FIELDS'],
+  employee: ['RES-EMPLOYEE-SHAPE', 'RES-INHERENT-FIELDS'],
+  organization: ['RES-ORGANIZATION-SHAPE', 'RES-INHERENT-FIELDS'],
+  file: ['RES-FILE-SHAPE', 'RES-INHERENT-FIELDS'],
+  cv: ['RES-CV-SHAPE', 'RES-INHERENT-FIELDS'],
+};
+
+export function requiredFieldCases(): { kind: (typeof RECORD_SCHEMAS)[number]; field: string }[] {
+  return RECORD_SCHEMAS.flatMap((kind) => (((schema(kind) as { required?: string[] }).required ?? []).filter((f) => f !== 'id' && !(kind === 'assignment' && f === 'employee')).map((field) => ({ kind, field }))));
+}
+
+export const requiredMissing = (kind: string, field: string) => `required-missing:${kind}.${field}`;
+
+/** PATCH endpoints, for the families of a PATCH that answers or stores the wrong thing. */
+const patchOps = () => endpoints.filter((e) => e.method === 'patch').map((e) => e.operationId);
+
+export const patchAnswersOld = (op: string) => `patch-answers-old:${op}`;
+export const patchDropsUnnamed = (op: string) => `patch-drops-unnamed:${op}`;
+
+/** Creates with an idempotency key, each of which can lose its in-flight lock. */
+const createOps = () => endpoints.filter((e) => e.method === 'post').map((e) => e.operationId);
+export const idempotencyRace = (op: string) => `idempotency-race:${op}`;
+
+export function familyFaults(): FaultInfo[] {
+  const out: FaultInfo[] = [];
+  for (const { op, refusal } of refusalCases()) {
+    out.push({ name: appliedWhenRefused(refusal, op), requirements: [...refusalRequirements[refusal]], description: `${op} refuses a request ${refusalWords[refusal]} but applies it anyway` });
+  }
+  for (const { kind, field } of requiredFieldCases()) {
+    out.push({ name: requiredMissing(kind, field), requirements: shapeRequirement[kind], description: `every ${kind} is served without ${field}, which its schema requires` });
+  }
+  for (const op of patchOps()) {
+    out.push({ name: patchAnswersOld(op), requirements: ['EP-PATCH-PARTIAL', 'EP-PATCH-PERSISTS'], description: `${op} stores the change but answers the record as it was` });
+    out.push({ name: patchDropsUnnamed(op), requirements: ['EP-PATCH-PARTIAL'], description: `${op} replaces the record with the fields it names, dropping the others` });
+  }
+  for (const op of createOps()) {
+    out.push({ name: idempotencyRace(op), requirements: ['IDEM-REPLAY'], description: `${op} has no in-flight lock: concurrent requests with one key each create a record` });
+  }
+  return out;
+}
