@@ -36,6 +36,10 @@ export interface MockOptions {
   readings?: ReadingChoice;
   /** Answer a repeated list request from the page cache before the framework (mock/page-cache.ts); default true, never under a fault. */
   cachedPagesFirst?: boolean;
+  /** Completed idempotency keys kept at most; default 10,000 (mock/idempotency.ts IDEMPOTENCY_DEFAULTS). */
+  idempotencyMaxKeys?: number;
+  /** Bytes of responses kept for idempotent replays at most; default 16 MiB (mock/idempotency.ts IDEMPOTENCY_DEFAULTS). */
+  idempotencyMaxBytes?: number;
 }
 
 export const BASE_PATH = '/api/public/v1';

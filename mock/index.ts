@@ -40,6 +40,10 @@ function checkOptions(o: MockOptions): void {
   if (o.population !== undefined && !(Number.isInteger(o.population) && o.population >= 1 && o.population <= 1_000_000)) {
     throw new MockOptionsError(`population must be an integer 1-1000000 (got ${String(o.population)})`);
   }
+  for (const name of ['idempotencyMaxKeys', 'idempotencyMaxBytes'] as const) {
+    const v = o[name];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1)) throw new MockOptionsError(`${name} must be a positive integer (got ${String(v)})`);
+  }
 }
 
 function encryptionKey(k: MockOptions['encryptionKey']): Buffer {
@@ -77,7 +81,10 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
       codec: new CursorCodec(undefined, readings.value('cursor-format') === 'signed'),
       sorted: new SortedViews(),
       pages: new PageCache(auth),
-      idem: new IdempotencyStore(),
+      idem: new IdempotencyStore(Date.now, {
+        ...(options.idempotencyMaxKeys !== undefined ? { maxKeys: options.idempotencyMaxKeys } : {}),
+        ...(options.idempotencyMaxBytes !== undefined ? { maxBytes: options.idempotencyMaxBytes } : {}),
+      }),
       blobs: await BlobStore.open(dataDir, key),
       auth,
       deprecated: openapi.deprecatedOperations,

@@ -108,7 +108,7 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
         if (def.body && !(ctx.faults.on('create-required-not-enforced') && def.method === 'POST')) checkBody(def.body, input.body);
       }
       if (!idemKey || ctx.faults.on('replay-missing')) return sendJson(reply, asResult(await def.handler(ctx, input)));
-      const scope = `${req.principal!.team}|${def.operationId}`;
+      const scope = [req.principal!.team, def.operationId];
       const fp = fingerprintOf(req.url.split('?')[0]!, canonicalJson(input.body));
       const claim = ctx.faults.on('idem-race-double-create')
         ? ({ kind: 'claimed', complete() {}, release() {} } as Claim)

@@ -99,7 +99,7 @@ export async function handleUpload(
   const key = ctx.faults.on('replay-missing') ? undefined : input.idempotencyKey;
   let claim: Claim | undefined;
   if (key) {
-    claim = ctx.idem.claim(`${input.principal.team}|${operationId}`, key, undefined);
+    claim = ctx.idem.claim([input.principal.team, operationId], key, undefined);
     if (claim.kind === 'in-flight') throw idempotencyInFlight();
   }
   const release = () => claim?.kind === 'claimed' && claim.release();
