@@ -47,6 +47,12 @@ export const BASE_PATH = '/api/public/v1';
 export const UPLOAD_LIMIT_BYTES = 26_214_400;
 /** JSON request bodies above 1 MiB answer 413. */
 export const JSON_BODY_LIMIT_BYTES = 1_048_576;
+/**
+ * JSON request bodies nested deeper than this (arrays and objects) answer 400
+ * bad_request, so no walk over a body (validation, fingerprint, serialization) meets
+ * unbounded depth. The deepest shape the document gives a request is 3 levels.
+ */
+export const MAX_JSON_DEPTH = 64;
 
 /** Deprecation/Sunset dates announced for deprecated operations. */
 export const DEPRECATION_DATE = new Date(Date.UTC(2026, 0, 1));

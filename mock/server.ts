@@ -6,9 +6,10 @@ import multipart from '@fastify/multipart';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import type { AppContext } from './context.js';
-import { JSON_BODY_LIMIT_BYTES } from './context.js';
+import { JSON_BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './context.js';
 import { operationHeaders } from './deprecation.js';
-import { ApiError, errorBody, NOT_FOUND_JSON, notFound } from './errors.js';
+import { ApiError, badRequest, errorBody, NOT_FOUND_JSON, notFound } from './errors.js';
+import { nestedDeeperThan } from './json-depth.js';
 import type { ServedOpenApi } from './openapi.js';
 import type { PageCache } from './page-cache.js';
 import { JSON_TYPE, markMultipart, register, type RouteConfig, type RouteDef } from './route.js';
@@ -84,6 +85,9 @@ function cachedPagesFirst(pages: PageCache): FastifyServerFactory {
   };
 }
 
+/** JSON text nested deeper than MAX_JSON_DEPTH is refused before it is parsed. */
+const tooDeep = () => badRequest('The JSON body is nested too deeply', { body: `nested deeper than ${MAX_JSON_DEPTH} levels` });
+
 export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pagesFirst: boolean): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -101,6 +105,7 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pages
   const jsonParser = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(tooDeep());
     parseJson(req, text, done);
   };
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser);
