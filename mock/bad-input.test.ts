@@ -1,5 +1,5 @@
 // Bad input gets a §7 full envelope with a stable code, never a 5xx: deep nesting,
-// bodies that are not JSON objects.
+// bodies that are not JSON objects; and data never collides with a key's separator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../specs/index.js';
 import { MAX_JSON_DEPTH } from './context.js';
@@ -86,5 +86,18 @@ describe('bodies that are not JSON objects', () => {
   it('still takes an absent body as an empty object', async () => {
     const r = await t.call('PATCH', `/projects/${projectId}`, { raw: '', headers: { 'content-type': 'application/json' } });
     expect(r.status).toBe(200);
+  });
+});
+
+describe('capture dedupe keys', () => {
+  it('never merges captures whose parts only differ in where a separator falls', async () => {
+    const a = await t.call('POST', '/intake/captures', { body: { source: 'S\u0000x', external_id: 'y' } });
+    const b = await t.call('POST', '/intake/captures', { body: { source: 'S', external_id: 'x\u0000y' } });
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(b.json.id).not.toBe(a.json.id);
+    const again = await t.call('POST', '/intake/captures', { body: { source: 'S', external_id: 'x\u0000y' } });
+    expect(again.status).toBe(200);
+    expect(again.json.id).toBe(b.json.id);
   });
 });
