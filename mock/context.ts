@@ -53,6 +53,8 @@ export const JSON_BODY_LIMIT_BYTES = 1_048_576;
  * unbounded depth. The deepest shape the document gives a request is 3 levels.
  */
 export const MAX_JSON_DEPTH = 64;
+/** A request head (request line and headers) above 16 KiB answers 431 (Node's maxHeaderSize, set explicitly). */
+export const MAX_HEADER_BYTES = 16_384;
 
 /** Deprecation/Sunset dates announced for deprecated operations. */
 export const DEPRECATION_DATE = new Date(Date.UTC(2026, 0, 1));
