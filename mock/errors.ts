@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'request_timeout'
   | 'header_too_large'
   | 'expectation_failed'
   | 'internal_error';
@@ -65,6 +66,12 @@ export const idempotencyInFlight = () =>
 /** 422 (uploads always; JSON endpoints unless reading idempotency-reused-status chooses 409). */
 export const idempotencyKeyReused = (status = 422) =>
   new ApiError(status, 'idempotency_key_reused', 'The idempotency key was already used for a different request');
+
+/** A request whose head or body did not arrive in time (MockOptions.requestTimeoutMs, bodyTimeoutMs). */
+export const requestTimeout = (what: 'head' | 'body' | 'request', limitMs: number) =>
+  new ApiError(408, 'request_timeout', `The request ${what === 'request' ? '' : `${what} `}did not arrive in time`, {
+    [what]: what === 'body' ? `paused longer than ${limitMs} ms` : `not received within ${limitMs} ms`,
+  });
 
 export const headerTooLarge = (limit: number) =>
   new ApiError(431, 'header_too_large', `The request line and headers exceed ${limit} bytes`, { headers: `at most ${limit} bytes` });

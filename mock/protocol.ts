@@ -1,21 +1,24 @@
 // The node:http layer under fastify. Errors found before a request reaches the framework
-// (the HTTP parser, CONNECT, Expect, a missing Host)
+// (the HTTP parser, CONNECT, Expect, a missing Host, a head or body that stops arriving)
 // are answered in the §7 full envelope with a stable code where the socket still allows
 // an answer, and the connection is closed.
 import { STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { MAX_HEADER_BYTES } from './context.js';
-import { ApiError, badRequest, errorJson, expectationFailed, headerTooLarge, methodNotAllowed } from './errors.js';
+import { HEADERS_TIMEOUT_MS, MAX_HEADER_BYTES, type Timeouts } from './context.js';
+import { ApiError, badRequest, errorJson, expectationFailed, headerTooLarge, methodNotAllowed, requestTimeout } from './errors.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The methods the mock serves, for the Allow header of a 405. */
 const SERVED_METHODS = 'GET, HEAD, POST, PATCH, DELETE';
 
-/** Options of the node:http server: an explicit head limit. */
-export function serverOptions(): ServerOptions {
+/** Options of the node:http server: explicit head limit and the request timeouts (Node checks them once a second). */
+export function serverOptions(t: Timeouts): ServerOptions {
   return {
     maxHeaderSize: MAX_HEADER_BYTES,
+    requestTimeout: t.requestMs,
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, t.requestMs),
+    connectionsCheckingInterval: Math.min(1_000, t.requestMs),
     // Checked in guardRequest instead, so the 400 is in the envelope.
     requireHostHeader: false,
   };
@@ -34,7 +37,8 @@ const PARSER_ERRORS = {
 } as const satisfies Record<string, readonly [string, string]>;
 
 /** The envelope error for an error Node's HTTP server reports on a connection. */
-export function clientErrorOf(err: Error & { code?: string }): ApiError {
+export function clientErrorOf(err: Error & { code?: string }, t: Timeouts): ApiError {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimeout('request', t.requestMs);
   if (err.code === 'HPE_HEADER_OVERFLOW') return headerTooLarge(MAX_HEADER_BYTES);
   const known = err.code !== undefined && err.code in PARSER_ERRORS ? PARSER_ERRORS[err.code as keyof typeof PARSER_ERRORS] : undefined;
   if (known) return badRequest('The HTTP request is malformed', { [known[0]]: known[1] });
@@ -71,13 +75,13 @@ function sendError(res: ServerResponse, api: ApiError): void {
   res.end(body, () => abandon(res.req, res.socket, api));
 }
 
-/** fastify's clientErrorHandler: the parser's errors in the envelope. */
-export function clientErrorHandler(): (err: Error & { code?: string }, socket: Socket) => void {
+/** fastify's clientErrorHandler: the parser's errors and the request timeout, in the envelope. */
+export function clientErrorHandler(t: Timeouts): (err: Error & { code?: string }, socket: Socket) => void {
   return (err, socket) => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     // Node's own rule: answer only where no response to this connection has started.
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-    const api = clientErrorOf(err);
+    const api = clientErrorOf(err, t);
     if (socket.writable && !inFlight?.headersSent) writeRawError(socket, api, {}, () => abandon(inFlight?.req, socket, api));
     else abandon(inFlight?.req, socket, api);
   };
@@ -93,11 +97,27 @@ export const protocolListeners = {
   },
 };
 
-/** Checks a request before any other layer; true when it was answered. An HTTP/1.1 request without Host is a 400 (RFC 9112). */
-export function guardRequest(req: IncomingMessage, res: ServerResponse): boolean {
-  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+/**
+ * Checks a request before any other layer; true when it was answered. An HTTP/1.1
+ * request without Host is a 400 (RFC 9112). A request with a body gets the body timeout:
+ * a pause longer than `t.bodyMs` between chunks answers 408 and closes the connection,
+ * which aborts the request's body stream, so the handler reading it cleans up (partial
+ * upload removed, idempotency key released).
+ */
+export function guardRequest(req: IncomingMessage, res: ServerResponse, t: Timeouts): boolean {
+  const h = req.headers;
+  if (h.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
     sendError(res, badRequest('An HTTP/1.1 request needs a Host header', { host: 'required in HTTP/1.1' }));
     return true;
+  }
+  if (h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0')) {
+    req.setTimeout(t.bodyMs, () => {
+      const api = requestTimeout('body', t.bodyMs);
+      if (res.headersSent) abandon(req, res.socket, api);
+      else sendError(res, api);
+    });
+    // Once the body is in, a slow answer (a large download) is not a stalled request.
+    req.once('end', () => req.socket.setTimeout(0));
   }
   return false;
 }

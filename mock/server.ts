@@ -1,12 +1,12 @@
 // Composes the mock: auth (onRequest) → route → input checks and validation →
 // handler → (faults) → response; one error handler maps every error to the envelope.
 // Before all of it, the node:http layer checks the request (mock/protocol.ts: parser
-// errors, CONNECT, Expect, Host, all in the envelope), and a repeat of a list
+// errors, CONNECT, Expect, Host, timeouts, all in the envelope), and a repeat of a list
 // page this pipeline built may be answered from the page cache (mock/page-cache.ts).
 import multipart from '@fastify/multipart';
 import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
-import type { AppContext } from './context.js';
+import type { AppContext, Timeouts } from './context.js';
 import { JSON_BODY_LIMIT_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH } from './context.js';
 import { operationHeaders } from './deprecation.js';
 import { ApiError, badRequest, errorBody, errorJson, NOT_FOUND_JSON, notFound } from './errors.js';
@@ -77,17 +77,16 @@ function faultedErrorBody(ctx: AppContext, api: ApiError, short: boolean): Recor
  * The node:http server under fastify: the request checks of mock/protocol.ts first, then,
  * when given, the page cache, then the framework.
  */
-function serverFactory(pages: PageCache | undefined): FastifyServerFactory {
+function serverFactory(t: Timeouts, pages: PageCache | undefined): FastifyServerFactory {
   return (handler, options) => {
-    const fastifyTimeouts = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
-    const server = createServer(serverOptions(), (req, res) => {
-      if (guardRequest(req, res)) return;
+    const fastifyTimeouts = options as { keepAliveTimeout: number; connectionTimeout: number };
+    const server = createServer(serverOptions(t), (req, res) => {
+      if (guardRequest(req, res, t)) return;
       if (!pages?.answer(req, res)) handler(req, res);
     });
     server.on('connect', protocolListeners.connect);
     server.on('checkExpectation', protocolListeners.checkExpectation);
     server.keepAliveTimeout = fastifyTimeouts.keepAliveTimeout;
-    server.requestTimeout = fastifyTimeouts.requestTimeout;
     server.setTimeout(fastifyTimeouts.connectionTimeout);
     return server;
   };
@@ -114,8 +113,8 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pages
     forceCloseConnections: true,
     // Without an active fault, a repeated list request is answered from the page cache
     // before the framework (about a third of the CPU of a list request, measured A/B).
-    serverFactory: serverFactory(pagesFirst && ctx.faults.active === undefined ? ctx.pages : undefined),
-    clientErrorHandler: clientErrorHandler(),
+    serverFactory: serverFactory(ctx.timeouts, pagesFirst && ctx.faults.active === undefined ? ctx.pages : undefined),
+    clientErrorHandler: clientErrorHandler(ctx.timeouts),
     frameworkErrors: frameworkError,
   });
   app.removeContentTypeParser(['text/plain', 'application/json']);

@@ -103,6 +103,10 @@ export async function handleUpload(
     if (claim.kind === 'in-flight') throw idempotencyInFlight();
   }
   const release = () => claim?.kind === 'claimed' && claim.release();
+  // A body that will never complete (client gone, body timeout) frees the key at once,
+  // not after the partial file is removed: 'aborted' is emitted synchronously by the
+  // request's destroy, so a retry can never find the key still in flight.
+  input.req.raw.once('aborted', release);
   let upload: ReceivedUpload | undefined;
   try {
     upload = await receive(ctx, input);
