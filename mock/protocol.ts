@@ -116,8 +116,11 @@ export function guardRequest(req: IncomingMessage, res: ServerResponse, t: Timeo
       if (res.headersSent) abandon(req, res.socket, api);
       else sendError(res, api);
     });
-    // Once the body is in, a slow answer (a large download) is not a stalled request.
-    req.once('end', () => req.socket.setTimeout(0));
+    // Once the body is in, a slow answer is not a stalled request; when the answer went
+    // first, Node has already set the keep-alive timeout, which stays.
+    req.once('end', () => {
+      if (!res.writableEnded) req.socket.setTimeout(0);
+    });
   }
   return false;
 }
