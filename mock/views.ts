@@ -1,8 +1,9 @@
 // Response views: how a stored row is shown, per resource and shape (§2, §7), with
 // the response-shape faults applied as explicit transforms. Employees, assignments,
 // organizations, attachments and files are shown in the fullest shape their specs/
-// schema gives (mock/full-shape.ts), so every record of a kind carries the same fields. Serialized JSON is cached
-// per entry object (entries are replaced on every change, so the cache never goes stale).
+// schema gives (mock/full-shape.ts), so every record of a kind carries the same fields.
+// Serialized JSON is cached per entry object (entries are replaced on every change, so
+// the cache never goes stale).
 import type { Faults } from './faults.js';
 import { fullShape } from './full-shape.js';
 import { formatTimestamp, type ReadingValue } from './readings.js';
