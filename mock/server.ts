@@ -111,6 +111,9 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pages
     // A path id of any length that fits in a request head reaches checkId (400 detail.id), like every malformed id.
     routerOptions: { maxParamLength: MAX_HEADER_BYTES },
     forceCloseConnections: true,
+    // A request met while closing is answered as usual (with Connection: close), not with
+    // fastify's own 503 body outside the envelope.
+    return503OnClosing: false,
     // Without an active fault, a repeated list request is answered from the page cache
     // before the framework (about a third of the CPU of a list request, measured A/B).
     serverFactory: serverFactory(ctx.timeouts, pagesFirst && ctx.faults.active === undefined ? ctx.pages : undefined),
