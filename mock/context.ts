@@ -36,6 +36,14 @@ export interface MockOptions {
   readings?: ReadingChoice;
   /** Answer a repeated list request from the page cache before the framework (mock/page-cache.ts); default true, never under a fault. */
   cachedPagesFirst?: boolean;
+  /** Longest time to receive a whole request, head and body, in ms; default DEFAULT_REQUEST_TIMEOUT_MS (120 s). Then 408. */
+  requestTimeoutMs?: number;
+  /** Longest pause between two chunks of a request body, in ms; default DEFAULT_BODY_TIMEOUT_MS (30 s). Then 408. */
+  bodyTimeoutMs?: number;
+  /** Completed idempotency keys kept at most; default 10,000 (mock/idempotency.ts IDEMPOTENCY_DEFAULTS). */
+  idempotencyMaxKeys?: number;
+  /** Bytes of responses kept for idempotent replays at most; default 16 MiB (mock/idempotency.ts IDEMPOTENCY_DEFAULTS). */
+  idempotencyMaxBytes?: number;
 }
 
 export const BASE_PATH = '/api/public/v1';
@@ -43,6 +51,25 @@ export const BASE_PATH = '/api/public/v1';
 export const UPLOAD_LIMIT_BYTES = 26_214_400;
 /** JSON request bodies above 1 MiB answer 413. */
 export const JSON_BODY_LIMIT_BYTES = 1_048_576;
+/**
+ * JSON request bodies nested deeper than this (arrays and objects) answer 400
+ * bad_request, so no walk over a body (validation, fingerprint, serialization) meets
+ * unbounded depth. The deepest shape the document gives a request is 3 levels.
+ */
+export const MAX_JSON_DEPTH = 64;
+/** A request head (request line and headers) above 16 KiB answers 431 (Node's maxHeaderSize, set explicitly). */
+export const MAX_HEADER_BYTES = 16_384;
+/** Default of MockOptions.requestTimeoutMs: a whole request (head and body) must arrive within 120 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+/** Default of MockOptions.bodyTimeoutMs: a request body may pause at most 30 s between chunks. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** A request head must arrive within this long (or the request timeout, when shorter). */
+export const HEADERS_TIMEOUT_MS = 60_000;
+
+export interface Timeouts {
+  requestMs: number;
+  bodyMs: number;
+}
 
 /** Deprecation/Sunset dates announced for deprecated operations. */
 export const DEPRECATION_DATE = new Date(Date.UTC(2026, 0, 1));
@@ -63,4 +90,5 @@ export interface AppContext {
   readonly auth: Authenticator;
   readonly deprecated: ReadonlySet<string>;
   readonly uploadLimit: number;
+  readonly timeouts: Timeouts;
 }

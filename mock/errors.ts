@@ -15,6 +15,9 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'request_timeout'
+  | 'header_too_large'
+  | 'expectation_failed'
   | 'internal_error';
 
 /** Extra fields of plan-limit errors (§7). */
@@ -64,6 +67,21 @@ export const idempotencyInFlight = () =>
 export const idempotencyKeyReused = (status = 422) =>
   new ApiError(status, 'idempotency_key_reused', 'The idempotency key was already used for a different request');
 
+/** A request whose head or body did not arrive in time (MockOptions.requestTimeoutMs, bodyTimeoutMs). */
+export const requestTimeout = (what: 'head' | 'body' | 'request', limitMs: number) =>
+  new ApiError(408, 'request_timeout', `The request ${what === 'request' ? '' : `${what} `}did not arrive in time`, {
+    [what]: what === 'body' ? `paused longer than ${limitMs} ms` : `not received within ${limitMs} ms`,
+  });
+
+export const headerTooLarge = (limit: number) =>
+  new ApiError(431, 'header_too_large', `The request line and headers exceed ${limit} bytes`, { headers: `at most ${limit} bytes` });
+
+export const methodNotAllowed = (method: string) =>
+  new ApiError(405, 'method_not_allowed', `The method ${method} is not served`, { method: `${method} is not served` });
+
+export const expectationFailed = () =>
+  new ApiError(417, 'expectation_failed', 'Only Expect: 100-continue is supported', { expect: 'only 100-continue is supported' });
+
 /** The no-API-access plan answers every request with this (status 402, documented; reading plan-limit-status). */
 export const planLimit = (resource: string, status = 402) =>
   new ApiError(status, 'plan_limit_exceeded', 'The plan of this team does not include API access', undefined, {
@@ -84,6 +102,9 @@ export function errorBody(err: ApiError, style: EnvelopeStyle = 'full'): Record<
   if (err.extra) Object.assign(error, err.extra);
   return err.detail && Object.keys(err.detail).length > 0 ? { error, detail: err.detail } : { error };
 }
+
+/** The serialized full envelope of an error. */
+export const errorJson = (err: ApiError): string => JSON.stringify(errorBody(err));
 
 /** Not-found is sent byte-identically for missing ids and other teams' ids. */
 export const NOT_FOUND_JSON = JSON.stringify(errorBody(notFound()));

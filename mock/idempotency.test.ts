@@ -1,6 +1,6 @@
 // Idempotency keys on mutating endpoints (§4).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IdempotencyStore, RETENTION_MS } from './idempotency.js';
+import { canonicalJson, fingerprintOf, IDEMPOTENCY_DEFAULTS, IdempotencyStore, RETENTION_MS } from './idempotency.js';
 import { startTestMock, uploadForm, walk, type TestMock } from './testing.js';
 
 let t: TestMock;
@@ -96,5 +96,78 @@ describe('retention', () => {
     expect(store.claim('s', 'k', 'fp').kind).toBe('replay');
     now += RETENTION_MS + 1;
     expect(store.claim('s', 'k', 'other').kind).toBe('claimed');
+  });
+});
+
+describe('keys and fingerprints', () => {
+  it('keeps scope and key apart whatever characters they contain', () => {
+    const store = new IdempotencyStore();
+    const a = store.claim('s\u0000a', 'b', 'fp');
+    if (a.kind !== 'claimed') throw new Error('expected a claim');
+    a.complete('fp', { status: 201, json: '{"a":1}' });
+    expect(store.claim('s', 'a\u0000b', 'fp').kind).toBe('claimed');
+    expect(store.claim(['team', 'op|x'], 'k', 'fp').kind).toBe('claimed');
+    expect(store.claim(['team|op', 'x'], 'k', 'fp').kind).toBe('claimed');
+  });
+
+  it('fingerprints parts without a separator that data can contain', () => {
+    expect(fingerprintOf('a\u0000b', 'c')).not.toBe(fingerprintOf('a', 'b\u0000c'));
+    expect(fingerprintOf('a', 'b')).toBe(fingerprintOf('a', 'b'));
+  });
+
+  it('writes canonical JSON of any depth without recursion', () => {
+    expect(canonicalJson({ b: [1, { d: null, c: 'x' }], a: true })).toBe('{"a":true,"b":[1,{"c":"x","d":null}]}');
+    expect(canonicalJson([])).toBe('[]');
+    expect(canonicalJson({})).toBe('{}');
+    expect(canonicalJson('\u0000"')).toBe(JSON.stringify('\u0000"'));
+    expect(canonicalJson(undefined)).toBe('null');
+    let deep: unknown = 0;
+    for (let i = 0; i < 200_000; i++) deep = i % 2 ? [deep] : { k: deep };
+    const text = canonicalJson(deep);
+    expect(text.length).toBeGreaterThan(600_000);
+    expect(text.startsWith('[{"k":[{"k":')).toBe(true);
+  });
+});
+
+describe('bounded memory', () => {
+  const complete = (store: IdempotencyStore, key: string, json = '{}') => {
+    const c = store.claim('s', key, 'fp');
+    if (c.kind !== 'claimed') throw new Error(`expected a claim for ${key}`);
+    c.complete('fp', { status: 201, json });
+  };
+
+  it('documents its default caps', () => {
+    expect(IDEMPOTENCY_DEFAULTS).toEqual({ maxKeys: 10_000, maxBytes: 16 * 1024 * 1024, retentionMs: RETENTION_MS });
+  });
+
+  it('forgets the oldest completed keys beyond the key cap', () => {
+    const store = new IdempotencyStore(Date.now, { maxKeys: 100 });
+    for (let i = 0; i < 1_000; i++) complete(store, `k${i}`);
+    expect(store.size).toBeLessThanOrEqual(100);
+    expect(store.claim('s', 'k999', 'fp').kind).toBe('replay');
+    expect(store.claim('s', 'k0', 'fp').kind).toBe('claimed');
+  });
+
+  it('forgets the oldest completed keys beyond the byte cap', () => {
+    const store = new IdempotencyStore(Date.now, { maxBytes: 100_000 });
+    for (let i = 0; i < 1_000; i++) complete(store, `k${i}`, 'x'.repeat(1_000));
+    expect(store.bytes).toBeLessThanOrEqual(100_000);
+    expect(store.claim('s', 'k999', 'fp').kind).toBe('replay');
+  });
+
+  it('never forgets a key still in flight', () => {
+    const store = new IdempotencyStore(Date.now, { maxKeys: 10 });
+    expect(store.claim('s', 'busy', undefined).kind).toBe('claimed');
+    for (let i = 0; i < 100; i++) complete(store, `k${i}`);
+    expect(store.claim('s', 'busy', undefined).kind).toBe('in-flight');
+  });
+
+  it('drops expired keys without waiting for new ones', () => {
+    let now = 0;
+    const store = new IdempotencyStore(() => now);
+    for (let i = 0; i < 10; i++) complete(store, `k${i}`);
+    now += RETENTION_MS + 1;
+    complete(store, 'fresh');
+    expect(store.size).toBe(1);
   });
 });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Authenticator, resolveKeys } from './auth.js';
 import { BlobStore } from './blob-store.js';
-import { BASE_PATH, type AppContext, type MockOptions } from './context.js';
+import { BASE_PATH, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type AppContext, type MockOptions } from './context.js';
 import { Faults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
 import { CHOSEN_PATHS, servedOpenApi } from './openapi.js';
@@ -39,6 +39,10 @@ function checkOptions(o: MockOptions): void {
   if (o.seed !== undefined && !Number.isSafeInteger(o.seed)) throw new MockOptionsError(`seed must be an integer (got ${String(o.seed)})`);
   if (o.population !== undefined && !(Number.isInteger(o.population) && o.population >= 1 && o.population <= 1_000_000)) {
     throw new MockOptionsError(`population must be an integer 1-1000000 (got ${String(o.population)})`);
+  }
+  for (const name of ['requestTimeoutMs', 'bodyTimeoutMs', 'idempotencyMaxKeys', 'idempotencyMaxBytes'] as const) {
+    const v = o[name];
+    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1)) throw new MockOptionsError(`${name} must be a positive integer (got ${String(v)})`);
   }
 }
 
@@ -77,11 +81,15 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
       codec: new CursorCodec(undefined, readings.value('cursor-format') === 'signed'),
       sorted: new SortedViews(),
       pages: new PageCache(auth),
-      idem: new IdempotencyStore(),
+      idem: new IdempotencyStore(Date.now, {
+        ...(options.idempotencyMaxKeys !== undefined ? { maxKeys: options.idempotencyMaxKeys } : {}),
+        ...(options.idempotencyMaxBytes !== undefined ? { maxBytes: options.idempotencyMaxBytes } : {}),
+      }),
       blobs: await BlobStore.open(dataDir, key),
       auth,
       deprecated: openapi.deprecatedOperations,
       uploadLimit: Number(readings.value('upload-limit')),
+      timeouts: { requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, bodyMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS },
     };
     const app = await buildServer(ctx, openapi, options.cachedPagesFirst !== false);
     await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });

@@ -22,6 +22,10 @@ Options:
                      (default: the small seed of 55 projects per team)
   --data-dir DIR     directory of the encrypted blob store (default: a temp dir removed at exit)
   --extra-fields     add unknown fields to every resource (clients must ignore them)
+  --request-timeout MS  longest time to receive a whole request, head and body (default 120000);
+                     then 408 request_timeout
+  --body-timeout MS  longest pause between two chunks of a request body (default 30000);
+                     then 408 request_timeout
   --list-faults      print each fault with the requirement ids it violates, then exit
   --list-readings    print each reading with its values (default first) and why it conforms, then exit
   --help             print this help
@@ -48,6 +52,8 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
       population: { type: 'string' },
       'data-dir': { type: 'string' },
       'extra-fields': { type: 'boolean', default: false },
+      'request-timeout': { type: 'string' },
+      'body-timeout': { type: 'string' },
       'list-faults': { type: 'boolean', default: false },
       'list-readings': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -79,6 +85,8 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
     deprecate: values.deprecate ? values.deprecate.split(',').map((s) => s.trim()).filter(Boolean) : [],
     seed: int('seed', values.seed),
     ...(values.population !== undefined ? { population: int('population', values.population) } : {}),
+    ...(values['request-timeout'] !== undefined ? { requestTimeoutMs: int('request-timeout', values['request-timeout']) } : {}),
+    ...(values['body-timeout'] !== undefined ? { bodyTimeoutMs: int('body-timeout', values['body-timeout']) } : {}),
     dataDir: values['data-dir'],
     extraFields: values['extra-fields'],
     readings: chosen,

@@ -75,11 +75,18 @@ export function markMultipart(req: FastifyRequest): void {
   (req as unknown as Record<symbol, boolean>)[MULTIPART_BODY] = true;
 }
 
+/**
+ * The JSON object body of a mutating request (§4: "JSON object"). No body at all is an
+ * empty object; `null`, an array or a scalar is 400 bad_request with detail.body.
+ */
 function jsonBody(req: FastifyRequest): Record<string, unknown> {
   if ((req as unknown as Record<symbol, boolean>)[MULTIPART_BODY] === true) throw unsupportedMediaType('application/json');
   const b = req.body;
-  if (b === undefined || b === null) return {};
-  if (typeof b !== 'object' || Array.isArray(b)) throw badRequest('The request body must be a JSON object', { body: 'must be a JSON object' });
+  if (b === undefined) return {};
+  if (b === null || typeof b !== 'object' || Array.isArray(b)) {
+    const got = b === null ? 'null' : Array.isArray(b) ? 'an array' : `a ${typeof b}`;
+    throw badRequest('The request body must be a JSON object', { body: `must be a JSON object, not ${got}` });
+  }
   return b as Record<string, unknown>;
 }
 
@@ -108,7 +115,7 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
         if (def.body && !(ctx.faults.on('create-required-not-enforced') && def.method === 'POST')) checkBody(def.body, input.body);
       }
       if (!idemKey || ctx.faults.on('replay-missing')) return sendJson(reply, asResult(await def.handler(ctx, input)));
-      const scope = `${req.principal!.team}|${def.operationId}`;
+      const scope = [req.principal!.team, def.operationId];
       const fp = fingerprintOf(req.url.split('?')[0]!, canonicalJson(input.body));
       const claim = ctx.faults.on('idem-race-double-create')
         ? ({ kind: 'claimed', complete() {}, release() {} } as Claim)

@@ -1,14 +1,17 @@
 // Composes the mock: auth (onRequest) → route → input checks and validation →
 // handler → (faults) → response; one error handler maps every error to the envelope.
-// Before all of it, a repeat of a list page this pipeline built may be answered from
-// the page cache (mock/page-cache.ts).
+// Before all of it, the node:http layer checks the request (mock/protocol.ts: parser
+// errors, CONNECT, Expect, Host, timeouts, all in the envelope), and a repeat of a list
+// page this pipeline built may be answered from the page cache (mock/page-cache.ts).
 import multipart from '@fastify/multipart';
 import { createServer } from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
-import type { AppContext } from './context.js';
-import { JSON_BODY_LIMIT_BYTES } from './context.js';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
+import type { AppContext, Timeouts } from './context.js';
+import { JSON_BODY_LIMIT_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH } from './context.js';
 import { operationHeaders } from './deprecation.js';
-import { ApiError, errorBody, NOT_FOUND_JSON, notFound } from './errors.js';
+import { ApiError, badRequest, errorBody, errorJson, NOT_FOUND_JSON, notFound } from './errors.js';
+import { nestedDeeperThan } from './json-depth.js';
+import { clientErrorHandler, guardRequest, protocolListeners, serverOptions } from './protocol.js';
 import type { ServedOpenApi } from './openapi.js';
 import type { PageCache } from './page-cache.js';
 import { JSON_TYPE, markMultipart, register, type RouteConfig, type RouteDef } from './route.js';
@@ -70,29 +73,52 @@ function faultedErrorBody(ctx: AppContext, api: ApiError, short: boolean): Recor
   return body;
 }
 
-/** The node:http server of fastify's defaults, trying the page cache before the framework. */
-function cachedPagesFirst(pages: PageCache): FastifyServerFactory {
+/**
+ * The node:http server under fastify: the request checks of mock/protocol.ts first, then,
+ * when given, the page cache, then the framework.
+ */
+function serverFactory(t: Timeouts, pages: PageCache | undefined): FastifyServerFactory {
   return (handler, options) => {
-    const timeouts = options as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
-    const server = createServer((req, res) => {
-      if (!pages.answer(req, res)) handler(req, res);
+    const fastifyTimeouts = options as { keepAliveTimeout: number; connectionTimeout: number };
+    const server = createServer(serverOptions(t), (req, res) => {
+      if (guardRequest(req, res, t)) return;
+      if (!pages?.answer(req, res)) handler(req, res);
     });
-    server.keepAliveTimeout = timeouts.keepAliveTimeout;
-    server.requestTimeout = timeouts.requestTimeout;
-    server.setTimeout(timeouts.connectionTimeout);
+    server.on('connect', protocolListeners.connect);
+    server.on('checkExpectation', protocolListeners.checkExpectation);
+    server.keepAliveTimeout = fastifyTimeouts.keepAliveTimeout;
+    server.setTimeout(fastifyTimeouts.connectionTimeout);
     return server;
   };
 }
+
+/** fastify's own errors before routing (a malformed percent-encoding, an over-long path parameter) in the envelope. */
+function frameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const api =
+    err.code === 'FST_ERR_BAD_URL' ? badRequest('The request path is malformed', { path: 'holds a malformed percent-encoding' })
+    : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? badRequest('Invalid id', { id: 'must be a canonical UUID' })
+    : toApiError(err);
+  reply.code(api.status).header('content-type', JSON_TYPE).send(errorJson(api));
+}
+
+/** JSON text nested deeper than MAX_JSON_DEPTH is refused before it is parsed. */
+const tooDeep = () => badRequest('The JSON body is nested too deeply', { body: `nested deeper than ${MAX_JSON_DEPTH} levels` });
 
 export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pagesFirst: boolean): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    routerOptions: { maxParamLength: 4096, ignoreTrailingSlash: ctx.readings.value('trailing-slash-lists') === 'list' },
+    // A path id of any length that fits in a request head reaches checkId (400 detail.id), like every malformed id.
+    routerOptions: { maxParamLength: MAX_HEADER_BYTES, ignoreTrailingSlash: ctx.readings.value('trailing-slash-lists') === 'list' },
     forceCloseConnections: true,
+    // A request met while closing is answered as usual (with Connection: close), not with
+    // fastify's own 503 body outside the envelope.
+    return503OnClosing: false,
     // Without an active fault, a repeated list request is answered from the page cache
     // before the framework (about a third of the CPU of a list request, measured A/B).
-    serverFactory: pagesFirst && ctx.faults.active === undefined ? cachedPagesFirst(ctx.pages) : undefined,
+    serverFactory: serverFactory(ctx.timeouts, pagesFirst && ctx.faults.active === undefined ? ctx.pages : undefined),
+    clientErrorHandler: clientErrorHandler(ctx.timeouts),
+    frameworkErrors: frameworkError,
   });
   app.removeContentTypeParser(['text/plain', 'application/json']);
   // JSON (and +json) bodies; an empty body is no body (a bodyless DELETE/PATCH with a JSON
@@ -101,6 +127,7 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pages
   const jsonParser = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(tooDeep());
     parseJson(req, text, done);
   };
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser);

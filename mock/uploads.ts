@@ -99,10 +99,14 @@ export async function handleUpload(
   const key = ctx.faults.on('replay-missing') ? undefined : input.idempotencyKey;
   let claim: Claim | undefined;
   if (key) {
-    claim = ctx.idem.claim(`${input.principal.team}|${operationId}`, key, undefined);
+    claim = ctx.idem.claim([input.principal.team, operationId], key, undefined);
     if (claim.kind === 'in-flight') throw idempotencyInFlight();
   }
   const release = () => claim?.kind === 'claimed' && claim.release();
+  // A body that will never complete (client gone, body timeout) frees the key at once,
+  // not after the partial file is removed: 'aborted' is emitted synchronously by the
+  // request's destroy, so a retry can never find the key still in flight.
+  input.req.raw.once('aborted', release);
   let upload: ReceivedUpload | undefined;
   try {
     upload = await receive(ctx, input);

@@ -1,7 +1,11 @@
 // Response views: how a stored row is shown, per resource and shape (§2, §7), with
-// the response-shape faults applied as explicit transforms. Serialized JSON is cached
-// per entry object (entries are replaced on every change, so the cache never goes stale).
+// the response-shape faults applied as explicit transforms. Employees, assignments,
+// organizations, attachments and files are shown in the fullest shape their specs/
+// schema gives (mock/full-shape.ts), so every record of a kind carries the same fields.
+// Serialized JSON is cached per entry object (entries are replaced on every change, so
+// the cache never goes stale).
 import type { Faults } from './faults.js';
+import { fullShape } from './full-shape.js';
 import { formatTimestamp, type ReadingValue } from './readings.js';
 import type { Entry, Store } from './store.js';
 
@@ -10,7 +14,6 @@ type Obj = Record<string, unknown>;
 
 const PROJECT_FULL_ONLY = ['close_reason', 'close_reason_category', 'closed_at', 'contacts', 'last_activity_at', 'stage_changed_at'];
 const LEGACY_REFS = ['client_org_id', 'end_client_org_id', 'recruiter_org_id'];
-const ADDRESS_FULL_ONLY = ['buyer_identifier', 'buyer_identifier_scheme', 'electronic_address', 'electronic_address_scheme', 'establishment_country'];
 
 export class Views {
   private readonly cache = new Map<string, WeakMap<Entry, string>>();
@@ -65,25 +68,16 @@ export class Views {
 
   organization(e: Entry): string {
     return this.cached('organization', e, () => {
-      const o: Obj = { ...e.row };
-      let addresses = (o.addresses as Obj[] | undefined) ?? [];
-      if (this.shape === 'legacy') {
-        delete o.last_activity_at;
-        addresses = addresses.map((a) => {
-          const c = { ...a };
-          for (const k of ADDRESS_FULL_ONLY) delete c[k];
-          return c;
-        });
-      }
-      if (this.faults.on('organization-mistyped')) addresses = addresses.map((a) => ({ ...a, is_default: 'yes' }));
+      // The legacy schema leaves out last_activity_at and the newer address fields.
+      const o = fullShape(this.shape === 'legacy' ? 'organization-legacy' : 'organization', e.row);
+      if (this.faults.on('organization-mistyped')) o.addresses = (o.addresses as Obj[]).map((a) => ({ ...a, is_default: 'yes' }));
       if (this.faults.on('nullable-mistyped')) o.last_activity_at = false;
-      o.addresses = addresses;
       return o;
     });
   }
 
   employeeObj(e: Entry): Obj {
-    const o: Obj = { ...e.row };
+    const o = fullShape('employee', e.row);
     if (this.faults.on('timestamps-not-strings')) o.created_at = Date.parse(String(o.created_at));
     if (this.faults.on('employee-mistyped')) o.is_active = String(o.is_active);
     return o;
@@ -98,8 +92,8 @@ export class Views {
     const emp = this.store.collections.employees.get(e.team, String(e.row.employee_id), true);
     const hit = this.assignments.get(e);
     if (hit && hit.emp === emp) return hit.json;
-    const o: Obj = { ...e.row };
-    if (emp && !this.faults.on('assignment-employee-missing')) o.employee = this.employeeObj(emp);
+    const embed = emp && !this.faults.on('assignment-employee-missing');
+    const o = fullShape('assignment', embed ? { ...e.row, employee: this.employeeObj(emp) } : e.row);
     const json = JSON.stringify(this.extra(o));
     this.assignments.set(e, { emp, json });
     return json;
@@ -116,14 +110,18 @@ export class Views {
 
   attachment(e: Entry): string {
     return this.cached('attachment', e, () => {
-      if (!this.faults.on('attachment-entity-type-wrong')) return e.row;
-      const t = String(e.row.entity_type);
-      return { ...e.row, entity_type: t.charAt(0).toUpperCase() + t.slice(1) };
+      const o = fullShape('attachment', e.row);
+      if (!this.faults.on('attachment-entity-type-wrong')) return o;
+      const t = String(o.entity_type);
+      return { ...o, entity_type: t.charAt(0).toUpperCase() + t.slice(1) };
     });
   }
 
   file(e: Entry): string {
-    return this.cached('file', e, () => (this.faults.on('file-mistyped') ? { ...e.row, size: String(e.row.size) } : e.row));
+    return this.cached('file', e, () => {
+      const o = fullShape('file', e.row);
+      return this.faults.on('file-mistyped') ? { ...o, size: String(o.size) } : o;
+    });
   }
 }
 

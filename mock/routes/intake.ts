@@ -18,7 +18,8 @@ export const intakeRoutes: RouteDef[] = [
       if (Object.keys(detail).length) throw badRequest('The capture is invalid', detail);
       const col = ctx.store.collections.captures;
       const team = principal.team;
-      const key = `${String(body.source)}\u0000${String(body.external_id)}`;
+      // A JSON array of the parts: no separator that a source or an external id could contain.
+      const key = JSON.stringify([body.source, body.external_id]);
       if (!ctx.faults.on('capture-dedupe-broken')) {
         const crossTeam = ctx.faults.on('capture-dedupe-cross-team');
         const existing = col.entries(team, crossTeam).find((e) => e.extra.dedupe === key);
