@@ -47,7 +47,8 @@ export class Authenticator {
     this.principals.set(keys.noApiAccess, { team: 'C', scopes: new Set(ALL), apiAccess: false });
   }
 
-  private static readonly TEAM_A_FALLBACK: Principal = { team: 'A', scopes: new Set(ALL), apiAccess: true };
+  /** Team A with every scope: whom the faults that lift authentication serve. */
+  static readonly TEAM_A_FALLBACK: Principal = { team: 'A', scopes: new Set(ALL), apiAccess: true };
 
   /** The principal a well-formed `Authorization: Bearer` header names, if any; no fault applies. */
   principalOf(header: string | undefined): Principal | undefined {

@@ -4,9 +4,9 @@
 // and removed on failure, so an aborted or oversize upload leaves nothing behind.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 const IV_BYTES = 12;
@@ -93,6 +93,13 @@ export class BlobStore {
       return decipher;
     }
     return createReadStream(file, { start: IV_BYTES, end: size - TAG_BYTES - 1 }).pipe(decipher);
+  }
+
+  /** The bytes as stored, still encrypted (without iv and tag): only the download-encrypted fault serves them. */
+  async readStored(blobId: string): Promise<Readable> {
+    const file = this.path(blobId);
+    const size = (await stat(file)).size;
+    return size - IV_BYTES - TAG_BYTES === 0 ? Readable.from([]) : createReadStream(file, { start: IV_BYTES, end: size - TAG_BYTES - 1 });
   }
 
   async remove(blobId: string): Promise<void> {

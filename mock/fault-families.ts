@@ -74,6 +74,7 @@ const patchOps = () => endpoints.filter((e) => e.method === 'patch').map((e) => 
 
 export const patchAnswersOld = (op: string) => `patch-answers-old:${op}`;
 export const patchDropsUnnamed = (op: string) => `patch-drops-unnamed:${op}`;
+export const createStoresLess = (op: string) => `create-stores-less:${op}`;
 
 /** Creates with an idempotency key, each of which can lose its in-flight lock. */
 const createOps = () => endpoints.filter((e) => e.method === 'post').map((e) => e.operationId);
@@ -93,6 +94,7 @@ export function familyFaults(): FaultInfo[] {
   }
   for (const op of createOps()) {
     out.push({ name: idempotencyRace(op), requirements: ['IDEM-REPLAY'], description: `${op} has no in-flight lock: concurrent requests with one key each create a record` });
+    out.push({ name: createStoresLess(op), requirements: ['EP-CREATE-PERSISTS'], description: `${op} answers the fields sent but stores only those its schema requires` });
   }
   return out;
 }

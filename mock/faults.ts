@@ -2,11 +2,13 @@
 // the requirement ids (specs/requirements.json) a conformance run must then report failed.
 // The branches live where the behaviour lives, each guarded by `faults.on('<name>')`.
 
-export interface FaultInfo { name: string; requirements: string[]; description: string }
+import { familyFaults, type FaultInfo } from './fault-families.js';
+
+export type { FaultInfo };
 
 const f = (name: string, requirements: string[], description: string): FaultInfo => ({ name, requirements, description });
 
-export const faults: readonly FaultInfo[] = [
+const written: readonly FaultInfo[] = [
   // Pagination and cursors
   f('cursor-undecodable-first-page', ['LIST-CURSOR-UNDECODABLE', 'ERR-BAD-REQUEST-CURSOR', 'CHANGELOG-1-4-0-CURSOR-400'], 'an undecodable cursor answers the first page (pre-1.4.0 behaviour)'),
   f('cursor-tampered-5xx', ['LIST-CURSOR-UNDECODABLE'], 'a cursor that does not decode (tampered, truncated, re-encoded) crashes the list with a 500'),
@@ -41,14 +43,16 @@ export const faults: readonly FaultInfo[] = [
   // Idempotency
   f('replay-missing', ['IDEM-REPLAY', 'UPLOAD-IDEM-REPLAY'], 'idempotency keys are ignored: a retry creates again'),
   f('idem-422-missing', ['UPLOAD-IDEM-DIFFERENT-FILE-422', 'ERR-IDEM-DIFFERENT-FILE'], 'a reused key with a different request replays the first response'),
-  f('idem-race-double-create', ['IDEM-REPLAY'], 'no in-flight lock: concurrent requests with one key each create a record'),
   f('idem-header-rejected', ['IDEM-HEADER-ACCEPTED'], 'requests carrying an idempotency-key header answer 400'),
+  f('idempotency-key-across-teams', ['ISO-IDEMPOTENCY-PER-TEAM'], "idempotency keys are not scoped by team: another team's request with the same key gets this team's answer"),
   // Uploads
   f('upload-limit-not-enforced', ['UPLOAD-MAX-SIZE', 'LIMIT-UPLOAD-SIZE'], 'uploads of any size are accepted'),
   f('upload-limit-too-strict', ['UPLOAD-MAX-SIZE', 'LIMIT-UPLOAD-SIZE'], 'uploads above 20,000,000 bytes are rejected'),
   f('upload-oversize-stored', ['UPLOAD-MAX-SIZE', 'LIMIT-UPLOAD-SIZE'], 'an oversize upload answers 413 but a truncated record is stored'),
   f('download-bytes-differ', ['UPLOAD-DOWNLOAD-BYTE-IDENTICAL'], 'downloads flip the first byte'),
   f('download-missing', ['EP-ATTACHMENTS-DOWNLOAD'], 'the attachment download answers 404'),
+  f('download-encrypted-above-1mib', ['UPLOAD-DOWNLOAD-BYTE-IDENTICAL'], 'downloads of more than 1 MiB serve the stored bytes still encrypted'),
+  f('multipart-fields-after-file-ignored', ['UPLOAD-MULTIPART-ANY-ORDER'], 'multipart fields that come after the file part are ignored'),
   f('upload-file-part-optional', ['UPLOAD-FILE-PART-REQUIRED'], 'an upload without a file part creates an empty record'),
   f('upload-category-dropped', ['UPLOAD-CATEGORY-STORED'], 'the category field of uploads is ignored'),
   f('upload-size-wrong', ['EP-ATTACHMENTS-CREATE', 'EP-FILES-CREATE'], 'the size of an upload is reported one byte short'),
@@ -70,6 +74,9 @@ export const faults: readonly FaultInfo[] = [
   f('shape-mixed', ['RES-SHAPE-CONSISTENT'], 'every other project response uses the other shape'),
   f('employee-mistyped', ['RES-EMPLOYEE-SHAPE'], 'employee is_active is served as a string'),
   f('assignment-employee-missing', ['RES-ASSIGNMENT-SHAPE'], 'assignments are served without the embedded employee'),
+  f('embedded-employee-stale', ['RES-ASSIGNMENT-EMBEDDED-CURRENT'], "an assignment embeds its employee as it was when the assignment was first shown, not after the employee's PATCH"),
+  f('embedded-employee-follows-old-id', ['RES-ASSIGNMENT-EMBEDDED-CURRENT'], "an assignment keeps embedding its first employee after its employee_id changes"),
+  f('embedded-employee-defaults', ['EP-CREATE-PERSISTS', 'RES-ASSIGNMENT-EMBEDDED-CURRENT'], 'the embedded employee shows is_active true and no skills, whatever the employee holds'),
   f('organization-mistyped', ['RES-ORGANIZATION-SHAPE', 'RES-ORGANIZATION-LEGACY-SHAPE'], 'organization address is_default is served as a string'),
   f('attachment-entity-type-wrong', ['RES-ATTACHMENT-SHAPE'], 'attachment entity_type is served capitalized (outside the closed set)'),
   f('file-mistyped', ['RES-FILE-SHAPE'], 'file size is served as a string'),
@@ -109,15 +116,25 @@ export const faults: readonly FaultInfo[] = [
   f('capture-dedupe-broken', ['INTAKE-DEDUP-TRIPLE', 'INTAKE-REPEAT-200'], 'every capture creates a new item'),
   f('capture-dedupe-cross-team', ['INTAKE-DEDUP-TRIPLE'], "deduplication ignores the team: team B receives team A's item"),
   f('capture-repeat-status-wrong', ['INTAKE-REPEAT-200'], 'a repeated capture answers 201 instead of 200'),
+  f('capture-dedupe-on-external-id-only', ['INTAKE-DEDUP-TRIPLE'], 'deduplication ignores the source: the same external_id from another source answers the first item'),
+  f('capture-dedupe-includes-title', ['INTAKE-DEDUP-TRIPLE', 'INTAKE-REPEAT-200'], 'deduplication also compares the title: a repeat capture with another title creates another item'),
+  f('capture-concurrent-duplicates', ['INTAKE-DEDUP-TRIPLE', 'INTAKE-REPEAT-200'], 'concurrent captures of one thread each create an item'),
   // Versioning
   f('v1-path-missing', ['GEN-BASE-PATH', 'VER-MAJOR-IN-PATH', 'CHANGELOG-1-0-0-INITIAL-SURFACE'], 'the API answers under /api/public/v2 instead of /api/public/v1'),
   f('deprecation-header-missing', ['VER-DEPRECATION-HEADER'], 'deprecated operations carry Sunset but no Deprecation header'),
+  f('deprecation-missing-with-query', ['VER-DEPRECATION-HEADER'], 'deprecated operations carry no Deprecation header when the request has a query string'),
   f('deprecation-everywhere', ['VER-DEPRECATION-ONLY-AFFECTED'], 'every response carries a Deprecation header'),
   f('sunset-malformed', ['VER-SUNSET-HEADER'], 'the Sunset header is an ISO date instead of an HTTP-date'),
   f('sunset-before-deprecation', ['VER-SUNSET-NOT-BEFORE-DEPRECATION'], 'the Sunset date is earlier than the Deprecation date'),
   f('openapi-deprecated-missing', ['VER-OPENAPI-DEPRECATED-FLAG'], 'the served OpenAPI document omits deprecated: true'),
   f('info-version-wrong', ['VER-INFO-VERSION-SEMVER'], 'the served OpenAPI info.version is 2.0.0'),
 ];
+
+/** The hand-written faults, then the families generated over the endpoint table. */
+export const faults: readonly FaultInfo[] = [...written, ...familyFaults()];
+
+/** The hand-written ones (mock/faults.test.ts smokes each; the families are proven by the suites' self-test). */
+export const writtenFaults = written;
 
 export type FaultName = (typeof faults)[number]['name'];
 

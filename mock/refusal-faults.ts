@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from './context.js';
 import { appliedWhenRefused, type Refusal } from './fault-families.js';
+import { Authenticator, type Principal } from './auth.js';
 import type { ApiError } from './errors.js';
 
 const DEFERRED = Symbol('deferred refusal');
@@ -40,3 +41,14 @@ export function deferCrossTeam(ctx: AppContext, error: ApiError): boolean {
 
 /** The refusal to answer instead of the request's result, if one was kept. */
 export const deferredRefusal = (req: FastifyRequest): ApiError | undefined => (req as Deferring)[DEFERRED];
+
+/**
+ * An authentication refusal under its applied-when-refused fault: the principal to go on with
+ * (team A for a missing key; the key's own team, every scope, for a missing scope), the refusal kept.
+ */
+export function liftAuthRefusal(ctx: AppContext, req: FastifyRequest, err: ApiError): Principal | undefined {
+  if (err.code === 'unauthorized') return deferRefusal(ctx, req, 'no-key', err) ? Authenticator.TEAM_A_FALLBACK : undefined;
+  if (err.code !== 'forbidden') return undefined;
+  const own = ctx.auth.principalOf(req.headers.authorization);
+  return own && deferRefusal(ctx, req, 'read-only', err) ? { ...own, scopes: Authenticator.TEAM_A_FALLBACK.scopes } : undefined;
+}

@@ -8,6 +8,10 @@ import type { AppContext } from './context.js';
 import { ApiError, badRequest, idempotencyInFlight, idempotencyKeyReused, notFound, unsupportedMediaType } from './errors.js';
 import { canonicalJson, fingerprintOf, type Claim } from './idempotency.js';
 
+import { deferredRefusal, deferRefusal, withRequest } from './refusal-faults.js';
+import { idempotencyRace } from './fault-families.js';
+import { withMutationFaults } from './mutation-faults.js';
+
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** A JSON result; `json` is already serialized (a Buffer when cached pre-encoded). */
@@ -49,6 +53,9 @@ declare module 'fastify' {
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function sendJson(reply: FastifyReply, r: Result, replayed = false): FastifyReply {
+  // an applied-when-refused fault answers the refusal it kept, now that the request is applied
+  const refusal = deferredRefusal(reply.request);
+  if (refusal) throw refusal;
   reply.code(r.status);
   if (replayed) reply.header('idempotent-replayed', 'true');
   if (r.status === 204) return reply.send(); // reading file-delete=204: no body
@@ -98,43 +105,57 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
     method: def.method,
     url,
     config,
-    handler: async (req, reply) => {
-      const params = req.params as { id?: string };
-      if (params.id !== undefined) checkId(ctx, params.id);
-      const idemKey = mutating ? headerValue(req.headers['idempotency-key']) : undefined;
-      if (idemKey !== undefined && idemKey.length > 255) throw badRequest('Invalid idempotency key', { 'idempotency-key': 'at most 255 characters' });
-      if (idemKey !== undefined && ctx.faults.on('idem-header-rejected')) throw badRequest('Unexpected header', { 'idempotency-key': 'is not supported' });
-      const input: Input = { principal: req.principal!, params, query: req.query as Record<string, unknown>, body: {}, req, reply, idempotencyKey: idemKey };
-      if (def.kind === 'multipart' || def.kind === 'stream') {
-        if (def.kind === 'multipart' && !req.isMultipart()) throw unsupportedMediaType('multipart/form-data');
-        await def.handler(ctx, input);
-        return reply;
-      }
-      if (mutating) {
-        input.body = jsonBody(req);
-        if (def.body && !(ctx.faults.on('create-required-not-enforced') && def.method === 'POST')) checkBody(def.body, input.body);
-      }
-      if (!idemKey || ctx.faults.on('replay-missing')) return sendJson(reply, asResult(await def.handler(ctx, input)));
-      const scope = [req.principal!.team, def.operationId];
-      const fp = fingerprintOf(req.url.split('?')[0]!, canonicalJson(input.body));
-      const claim = ctx.faults.on('idem-race-double-create')
-        ? ({ kind: 'claimed', complete() {}, release() {} } as Claim)
-        : ctx.idem.claim(scope, idemKey, ctx.faults.on('idem-422-missing') ? undefined : fp);
-      if (claim.kind === 'in-flight') throw idempotencyInFlight();
-      if (claim.kind === 'reused') throw idempotencyKeyReused(Number(ctx.readings.value('idempotency-reused-status')));
-      if (claim.kind === 'replay') return sendJson(reply, claim.response, true);
-      try {
-        if (ctx.faults.on('idem-race-double-create')) await new Promise((r) => setTimeout(r, 20));
-        const result = asResult(await def.handler(ctx, input));
-        if (result.status < 500) claim.complete(fp, result);
-        else claim.release();
-        return sendJson(reply, result);
-      } catch (err) {
-        claim.release();
-        throw err;
-      }
-    },
+    handler: (req, reply) => withRequest(ctx, req, () => handle(req, reply)),
   });
+
+  async function handle(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const params = req.params as { id?: string };
+    if (params.id !== undefined) checkId(ctx, params.id);
+    const idemKey = mutating ? headerValue(req.headers['idempotency-key']) : undefined;
+    if (idemKey !== undefined && idemKey.length > 255) throw badRequest('Invalid idempotency key', { 'idempotency-key': 'at most 255 characters' });
+    if (idemKey !== undefined && ctx.faults.on('idem-header-rejected')) throw badRequest('Unexpected header', { 'idempotency-key': 'is not supported' });
+    const input: Input = { principal: req.principal!, params, query: req.query as Record<string, unknown>, body: {}, req, reply, idempotencyKey: idemKey };
+    if (def.kind === 'multipart' || def.kind === 'stream') {
+      if (def.kind === 'multipart' && !req.isMultipart()) throw unsupportedMediaType('multipart/form-data');
+      await def.handler(ctx, input);
+      return reply;
+    }
+    if (mutating) {
+      input.body = jsonBody(req);
+      if (def.body && !(ctx.faults.on('create-required-not-enforced') && def.method === 'POST')) {
+        try {
+          checkBody(def.body, input.body);
+        } catch (err) {
+          if (!(err instanceof ApiError) || !deferRefusal(ctx, req, 'invalid-body', err)) throw err;
+        }
+      }
+    }
+    const run = () => withMutationFaults(ctx, def.operationId, input, async () => asResult(await def.handler(ctx, input)));
+    if (!idemKey || ctx.faults.on('replay-missing')) return sendJson(reply, await run());
+    const scope = ctx.faults.on('idempotency-key-across-teams') ? [def.operationId] : [req.principal!.team, def.operationId];
+    const fp = fingerprintOf(req.url.split('?')[0]!, canonicalJson(input.body));
+    const race = ctx.faults.on(idempotencyRace(def.operationId));
+    const claim = race
+      ? ({ kind: 'claimed', complete() {}, release() {} } as Claim)
+      : ctx.idem.claim(scope, idemKey, ctx.faults.on('idem-422-missing') ? undefined : fp);
+    if (claim.kind === 'in-flight') throw idempotencyInFlight();
+    if (claim.kind === 'reused') {
+      const refusal = idempotencyKeyReused(Number(ctx.readings.value('idempotency-reused-status')));
+      if (!deferRefusal(ctx, req, 'reused-key', refusal)) throw refusal;
+      return sendJson(reply, await run());
+    }
+    if (claim.kind === 'replay') return sendJson(reply, claim.response, true);
+    try {
+      if (race) await new Promise((r) => setTimeout(r, 20));
+      const result = await run();
+      if (result.status < 500) claim.complete(fp, result);
+      else claim.release();
+      return sendJson(reply, result);
+    } catch (err) {
+      claim.release();
+      throw err;
+    }
+  }
 }
 
 function asResult(r: Result | void): Result {

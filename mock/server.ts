@@ -10,6 +10,7 @@ import type { AppContext, Timeouts } from './context.js';
 import { JSON_BODY_LIMIT_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH } from './context.js';
 import { operationHeaders } from './deprecation.js';
 import { ApiError, badRequest, errorBody, errorJson, NOT_FOUND_JSON, notFound } from './errors.js';
+import { liftAuthRefusal, refusalFaultActive } from './refusal-faults.js';
 import { nestedDeeperThan } from './json-depth.js';
 import { clientErrorHandler, guardRequest, protocolListeners, serverOptions } from './protocol.js';
 import type { ServedOpenApi } from './openapi.js';
@@ -147,13 +148,16 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pages
       req.principal = ctx.auth.authenticate(req.headers.authorization, cfg?.scope);
       done();
     } catch (err) {
-      done(err as Error);
+      const lifted = refusalFaultActive(ctx) && err instanceof ApiError ? liftAuthRefusal(ctx, req, err) : undefined;
+      if (lifted) req.principal = lifted;
+      done(lifted ? undefined : (err as Error));
     }
   });
 
   if (ctx.deprecated.size > 0 || ctx.faults.on('deprecation-everywhere')) {
     app.addHook('onSend', (req, reply, payload, done) => {
       const op = (req.routeOptions.config as Partial<RouteConfig> | undefined)?.operationId;
+      if (ctx.faults.on('deprecation-missing-with-query') && req.url.includes('?')) return done(null, payload);
       for (const [k, v] of operationHeaders(ctx, op)) reply.header(k, v);
       done(null, payload);
     });

@@ -8,6 +8,9 @@ import type { AppContext } from './context.js';
 import { SizeLimitExceeded, type StoredBlob } from './blob-store.js';
 import { ApiError, badRequest, idempotencyInFlight, idempotencyKeyReused, payloadTooLarge } from './errors.js';
 import { canonicalJson, fingerprintOf, type Claim } from './idempotency.js';
+import { idempotencyRace } from './fault-families.js';
+import { storeLess } from './mutation-faults.js';
+import { deferRefusal } from './refusal-faults.js';
 import type { Input } from './route.js';
 import { sendJson } from './route.js';
 import { createdStatus } from './routes/common.js';
@@ -39,7 +42,7 @@ async function receive(ctx: AppContext, input: Input): Promise<ReceivedUpload> {
     const parts = input.req.parts({ limits: { fileSize: limit === undefined ? Infinity : limit + 1, files: 2, fields: 20, fieldSize: 65_536, parts: 30 } });
     for await (const part of parts) {
       if (part.type === 'field') {
-        fields[part.fieldname] = String(part.value);
+        if (!(file && ctx.faults.on('multipart-fields-after-file-ignored'))) fields[part.fieldname] = String(part.value);
         continue;
       }
       files++;
@@ -99,7 +102,9 @@ export async function handleUpload(
   const key = ctx.faults.on('replay-missing') ? undefined : input.idempotencyKey;
   let claim: Claim | undefined;
   if (key) {
-    claim = ctx.idem.claim([input.principal.team, operationId], key, undefined);
+    claim = ctx.faults.on(idempotencyRace(operationId))
+      ? ({ kind: 'claimed', complete() {}, release() {} } as Claim)
+      : ctx.idem.claim(ctx.faults.on('idempotency-key-across-teams') ? [operationId] : [input.principal.team, operationId], key, undefined);
     if (claim.kind === 'in-flight') throw idempotencyInFlight();
   }
   const release = () => claim?.kind === 'claimed' && claim.release();
@@ -119,13 +124,15 @@ export async function handleUpload(
     throw err;
   }
   const fp = fingerprintOf(input.req.url.split('?')[0]!, upload.blob.sha256, upload.filename, canonicalJson(upload.fields));
-  if (claim?.kind === 'replay') {
+  const reused = claim?.kind === 'replay' && claim.fingerprint !== fp && !ctx.faults.on('idem-422-missing');
+  if (claim?.kind === 'replay' && !(reused && deferRefusal(ctx, input.req, 'reused-key', idempotencyKeyReused()))) {
     await ctx.blobs.remove(upload.blob.blobId);
-    if (claim.fingerprint !== fp && !ctx.faults.on('idem-422-missing')) throw idempotencyKeyReused();
+    if (reused) throw idempotencyKeyReused();
     sendJson(input.reply, claim.response, true);
     return;
   }
   const json = create(upload);
+  storeLess(ctx, operationId, input.principal.team, json);
   const status = createdStatus(ctx);
   if (claim?.kind === 'claimed') claim.complete(fp, { status, json });
   sendJson(input.reply, { status, json });

@@ -33,10 +33,18 @@ export class Views {
     if (!m) this.cache.set(kind, (m = new WeakMap()));
     let s = m.get(e);
     if (s === undefined) {
-      s = JSON.stringify(this.extra(build()));
+      s = JSON.stringify(this.extra(this.withoutRequired(kind.replace(/-(full|legacy)$/, ''), build())));
       m.set(e, s);
     }
     return s;
+  }
+
+  /** The required-missing family: a field the kind's schema requires, left out. */
+  private withoutRequired(kind: string, o: Obj): Obj {
+    const active = this.faults.active;
+    if (!active?.startsWith(`required-missing:${kind}.`)) return o;
+    const { [active.slice(`required-missing:${kind}.`.length)]: _dropped, ...rest } = o;
+    return rest;
   }
 
   /** The "extra fields" mode adds unknown fields, which clients must ignore (§9); reading timestamp-format rewrites *_at. */
@@ -89,14 +97,34 @@ export class Views {
 
   assignment(e: Entry): string {
     // The embedded employee changes independently, so the cached JSON remembers which employee entry it embeds.
-    const emp = this.store.collections.employees.get(e.team, String(e.row.employee_id), true);
+    const emp = this.embeddedEntry(e);
     const hit = this.assignments.get(e);
     if (hit && hit.emp === emp) return hit.json;
     const embed = emp && !this.faults.on('assignment-employee-missing');
-    const o = fullShape('assignment', embed ? { ...e.row, employee: this.employeeObj(emp) } : e.row);
-    const json = JSON.stringify(this.extra(o));
+    const o = fullShape('assignment', embed ? { ...e.row, employee: this.embeddedEmployee(emp) } : e.row);
+    const json = JSON.stringify(this.extra(this.withoutRequired('assignment', o)));
     this.assignments.set(e, { emp, json });
     return json;
+  }
+
+  /** First embedded employee entry per assignment id, for the faults of a stale embedded copy. */
+  private readonly firstEmbedded = new Map<string, Entry | undefined>();
+
+  private embeddedEntry(e: Entry): Entry | undefined {
+    const employees = this.store.collections.employees;
+    const current = employees.get(e.team, String(e.row.employee_id), true);
+    const stale = this.faults.on('embedded-employee-stale') || this.faults.on('embedded-employee-follows-old-id');
+    if (!stale) return current;
+    if (!this.firstEmbedded.has(e.row.id)) this.firstEmbedded.set(e.row.id, current);
+    const first = this.firstEmbedded.get(e.row.id);
+    // stale: the copy taken when the assignment was first shown; follows-old-id: the first employee, as it is now
+    if (this.faults.on('embedded-employee-stale')) return first;
+    return first && employees.get(first.team, first.row.id, true);
+  }
+
+  private embeddedEmployee(emp: Entry): Obj {
+    const o = this.employeeObj(emp);
+    return this.faults.on('embedded-employee-defaults') ? { ...o, is_active: true, skills: [] } : o;
   }
 
   cv(e: Entry): string {

@@ -52,7 +52,9 @@ function checkEntity(ctx: AppContext, input: Input, u: ReceivedUpload): void {
 async function download(ctx: AppContext, input: Input): Promise<void> {
   const e = findOwn(ctx, ctx.store.collections.attachments, input.principal.team, input.params.id!, 'read');
   if (ctx.faults.on('download-missing')) throw notFound();
-  let body = await ctx.blobs.read(String(e.extra.blobId));
+  // the fault: a download of more than 1 MiB served as stored, still encrypted
+  const encrypted = ctx.faults.on('download-encrypted-above-1mib') && Number(e.extra.size) > 1_048_576;
+  let body = encrypted ? await ctx.blobs.readStored(String(e.extra.blobId)) : await ctx.blobs.read(String(e.extra.blobId));
   if (ctx.faults.on('download-bytes-differ')) {
     let first = true;
     body = body.pipe(new Transform({
