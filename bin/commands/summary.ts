@@ -18,9 +18,9 @@ const firstLine = (text: string, max = 110) => {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
 
-/** A must or implied requirement failed: the run does not conform. */
+/** A must or implied requirement failed or was blocked (could not be checked): the run does not conform. */
 export const blockingFailures = (report: Report): ReportRequirement[] =>
-  report.requirements.filter((r) => r.status === 'failed' && (r.level === 'must' || r.level === 'implied'));
+  report.requirements.filter((r) => (r.status === 'failed' || r.status === 'blocked') && (r.level === 'must' || r.level === 'implied'));
 
 export function formatSummary(report: Report, files: { html: string; json: string; junit: string }): string {
   const t = report.target;

@@ -1,0 +1,58 @@
+import type { ReportCheck, ReportFailure, RootCause } from './types.js';
+
+// Root causes: one bug usually fails or blocks many checks with the same message (the same
+// mistyped field seen on pages of 5, 3 and 1 items). Failures are grouped by their message with
+// the parts that vary between occurrences folded away; the groups that touch the most
+// requirements come first, because fixing them clears the most.
+
+const TRAILING_EXCHANGE = / \((?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \S+ → \d{3}\)$/;
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const POINTER_INDEX = /\/\d+(?=[/\s;,]|$)/g;
+
+/** The first line of a failure message without the `(METHOD url → status)` the evidence shows anyway. */
+export function headline(message: string): string {
+  return (message.split('\n')[0] ?? '').trim().replace(TRAILING_EXCHANGE, '');
+}
+
+/** The headline with item indices and ids folded, and a problem repeated per item listed once. */
+export function causeMessage(message: string): string {
+  const folded = headline(message).replace(POINTER_INDEX, '/*').replace(UUID, '<id>');
+  const colon = folded.indexOf(': ');
+  const head = colon >= 0 ? folded.slice(0, colon + 2) : '';
+  const parts = (colon >= 0 ? folded.slice(colon + 2) : folded).split('; ');
+  return head + [...new Set(parts)].join('; ');
+}
+
+/** One failed or blocked check: its evidence, and the requirements it failed and blocked. */
+export interface Outcome { check: ReportCheck; failure: ReportFailure; failed: string[]; blocked: string[] }
+
+const addAll = (into: string[], ids: readonly string[]) => { for (const id of ids) if (!into.includes(id)) into.push(id); };
+
+/**
+ * Groups outcomes into root causes (most requirements first) and stamps each check and failure
+ * with its cause id. A cause lists as blocked only requirements that ended up blocked: one failed
+ * by another cause is that cause's.
+ */
+export function rootCauses(outcomes: readonly Outcome[], endedBlocked: (id: string) => boolean = () => true): RootCause[] {
+  const groups = new Map<string, Omit<RootCause, 'id'> & { members: Outcome[] }>();
+  for (const o of outcomes) {
+    const message = causeMessage(o.failure.message);
+    const g = groups.get(message) ?? { message, setup: [], failed: [], blocked: [], checks: { failed: [], blocked: [] }, failure: o.failure, members: [] };
+    const step = o.failure.setup?.at(-1);
+    if (step) addAll(g.setup, [step]);
+    addAll(g.failed, o.failed);
+    addAll(g.blocked, o.blocked);
+    addAll(o.check.status === 'blocked' ? g.checks.blocked : g.checks.failed, [o.check.name]);
+    g.members.push(o);
+    groups.set(message, g);
+  }
+  for (const g of groups.values()) g.blocked = g.blocked.filter((r) => !g.failed.includes(r) && endedBlocked(r));
+  const sorted = [...groups.values()].sort((a, b) => size(b) - size(a) || b.members.length - a.members.length);
+  return sorted.map(({ members, ...g }, i) => {
+    const id = `C${i + 1}`;
+    for (const m of members) { m.check.cause = id; m.failure.cause = id; }
+    return { id, ...g };
+  });
+}
+
+const size = (g: { failed: string[]; blocked: string[] }) => new Set([...g.failed, ...g.blocked]).size;
