@@ -97,7 +97,8 @@ export function buildReport(input: BuildInput): Report {
     }
   }
   const statusById = new Map(input.catalog.map((entry) => [entry.id, statusOf(entry, byRequirement.get(entry.id) ?? [])]));
-  const causes = rootCauses(outcomes, (id) => statusById.get(id) === 'blocked');
+  const rankOf = new Map(input.catalog.map((entry, i) => [entry.id, i]));
+  const causes = rootCauses(outcomes, { endedBlocked: (id) => statusById.get(id) === 'blocked', rank: (id) => rankOf.get(id) ?? rankOf.size });
   const requirements = input.catalog.map((entry): ReportRequirement => {
     const parts = byRequirement.get(entry.id) ?? [];
     const checks = parts.map((p) => p.entry.check);

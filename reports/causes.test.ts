@@ -33,8 +33,14 @@ describe('root causes', () => {
     expect(outcomes.map((o) => [o.check.cause, o.failure.cause])).toEqual([['C2', 'C2'], ['C1', 'C1'], ['C1', 'C1']]);
   });
 
+  it('lists ids in document order and shows the evidence of the check about the earliest one', () => {
+    const rank = (id: string) => ['RES-SHAPE', 'LIST-X', 'AUTH-Y'].indexOf(id);
+    const causes = rootCauses([outcome('auth', 'same', ['AUTH-Y'], []), outcome('shape', 'same', ['RES-SHAPE'], []), outcome('list', 'same', [], ['LIST-X'], 'blocked')], { rank });
+    expect(causes[0]).toMatchObject({ failed: ['RES-SHAPE', 'AUTH-Y'], blocked: ['LIST-X'], failure: { check: 'shape' } });
+  });
+
   it('lists as blocked only requirements that did not end up failed by another cause', () => {
-    const causes = rootCauses([outcome('a', 'x', ['A'], []), outcome('b', 'y', [], ['A', 'B'], 'blocked')], (id) => id !== 'A');
+    const causes = rootCauses([outcome('a', 'x', ['A'], []), outcome('b', 'y', [], ['A', 'B'], 'blocked')], { endedBlocked: (id) => id !== 'A' });
     expect(causes.find((c) => c.message === 'y')?.blocked).toEqual(['B']);
   });
 });

@@ -33,7 +33,26 @@ const addAll = (into: string[], ids: readonly string[]) => { for (const id of id
  * with its cause id. A cause lists as blocked only requirements that ended up blocked: one failed
  * by another cause is that cause's.
  */
-export function rootCauses(outcomes: readonly Outcome[], endedBlocked: (id: string) => boolean = () => true): RootCause[] {
+export interface CauseOptions {
+  /** Whether a requirement's final status is blocked (default: yes). */
+  endedBlocked?: (id: string) => boolean;
+  /** Position of a requirement in the catalog: ids are listed in document order. */
+  rank?: (id: string) => number;
+}
+
+/**
+ * The evidence shown for a cause: the failure of the check about the most fundamental
+ * requirement (the earliest in the document, e.g. a resource's shape before a list rule), not
+ * whichever check happened to run first.
+ */
+function representative(members: readonly Outcome[], rank: (id: string) => number): Outcome {
+  const first = (o: Outcome) => (o.failed.length ? Math.min(...o.failed.map(rank)) : Number.MAX_SAFE_INTEGER);
+  return [...members].sort((a, b) => first(a) - first(b) || a.failed.length + a.blocked.length - (b.failed.length + b.blocked.length))[0]!;
+}
+
+export function rootCauses(outcomes: readonly Outcome[], options: CauseOptions = {}): RootCause[] {
+  const endedBlocked = options.endedBlocked ?? (() => true);
+  const rank = options.rank ?? (() => 0);
   const groups = new Map<string, Omit<RootCause, 'id'> & { members: Outcome[] }>();
   for (const o of outcomes) {
     const message = causeMessage(o.failure.message);
@@ -46,7 +65,12 @@ export function rootCauses(outcomes: readonly Outcome[], endedBlocked: (id: stri
     g.members.push(o);
     groups.set(message, g);
   }
-  for (const g of groups.values()) g.blocked = g.blocked.filter((r) => !g.failed.includes(r) && endedBlocked(r));
+  const byRank = (x: string, y: string) => rank(x) - rank(y);
+  for (const g of groups.values()) {
+    g.blocked = g.blocked.filter((r) => !g.failed.includes(r) && endedBlocked(r)).sort(byRank);
+    g.failed.sort(byRank);
+    g.failure = representative(g.members, rank).failure;
+  }
   const sorted = [...groups.values()].sort((a, b) => size(b) - size(a) || b.members.length - a.members.length);
   return sorted.map(({ members, ...g }, i) => {
     const id = `C${i + 1}`;

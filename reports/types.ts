@@ -131,7 +131,7 @@ export interface RootCause {
   failed: string[];
   blocked: string[];
   checks: { failed: string[]; blocked: string[] };
-  /** The evidence of its first occurrence. */
+  /** The evidence of its failure about the earliest requirement in the document. */
   failure: ReportFailure;
 }
 

@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { REPORT_FILES } from '../../reports/write.js';
 import { validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
-import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, usageError } from '../args.js';
+import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, usageError } from '../args.js';
 import { planRun, type RunPlan } from './run-options.js';
-import { blockingFailures, formatSummary } from './summary.js';
+import { blockingFailures } from './summary.js';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const conformanceConfig = join(projectRoot, 'suites', 'conformance.config.ts');
@@ -97,7 +97,7 @@ export async function runRun(argv: string[]): Promise<number> {
     err(`conformance run: no valid report was written to ${files.json} (see the errors above)`);
     return EXIT_FAILED;
   }
-  out(formatSummary(report, files));
+  // The reporter has printed the summary and the report paths (also when vitest is run directly).
   const blocking = blockingFailures(report);
   if (blocking.length > 0 || report.errors.length > 0) return EXIT_FAILED;
   return EXIT_OK;
