@@ -4,6 +4,7 @@ import { buildReport } from './build-report.js';
 import { loadCatalog, type Catalog } from './catalog.js';
 import { colourWanted, paint, type Paint } from './colour.js';
 import { idsFromName } from './meta.js';
+import { patternList } from '../suites/harness/only.js';
 import { mockStart } from './mock-start.js';
 import { Progress, type CheckOutcome, type ProgressStream } from './progress.js';
 import { redactString, secretsFrom, secretsFromConfigFile, type Secret } from './redact.js';
@@ -116,7 +117,8 @@ export class ConformanceReporter implements Reporter {
     const seedText = process.env.CONFORMANCE_SEED;
     const catalog = this.options.catalog ?? (await loadCatalog());
     const only = (process.env.CONFORMANCE_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    const selected = new Set(catalog.match(only));
+    const excluded = new Set(catalog.match(patternList(process.env.CONFORMANCE_EXCLUDE)));
+    const selected = new Set(catalog.match(only).filter((id) => !excluded.has(id)));
     const context: Partial<RunContext> = { specVersion: catalog.specVersion, ...(globalThis.__conformanceRun as Partial<RunContext> | undefined) };
     const mock = context.target?.kind === 'bundled-mock' ? await mockStart(process.env) : undefined;
     const report = buildReport({
@@ -124,7 +126,7 @@ export class ConformanceReporter implements Reporter {
       catalog: catalog.entries,
       context,
       only,
-      isSelected: (id) => only.length === 0 || selected.has(id),
+      isSelected: (id) => (only.length === 0 ? !excluded.has(id) : selected.has(id)),
       startedAt: this.startedAt.toISOString(),
       durationMs: Date.now() - this.startedAt.getTime(),
       seed: seedText !== undefined && /^-?\d+$/.test(seedText) ? Number(seedText) : null,

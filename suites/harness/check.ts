@@ -9,7 +9,7 @@ import type { ApiClient } from './client.js';
 import { beginCheck, endCheck, recordReading, recordWarning, type CheckState } from './current.js';
 import type { Ledger } from './ledger.js';
 import type { CheckMeta } from './meta.js';
-import { selects } from './only.js';
+import { excludedPatterns, excludes, selects } from './only.js';
 import { SetupFailure } from './setup.js';
 import { keyVariables, type KeyName } from './redact.js';
 import { api, closeSession, installInspectors, theLedger } from './session.js';
@@ -80,6 +80,7 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
 
 function skipReasonFor(t: ProvidedTarget, requirements: string[], options: CheckOptions): string | undefined {
   if (!selects(t.settings.only, requirements)) return 'not selected by CONFORMANCE_ONLY';
+  if (excludes(excludedPatterns(), requirements)) return 'excluded by CONFORMANCE_EXCLUDE';
   if (options.mutates && t.settings.readOnly) return 'CONFORMANCE_READ_ONLY=1: the check would change records';
   for (const need of options.needs ?? []) if (!t.settings.paths[need]) return `${pathSettingNames[need]} is not set`;
   for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `${keyVariables[key]} is not set`;
