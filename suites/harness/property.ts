@@ -13,8 +13,15 @@ export interface PropertyOptions {
   timeLimitMs?: number;
 }
 
-/** The input of the last failing run, as generated: fast-check's last failure is the shrunk one. */
+/** The input of the last failing run: fast-check's last failure is the shrunk one. */
 interface Failed { input: unknown; text: string; error: unknown }
+
+/**
+ * Plain data is kept as generated, before the predicate could change it. An instance of a class
+ * (fast-check's model-based commands) says itself what it was — after the run, when it knows
+ * which commands ran.
+ */
+const isPlain = (v: unknown) => v === null || typeof v !== 'object' || Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype;
 
 /** The replay path of `conformance run --path`, read where the property runs (every worker inherits it). */
 const replayPath = (): string | undefined => process.env.CONFORMANCE_REPLAY_PATH?.trim() || undefined;
@@ -22,12 +29,12 @@ const replayPath = (): string | undefined => process.env.CONFORMANCE_REPLAY_PATH
 async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, parameters: fc.Parameters<[T]>) {
   let failed: Failed | undefined;
   const result = await fc.check(fc.asyncProperty(arb, async (value) => {
-    // Snapshot first: a predicate may change its input, and the report must show what was generated.
-    const snapshot = { input: jsonSafe(value), text: fc.stringify(value) };
+    const before = isPlain(value) ? { input: jsonSafe(value), text: fc.stringify(value) } : undefined;
     try {
       await predicate(value);
     } catch (error) {
-      failed = { ...snapshot, error };
+      const text = before?.text ?? fc.stringify(value);
+      failed = { input: before?.input ?? text, text, error };
       throw error;
     }
   }), parameters);
