@@ -8,6 +8,7 @@ import type { ApiResponse } from './client.js';
 import type { CheckContext } from './check.js';
 import { postAssignment, postEmployee, postOrganization, testFile, uploadAttachment, uploadFile } from './records.js';
 import { shared } from './setup.js';
+import { servedShape } from './shape.js';
 import { validate, validatePage, type Resource, type SchemaProblem } from './validate.js';
 import { lists, sendList, type ListSpec } from './walk.js';
 
@@ -30,6 +31,8 @@ async function pagesOf(c: CheckContext, list: ListSpec, take: Take): Promise<Rec
     take(list.resource, res, true);
     const body = res.body as { data?: unknown; page?: { hasMore?: unknown; nextCursor?: unknown } } | undefined;
     if (Array.isArray(body?.data)) items.push(...body.data.filter(isRecord));
+    // The served shape is read from the first record seen, as a validating walk would (shape.ts).
+    if ((list.resource === 'project' || list.resource === 'organization') && items[0]) servedShape(list.resource, items[0]);
     const next = body?.page?.nextCursor;
     if (body?.page?.hasMore !== true || typeof next !== 'string' || next === '' || seen.has(next)) return items;
     seen.add(next);
