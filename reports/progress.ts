@@ -31,12 +31,14 @@ export class Progress {
     for (const ids of checks) for (const id of ids) this.remaining.set(id, (this.remaining.get(id) ?? 0) + 1);
   }
 
-  checkFinished(ids: readonly string[], outcome: CheckOutcome): void {
+  /** `outcome`: the check's outcome for each of its requirements (a failure may concern only some of them). */
+  checkFinished(ids: readonly string[], outcome: CheckOutcome | ((id: string) => CheckOutcome)): void {
     for (const id of ids) {
       const left = this.remaining.get(id);
       if (left === undefined) continue;
-      if (outcome === 'failed') this.failed.add(id);
-      if (outcome === 'blocked') this.blocked.add(id);
+      const o = typeof outcome === 'function' ? outcome(id) : outcome;
+      if (o === 'failed') this.failed.add(id);
+      if (o === 'blocked') this.blocked.add(id);
       this.remaining.set(id, left - 1);
       if (left === 1) this.done += 1;
     }

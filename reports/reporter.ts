@@ -50,12 +50,14 @@ function runErrors(modules: readonly TestModule[], unhandled: readonly Serialize
   return errors;
 }
 
-/** What one finished check means for progress: a setup failure not about the check blocks it. */
-function outcomeOf(test: TestCase): CheckOutcome {
+/** What one finished check means for each of its requirements, read as the report reads it (check-entry.ts). */
+function outcomeOf(test: TestCase): (id: string) => CheckOutcome {
   const state = test.result().state;
-  if (state !== 'failed') return state === 'passed' ? 'passed' : 'skipped';
-  const failure = ((test.meta() as Record<string, unknown>).conformance as { failure?: { setup?: unknown; requirements?: unknown[] } } | undefined)?.failure;
-  return failure?.setup && (failure.requirements ?? []).length === 0 ? 'blocked' : 'failed';
+  if (state !== 'failed') return () => (state === 'passed' ? 'passed' : 'skipped');
+  const failure = ((test.meta() as Record<string, unknown>).conformance as { failure?: { setup?: unknown; requirements?: unknown } } | undefined)?.failure;
+  const concerned = Array.isArray(failure?.requirements) ? (failure.requirements as unknown[]) : undefined;
+  if (!concerned || (concerned.length === 0 && !failure?.setup)) return () => 'failed';
+  return (id) => (concerned.includes(id) ? 'failed' : 'blocked');
 }
 
 /** Vitest reporter of a conformance run (C6): progress while it runs, the report files and one summary at the end. */

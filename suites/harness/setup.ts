@@ -22,6 +22,9 @@ export class SetupFailure extends Error {
   ) {
     super(String((origin as { message?: unknown })?.message ?? origin));
     this.name = 'SetupFailure';
+    // --verbose prints stacks: the one worth reading is where the step itself failed.
+    const inner = (origin as { stack?: unknown } | null)?.stack;
+    if (typeof inner === 'string') this.stack = `${this.stack ?? this.message}\nin setup step "${steps.at(-1)}", failed at:\n${inner}`;
   }
 
   /** The innermost step: where the failure happened. */
