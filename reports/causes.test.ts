@@ -39,6 +39,11 @@ describe('root causes', () => {
     expect(causes[0]).toMatchObject({ failed: ['RES-SHAPE', 'AUTH-Y'], blocked: ['LIST-X'], failure: { check: 'shape' } });
   });
 
+  it('joins a bare problem to the cause that says where it was met', () => {
+    const causes = rootCauses([outcome('lens', '/data/0/x must be boolean', ['A'], []), outcome('walk', 'page of org does not match: /data/1/x must be boolean', ['B'], [])]);
+    expect(causes.map((c) => [c.message, [...c.failed].sort()])).toEqual([['page of org does not match: /data/*/x must be boolean', ['A', 'B']]]);
+  });
+
   it('lists as blocked only requirements that did not end up failed by another cause', () => {
     const causes = rootCauses([outcome('a', 'x', ['A'], []), outcome('b', 'y', [], ['A', 'B'], 'blocked')], { endedBlocked: (id) => id !== 'A' });
     expect(causes.find((c) => c.message === 'y')?.blocked).toEqual(['B']);

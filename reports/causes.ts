@@ -53,7 +53,7 @@ function representative(members: readonly Outcome[], rank: (id: string) => numbe
 export function rootCauses(outcomes: readonly Outcome[], options: CauseOptions = {}): RootCause[] {
   const endedBlocked = options.endedBlocked ?? (() => true);
   const rank = options.rank ?? (() => 0);
-  const groups = new Map<string, Omit<RootCause, 'id'> & { members: Outcome[] }>();
+  const groups = new Map<string, Group>();
   for (const o of outcomes) {
     const message = causeMessage(o.failure.message);
     const g = groups.get(message) ?? { message, setup: [], failed: [], blocked: [], checks: { failed: [], blocked: [] }, failure: o.failure, members: [] };
@@ -65,6 +65,7 @@ export function rootCauses(outcomes: readonly Outcome[], options: CauseOptions =
     g.members.push(o);
     groups.set(message, g);
   }
+  mergeBareProblems(groups);
   const byRank = (x: string, y: string) => rank(x) - rank(y);
   for (const g of groups.values()) {
     g.blocked = g.blocked.filter((r) => !g.failed.includes(r) && endedBlocked(r)).sort(byRank);
@@ -77,6 +78,24 @@ export function rootCauses(outcomes: readonly Outcome[], options: CauseOptions =
     for (const m of members) { m.check.cause = id; m.failure.cause = id; }
     return { id, ...g };
   });
+}
+
+type Group = Omit<RootCause, 'id'> & { members: Outcome[] };
+
+// "X must be boolean" (a check naming only the problem) and "page of organization does not match
+// the page envelope: X must be boolean" (a step saying where it met it) are one cause.
+function mergeBareProblems(groups: Map<string, Group>): void {
+  for (const [message, g] of groups) {
+    const host = [...groups.values()].find((h) => h !== g && h.message.endsWith(`: ${message}`));
+    if (!host) continue;
+    addAll(host.setup, g.setup);
+    addAll(host.failed, g.failed);
+    addAll(host.blocked, g.blocked);
+    addAll(host.checks.failed, g.checks.failed);
+    addAll(host.checks.blocked, g.checks.blocked);
+    host.members.push(...g.members);
+    groups.delete(message);
+  }
 }
 
 const size = (g: { failed: string[]; blocked: string[] }) => new Set([...g.failed, ...g.blocked]).size;
