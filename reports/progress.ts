@@ -60,7 +60,8 @@ export class Progress {
     const p = this.p;
     const parts = [`${this.done}/${this.total} requirements done`];
     if (this.failed.size) parts.push(p.red(`${this.failed.size} failed`));
-    if (this.blocked.size) parts.push(p.yellow(`${this.blocked.size} blocked`));
+    const blocked = [...this.blocked].filter((id) => !this.failed.has(id)).length; // a failure elsewhere outweighs a block
+    if (blocked) parts.push(p.yellow(`${blocked} blocked`));
     return `${p.dim('conformance')} ${parts.join(' · ')}${file ? p.dim(`  (${file} finished)`) : ''}`;
   }
 

@@ -72,7 +72,7 @@ describe('progress', () => {
     p.fileFinished('suites/a.test.ts');
     p.checkFinished(['A'], 'failed');
     p.fileFinished('suites/b.test.ts');
-    expect(out).toBe('conformance 1/2 requirements done · 2 blocked  (suites/a.test.ts finished)\nconformance 2/2 requirements done · 1 failed · 2 blocked  (suites/b.test.ts finished)\n');
+    expect(out).toBe('conformance 1/2 requirements done · 2 blocked  (suites/a.test.ts finished)\nconformance 2/2 requirements done · 1 failed · 1 blocked  (suites/b.test.ts finished)\n');
   });
 
   it('rewrites one line in place on a terminal and clears it before the summary', () => {
