@@ -1,7 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-// Flag parsing for every command: unknown flags and missing values are usage errors
-// (exit 2), reported as data so each command prints them the same way.
+// Flag parsing for every command, `mock` included: an unknown flag, a missing value or a stray
+// argument is a usage problem with a stable code, reported the same way everywhere — one line
+// naming the command, the problem and (when a known name is close) what was probably meant,
+// then the way to the help — and exit code 2.
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -10,15 +12,67 @@ export const EXIT_USAGE = 2;
 type Options = NonNullable<ParseArgsConfig['options']>;
 export type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>;
 
-export type ParseResult<O extends Options> = { ok: true; values: Parsed<O>['values']; positionals: string[] } | { ok: false; message: string };
+export type UsageCode = 'UNKNOWN_OPTION' | 'MISSING_VALUE' | 'UNEXPECTED_ARGUMENT' | 'INVALID_VALUE' | 'UNKNOWN_COMMAND';
+export interface UsageProblem { code: UsageCode; message: string }
 
-export function parseFlags<O extends Options>(argv: readonly string[], options: O): ParseResult<O> {
+export type ParseResult<O extends Options> =
+  | { ok: true; values: Parsed<O>['values']; positionals: string[] }
+  | { ok: false; problem: UsageProblem; message: string };
+
+/** Damerau-free edit distance, enough to catch a typo in a flag or a name. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The known name closest to `word`, when it is close enough to be a typo (or `word` is its prefix). */
+export function didYouMean(word: string, known: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  const prefixed = known.filter((k) => k.toLowerCase().startsWith(w) && w.length >= 3);
+  if (prefixed.length === 1) return prefixed[0];
+  const scored = known.map((k) => [k, distance(w, k.toLowerCase())] as const).sort((a, b) => a[1] - b[1]);
+  const best = scored[0];
+  return best && best[1] <= Math.max(1, Math.floor(w.length / 3)) ? best[0] : undefined;
+}
+
+const suggestion = (word: string, known: readonly string[]) => {
+  const near = didYouMean(word, known);
+  return near ? ` (did you mean '${near}'?)` : '';
+};
+
+/** "unknown mock fault 'nope' (did you mean 'nop'?)" — one line, whatever the number of known values. */
+export function unknownValue(what: string, value: string, known: readonly string[]): string {
+  return `unknown ${what} '${value}'${suggestion(value, known)}`;
+}
+
+function problemOf(e: unknown, options: Options): UsageProblem {
+  const error = e as { code?: string; message?: string };
+  const text = String(error.message ?? e);
+  const flags = Object.entries(options).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
+  const unknown = /Unknown option '([^']+)'/.exec(text)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return { code: 'UNKNOWN_OPTION', message: `unknown option '${unknown}'${suggestion(unknown, flags)}` };
+  if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const arg = /Unexpected argument '([^']+)'/.exec(text)?.[1] ?? '';
+    return { code: 'UNEXPECTED_ARGUMENT', message: `unexpected argument '${arg}'` };
+  }
+  const missing = /Option '(-[^ ',]+)(?:, (--[^ ']+))? <value>' argument missing/.exec(text);
+  if (missing) return { code: 'MISSING_VALUE', message: `option '${missing[2] ?? missing[1]}' needs a value` };
+  // node's messages are clear but long; keep the first sentence.
+  return { code: 'INVALID_VALUE', message: text.split('. To specify')[0] ?? 'invalid arguments' };
+}
+
+export function parseFlags<O extends Options>(argv: readonly string[], options: O, allowPositionals = true): ParseResult<O> {
   try {
-    const { values, positionals } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: [...argv], options, allowPositionals, strict: true });
     return { ok: true, values, positionals };
   } catch (e) {
-    // node's messages are clear but long; keep the first sentence.
-    return { ok: false, message: String((e as Error).message).split('. To specify')[0] ?? 'invalid arguments' };
+    const problem = problemOf(e, options);
+    return { ok: false, problem, message: problem.message };
   }
 }
 
@@ -30,9 +84,12 @@ export function err(text: string): void {
   process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
 }
 
-/** Prints a usage error with the way to the command's help; returns exit code 2. */
-export function usageError(command: string, message: string): number {
-  err(`conformance ${command}: ${message}\nRun 'conformance ${command} --help' for usage.`);
+/**
+ * Prints a usage problem on one line with the way to the command's help; returns exit code 2.
+ * `label` is how the program names itself (`conformance run`, or `mock` when run standalone).
+ */
+export function usageError(command: string, message: string, label = `conformance ${command}`): number {
+  err(`${label}: ${message}; see 'conformance ${command} --help'`);
   return EXIT_USAGE;
 }
 

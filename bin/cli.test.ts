@@ -24,9 +24,18 @@ describe('conformance (top level)', () => {
     expect(r.stderr).toContain('Usage: conformance <command>');
   });
 
-  it('an unknown command or option exits 2 with a clear message', async () => {
-    expect(await cli('frobnicate')).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") });
+  it('an unknown command or option exits 2 with a one-line hint and what was probably meant', async () => {
+    expect(await cli('frobnicate')).toMatchObject({ code: 2, stderr: "conformance: unknown command 'frobnicate'; see 'conformance --help'\n" });
+    expect(await cli('requirement')).toMatchObject({ code: 2, stderr: "conformance: unknown command 'requirement' (did you mean 'requirements'?); see 'conformance --help'\n" });
     expect(await cli('--verbose')).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown option '--verbose'") });
+  });
+
+  it('--version names the suite and the API document it checks', async () => {
+    for (const flag of ['--version', '-V']) {
+      const r = await cli(flag);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^conformance \d+\.\d+\.\d+ \(API document \d+\.\d+\.\d+\)\n$/);
+    }
   });
 
   it('help <command> shows that command\'s help', async () => {
@@ -42,12 +51,27 @@ describe.each(Object.keys(commands))('conformance %s', (name) => {
   });
 });
 
-describe('unknown flags', () => {
-  it.each([['run'], ['requirements'], ['report', 'diff']])('%s … --no-such-flag exits 2', async (...args) => {
+describe('unknown flags: one way for every command', () => {
+  it.each([['run'], ['requirements'], ['report', 'diff'], ['mock']])('%s … --no-such-flag exits 2 with one line', async (...args) => {
     const r = await cli(...args, '--no-such-flag');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("Unknown option '--no-such-flag'");
-    expect(r.stderr).toContain('--help');
+    expect(r.stderr).toMatch(/^(conformance [a-z ]+|mock): unknown option '--no-such-flag'; see 'conformance [a-z ]+ --help'\n$/);
+    expect(r.stdout).toBe('');
+  });
+
+  it.each([
+    [['run', '--sed', '1'], "conformance run: unknown option '--sed' (did you mean '--seed'?)"],
+    [['run', '--exlude', 'LIST-*'], "(did you mean '--exclude'?)"],
+    [['mock', '--bogus'], "mock: unknown option '--bogus'; see 'conformance mock --help'"],
+    [['mock', '--popualtion', '5'], "(did you mean '--population'?)"],
+    [['mock', '--fault', 'field-mistype'], "mock: unknown fault 'field-mistype' (did you mean 'field-mistyped'?); list them with --list-faults"],
+    [['run', '--fault', 'field-mistype'], "unknown mock fault 'field-mistype' (did you mean 'field-mistyped'?); list them with 'conformance mock --list-faults'"],
+    [['run', '--seed'], "option '--seed' needs a value"],
+  ])('%j says what was probably meant, on one line', async (args, message) => {
+    const r = await cli(...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });
 
@@ -65,6 +89,8 @@ describe('conformance run: usage and configuration errors before any request', (
     [['--only', 'NO-SUCH-REQUIREMENT-*'], 'matches no requirement'],
     [['--fault', 'no-such-fault'], "unknown mock fault 'no-such-fault'"],
     [['extra'], "unexpected argument 'extra'"],
+    [['--exclude', 'NO-SUCH-*'], '--exclude NO-SUCH-* matches no requirement'],
+    [['--path', 'three'], '--path must be a fast-check path such as 3:1:0'],
   ])('%j → 2', async (args, message) => {
     const r = await cli('run', ...args);
     expect(r.code).toBe(2);
@@ -88,7 +114,32 @@ describe('conformance run: usage and configuration errors before any request', (
   });
 });
 
+describe('conformance run --help', () => {
+  it('points at the list of faults and documents --exclude, --path and --verbose', async () => {
+    const r = await cli('run', '--help');
+    expect(r.stdout).toContain('conformance mock --list-faults');
+    expect(r.stdout).not.toContain('mock/faults.ts');
+    for (const flag of ['--exclude <ids>', '--path <p>', '--verbose']) expect(r.stdout).toContain(flag);
+  });
+});
+
 describe('conformance requirements', () => {
+  it('filters by id globs and by level', async () => {
+    const r = await cli('requirements', 'LIST-*', '--level', 'must');
+    expect(r.code).toBe(0);
+    const ids = r.stdout.split('\n').filter((l) => /^\S/.test(l) && !/requirements,/.test(l)).map((l) => l.split(' ')[0]);
+    const expected = requirements.filter((x) => x.id.startsWith('LIST-') && x.level === 'must').map((x) => x.id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ids).toEqual(expected);
+    expect(r.stdout).toContain(`${expected.length} of ${requirements.length} requirements`);
+    expect((await cli('requirements', 'list-cursor-undecodable', '--json')).stdout).toContain('"id": "LIST-CURSOR-UNDECODABLE"');
+  });
+
+  it('refuses an unknown level or a glob matching nothing (2)', async () => {
+    expect(await cli('requirements', '--level', 'shall')).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown level 'shall'") });
+    expect(await cli('requirements', 'LIST-CURSOR-UNDECODEABLE')).toMatchObject({ code: 2, stderr: expect.stringContaining("no requirement matches 'LIST-CURSOR-UNDECODEABLE' (did you mean 'LIST-CURSOR-UNDECODABLE'?)") });
+  });
+
   it('--json lists every catalog id with the checks covering it', async () => {
     const r = await cli('requirements', '--json');
     const doc = JSON.parse(r.stdout) as { requirements: { id: string; checks: { concern: string; title: string }[] }[]; uncovered: string[] };
@@ -102,6 +153,17 @@ describe('conformance requirements', () => {
     expect(doc.requirements.map((x) => x.id).sort()).toEqual([...doc.uncovered].sort());
     expect(doc.requirements.every((x) => x.checks.length === 0)).toBe(true);
   });
+});
+
+describe('output into a pipe that closes early', () => {
+  // --json writes more than a pipe holds (64 KiB on Linux), so the reader is gone while it writes.
+  it.each([['requirements', /^[A-Z0-9-]+ {2}\[(must|implied|not-testable)\]/], ['requirements --json', /^\{\n$/]])('%s | head -1 prints one line and no error', (args, first) => {
+    const r = spawnSync('bash', ['-c', `set -o pipefail; '${process.execPath}' '${root}bin/conformance.js' ${args} | head -1`], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stdout).toMatch(first);
+    expect(r.status).toBe(0);
+  }, 60_000);
 });
 
 describe('bin/conformance.js (package bin)', () => {

@@ -1,4 +1,5 @@
-import { err, EXIT_USAGE, out, wantsHelp } from './args.js';
+import { readFileSync } from 'node:fs';
+import { didYouMean, err, EXIT_USAGE, out, wantsHelp } from './args.js';
 
 // The command line: `conformance <command> [options]`. Each command lives in
 // bin/commands/<name>.ts and exports run<Name>(argv) and its help text; commands are
@@ -36,10 +37,21 @@ Conformance suite and reference mock for the Projects, Employees and Assignments
 Commands:
 ${Object.entries(commands).map(([name, c]) => `  ${name.padEnd(14)}${c.summary}`).join('\n')}
 
+Options:
+  -h, --help     show this help
+  -V, --version  print the version of the suite and of the API document it checks
+
 Run 'conformance <command> --help' for the options of a command.
 Exit codes: 0 success; 1 the target or the change does not conform (a must or implied
 requirement failed, a regression); 2 usage or configuration error.
 `;
+
+const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { version?: string; specVersion?: string };
+
+/** `conformance 0.1.0 (API document 1.6.0)`: the suite's version and the document version it checks. */
+export function versionLine(): string {
+  return `conformance ${readJson('../package.json').version ?? 'unknown'} (API document ${readJson('../specs/requirements.json').specVersion ?? 'unknown'})`;
+}
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -51,11 +63,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     out(topHelp);
     return 0;
   }
+  if (name === '--version' || name === '-V') {
+    out(versionLine());
+    return 0;
+  }
   if (name === 'help') return rest[0] ? main([rest[0], '--help']) : main(['--help']);
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    const what = name.startsWith('-') ? `unknown option '${name}'` : `unknown command '${name}'`;
-    err(`conformance: ${what}. Commands: ${Object.keys(commands).join(', ')}.\nRun 'conformance --help' for usage.`);
+    const option = name.startsWith('-');
+    const near = didYouMean(name, option ? ['--help', '--version'] : Object.keys(commands));
+    err(`conformance: unknown ${option ? 'option' : 'command'} '${name}'${near ? ` (did you mean '${near}'?)` : ''}; see 'conformance --help'`);
     return EXIT_USAGE;
   }
   const { run, help } = await command.load();

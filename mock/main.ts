@@ -1,6 +1,6 @@
 // The `mock` command: starts the reference mock in the foreground, prints the
 // CONFORMANCE_* settings as `export NAME=value` lines, and stops on SIGINT/SIGTERM.
-import { parseArgs } from 'node:util';
+import { parseFlags, unknownValue, usageError } from '../bin/args.js';
 import { faults } from './faults.js';
 import { parseReadings, ReadingError, readings } from './readings.js';
 import { start, MockOptionsError, type MockOptions } from './index.js';
@@ -36,29 +36,29 @@ MOCK_API_KEY_NO_API_ACCESS when set; otherwise they are random per start.
 
 class UsageError extends Error {}
 
+/** The mock's flags, parsed by the command line's one parser (bin/args.ts); defaults as in the help. */
+export const mockFlags = {
+  port: { type: 'string', default: '4010' },
+  host: { type: 'string', default: '127.0.0.1' },
+  shape: { type: 'string', default: 'full' },
+  fault: { type: 'string' },
+  reading: { type: 'string', multiple: true },
+  deprecate: { type: 'string' },
+  seed: { type: 'string', default: '1' },
+  population: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'extra-fields': { type: 'boolean', default: false },
+  'request-timeout': { type: 'string' },
+  'body-timeout': { type: 'string' },
+  'list-faults': { type: 'boolean', default: false },
+  'list-readings': { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
 function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { listFaults: boolean; listReadings: boolean; help: boolean } {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      port: { type: 'string', default: '4010' },
-      host: { type: 'string', default: '127.0.0.1' },
-      shape: { type: 'string', default: 'full' },
-      fault: { type: 'string' },
-      reading: { type: 'string', multiple: true },
-      deprecate: { type: 'string' },
-      seed: { type: 'string', default: '1' },
-      population: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'extra-fields': { type: 'boolean', default: false },
-      'request-timeout': { type: 'string' },
-      'body-timeout': { type: 'string' },
-      'list-faults': { type: 'boolean', default: false },
-      'list-readings': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
+  const parsed = parseFlags(argv, mockFlags, false);
+  if (!parsed.ok) throw new UsageError(parsed.message);
+  const { values } = parsed;
   const int = (name: string, v: string) => {
     if (!/^[0-9]+$/.test(v)) throw new UsageError(`--${name} must be a non-negative integer (got ${JSON.stringify(v)})`);
     return Number(v);
@@ -66,7 +66,7 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
   if (values.host !== '127.0.0.1') throw new UsageError(`--host must be 127.0.0.1 (got ${JSON.stringify(values.host)})`);
   if (values.shape !== 'full' && values.shape !== 'legacy') throw new UsageError(`--shape must be full or legacy (got ${JSON.stringify(values.shape)})`);
   if (values.fault !== undefined && !faults.some((f) => f.name === values.fault)) {
-    throw new UsageError(`unknown --fault ${JSON.stringify(values.fault)} (see --list-faults)`);
+    throw new UsageError(`${unknownValue('fault', values.fault, faults.map((f) => f.name))}; list them with --list-faults`);
   }
   let chosen: MockOptions['readings'];
   try {
@@ -120,8 +120,8 @@ export async function runMock(argv: string[], env: NodeJS.ProcessEnv = process.e
   try {
     opts = toOptions(argv, env);
   } catch (err) {
-    process.stderr.write(`mock: ${(err as Error).message}\n\n${mockHelp}`);
-    return 2;
+    if (!(err instanceof UsageError)) throw err;
+    return usageError('mock', err.message, 'mock');
   }
   if (opts.help) {
     process.stdout.write(mockHelp);

@@ -53,7 +53,7 @@ describe('buildReport', () => {
   });
 
   it('counts the summary over requirements', () => {
-    expect(report.summary).toEqual({ passed: 2, failed: 3, skipped: 2, notTestable: 1, total: 8 });
+    expect(report.summary).toEqual({ passed: 3, failed: 5, blocked: 2, skipped: 2, notTestable: 2, total: 14 });
   });
 
   it('merges readings of all checks, keeping every distinct value', () => {
@@ -79,6 +79,43 @@ describe('buildReport', () => {
     expect(buildReport(fakeInput({ checks })).errors).toEqual([
       { source: 'suites/x.test.ts', message: 'check "x [NOPE-NOT-THERE]" names unknown requirement NOPE-NOT-THERE' },
     ]);
+  });
+
+  it('reports a check blocked by a shared setup step as blocked, pointing at its root cause', () => {
+    const r = byId(report, 'LIST-LIMIT');
+    expect(r).toMatchObject({ status: 'blocked', failures: [], reason: expect.stringContaining('setup step "a project of team A" failed') });
+    expect(r.checks[0]).toMatchObject({ status: 'blocked', cause: r.causes?.[0] });
+  });
+
+  it('groups failures with the same message into one root cause, the failing check and the blocked one together', () => {
+    const cause = report.causes?.find((c) => c.failed.includes('RES-PROJECT-SHAPE'));
+    expect(cause).toMatchObject({
+      message: 'page of project does not match the page envelope: /data/*/title must be string',
+      setup: ['a project of team A'], failed: ['RES-PROJECT-SHAPE'], blocked: ['LIST-LIMIT'],
+      checks: { failed: [expect.stringContaining('GET /projects')], blocked: [expect.stringContaining('LIST-LIMIT')] },
+    });
+    expect(cause?.failure.response?.status).toBe(200);
+    expect(report.causes?.map((c) => c.id)).toEqual(['C1', 'C2', 'C3', 'C4']);
+  });
+
+  it('fails only the requirement a failing assertion names; the check\'s other requirement was not reached', () => {
+    expect(byId(report, 'LIST-FILTER-PROJECT-ID')).toMatchObject({ status: 'failed', failures: [{ message: expect.stringContaining('project_id') }] });
+    expect(byId(report, 'LIST-FILTER-EMPLOYEE-ID')).toMatchObject({ status: 'blocked', failures: [], reason: expect.stringMatching(/not reached: .* failed first on LIST-FILTER-PROJECT-ID/) });
+  });
+
+  it('keeps warnings with the checks and requirements that raised them', () => {
+    expect(report.target.warnings).toEqual([{ name: 'list.last-page', message: 'hasMore true followed by an empty last page', checks: ['the base path answers [GEN-BASE-PATH]'], requirements: ['GEN-BASE-PATH'] }]);
+  });
+
+  it('gives each failure the command that runs its check again with the seed and the fast-check path', () => {
+    const mock = { fault: 'field-mistyped', deprecate: ['listCvs'], readings: [] };
+    const r = buildReport(fakeInput({ mock }));
+    expect(byId(r, 'LIST-CURSOR-UNDECODABLE').failures[0]?.replay).toBe('npm start -- --only LIST-CURSOR-UNDECODABLE,VER-CURSOR-400 --seed 7 --path 3:1:0 --fault field-mistyped --deprecate listCvs');
+    expect(r.reproduce?.mock[1]).toMatch(/^MOCK_API_KEY_TEAM_A=\$CONFORMANCE_API_KEY .* npm run mock -- --port 4010 --seed 7 --fault field-mistyped --deprecate listCvs &$/);
+    expect(r.reproduce?.mock[0]).toContain('export CONFORMANCE_API_KEY=replay-team-a');
+    const deployment = buildReport(fakeInput({ mock, context: { ...fakeInput().context, target: { kind: 'deployment', baseUrl: 'https://staging.example.test' } } }));
+    expect(deployment.reproduce).toBeUndefined();
+    expect(byId(deployment, 'RES-PROJECT-SHAPE').failures[0]?.replay).toBe('npm start -- --only RES-PROJECT-SHAPE --seed 7');
   });
 
   it('fills what it can without a run context', () => {

@@ -1,5 +1,7 @@
-import { mergeReadings, NOT_SELECTED, toEntry, type Entry } from './check-entry.js';
+import { rootCauses, type Outcome } from './causes.js';
+import { mergeReadings, mergeWarnings, NOT_SELECTED, toEntry, type Entry } from './check-entry.js';
 import { checkMeta } from './meta.js';
+import { mockStartLines, replayCommand, type MockStart, type ReplayTarget } from './replay.js';
 import type {
   CatalogEntry, CheckMeta, CheckResult, Report, ReportCheck, ReportRequirement, RequirementStatus, RunContext, RunError,
 } from './types.js';
@@ -19,15 +21,25 @@ export interface BuildInput {
   /** Used when the context carries no seed (e.g. CONFORMANCE_SEED). */
   seed?: number | null;
   errors?: readonly RunError[];
+  /** How the bundled mock was started (its flags), so the report can say how to start it again. */
+  mock?: MockStart;
 }
 
 export { NOT_SELECTED };
 export const NO_CHECK = 'no check selected';
 
-function statusOf(entry: CatalogEntry, checks: readonly ReportCheck[]): RequirementStatus {
+/** One check's part in one requirement: failed, blocked (not reached), passed or skipped. */
+interface Part { entry: Entry; status: ReportCheck['status'] }
+
+const partOf = (entry: Entry, id: string): Part => ({
+  entry,
+  status: entry.check.status === 'failed' && !entry.failed.includes(id) ? 'blocked' : entry.check.status,
+});
+
+// failed > blocked > passed > skipped: a requirement passes only when nothing kept a check of it from passing.
+function statusOf(entry: CatalogEntry, parts: readonly Part[]): RequirementStatus {
   if (entry.level === 'not-testable') return 'not-testable';
-  if (checks.some((c) => c.status === 'failed')) return 'failed';
-  if (checks.some((c) => c.status === 'passed')) return 'passed';
+  for (const s of ['failed', 'blocked', 'passed'] as const) if (parts.some((p) => p.status === s)) return s;
   return 'skipped';
 }
 
@@ -44,57 +56,89 @@ function skipReason(entry: CatalogEntry, checks: readonly ReportCheck[], isSelec
   return (checks.length === 0 && entry.subject ? NOT_RUN_BY_SUBJECT[entry.subject] : undefined) ?? NO_CHECK;
 }
 
+function blockReason(parts: readonly Part[]): string {
+  const p = parts.find((x) => x.status === 'blocked')!;
+  const f = p.entry.failure;
+  const step = f?.setup?.at(-1);
+  if (step) return `blocked: setup step "${step}" failed (${p.entry.check.cause ?? 'see causes'})`;
+  return `not reached: check "${p.entry.check.name}" failed first on ${p.entry.failed.join(', ')} (${p.entry.check.cause ?? 'see causes'})`;
+}
+
+function replayTarget(input: BuildInput, seed: number | null): ReplayTarget {
+  const t = input.context?.target;
+  return { kind: t?.kind ?? 'unknown', baseUrl: t?.baseUrl ?? null, seed, viaPrism: t?.viaPrism, ...(input.mock ? { mock: input.mock } : {}) };
+}
+
 /** Test results + catalog + run context → the conformance.json object (C6). Pure. */
 export function buildReport(input: BuildInput): Report {
   const only = input.only ?? [];
   const isSelected = input.isSelected ?? (() => true);
+  const ctx = input.context ?? {};
+  const seed = ctx.seed ?? input.seed ?? null;
+  const replay = replayTarget(input, seed);
   const known = new Set(input.catalog.map((r) => r.id));
   const errors: RunError[] = [...(input.errors ?? [])];
-  const byRequirement = new Map<string, Entry[]>();
-  const metas: CheckMeta[] = [];
+  const byRequirement = new Map<string, Part[]>();
+  const metas: { name: string; meta: CheckMeta }[] = [];
+  const outcomes: Outcome[] = [];
   for (const result of input.checks) {
     const meta = checkMeta(result);
-    metas.push(meta);
+    metas.push({ name: result.name, meta });
     const entry = toEntry(result, meta, isSelected);
     if (meta.requirements.length === 0) errors.push({ source: result.moduleId, message: `check "${result.name}" names no requirement` });
     for (const id of meta.requirements) {
       if (!known.has(id)) errors.push({ source: result.moduleId, message: `check "${result.name}" names unknown requirement ${id}` });
-      byRequirement.set(id, [...(byRequirement.get(id) ?? []), entry]);
+      byRequirement.set(id, [...(byRequirement.get(id) ?? []), partOf(entry, id)]);
+    }
+    if (entry.failure) {
+      const command = replayCommand(replay, entry.failed.length > 0 ? entry.failed : meta.requirements, entry.failure.path);
+      if (command) entry.failure.replay = command;
+      outcomes.push({ check: entry.check, failure: entry.failure, failed: entry.failed, blocked: meta.requirements.filter((id) => !entry.failed.includes(id)) });
     }
   }
+  const statusById = new Map(input.catalog.map((entry) => [entry.id, statusOf(entry, byRequirement.get(entry.id) ?? [])]));
+  const rankOf = new Map(input.catalog.map((entry, i) => [entry.id, i]));
+  const causes = rootCauses(outcomes, { endedBlocked: (id) => statusById.get(id) === 'blocked', rank: (id) => rankOf.get(id) ?? rankOf.size });
   const requirements = input.catalog.map((entry): ReportRequirement => {
-    const entries = byRequirement.get(entry.id) ?? [];
-    const checks = entries.map((e) => e.check);
-    const status = statusOf(entry, checks);
+    const parts = byRequirement.get(entry.id) ?? [];
+    const checks = parts.map((p) => p.entry.check);
+    const status = statusById.get(entry.id)!;
     const r: ReportRequirement = {
       id: entry.id, section: entry.section, level: entry.level, status, checks,
-      failures: entries.flatMap((e) => (e.failure ? [e.failure] : [])),
+      failures: parts.flatMap((p) => (p.status === 'failed' && p.entry.failure ? [p.entry.failure] : [])),
     };
     if (entry.quote !== undefined) r.quote = entry.quote;
     if (entry.subject !== undefined) r.subject = entry.subject;
     if (status === 'skipped') r.reason = skipReason(entry, checks, isSelected);
+    if (status === 'blocked') r.reason = blockReason(parts);
+    const ids = [...new Set(parts.filter((p) => p.status === status && (status === 'failed' || status === 'blocked')).flatMap((p) => p.entry.check.cause ?? []))];
+    if (ids.length > 0) r.causes = ids;
     return r;
   });
   const count = (s: RequirementStatus) => requirements.filter((r) => r.status === s).length;
-  const ctx = input.context ?? {};
+  const warnings = mergeWarnings(metas);
   const target: Report['target'] = {
     kind: ctx.target?.kind ?? 'unknown',
     baseUrl: ctx.target?.baseUrl ?? null,
     shape: ctx.target?.shape ?? null,
-    readings: mergeReadings(metas),
+    readings: mergeReadings(metas.map((m) => m.meta)),
   };
+  if (warnings.length > 0) target.warnings = warnings;
   if (ctx.target?.viaPrism !== undefined) target.viaPrism = ctx.target.viaPrism;
   if (ctx.target?.mockFault !== undefined) target.mockFault = ctx.target.mockFault;
   const report: Report = {
     specVersion: ctx.specVersion ?? 'unknown',
     target,
-    seed: ctx.seed ?? input.seed ?? null,
+    seed,
     startedAt: ctx.startedAt ?? input.startedAt,
     durationMs: Math.round(input.durationMs),
-    summary: { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), notTestable: count('not-testable'), total: requirements.length },
+    summary: { passed: count('passed'), failed: count('failed'), blocked: count('blocked'), skipped: count('skipped'), notTestable: count('not-testable'), total: requirements.length },
+    causes,
     requirements,
     errors,
   };
+  const mock = mockStartLines(replay);
+  if (mock) report.reproduce = { mock };
   if (only.length > 0) report.only = [...only];
   return report;
 }

@@ -14,7 +14,44 @@ export const fakeCatalog: CatalogEntry[] = [
   { id: 'EVENTS-NOT-SHOWN', section: '6', level: 'not-testable', subject: 'server' },
   { id: 'VER-CURSOR-400', section: 'changelog 1.4.0', level: 'must', subject: 'server' },
   { id: 'VER-BREAKING-ENVELOPES', section: '9 Breaking changes', level: 'must', subject: 'spec' },
+  { id: 'GEN-BASE-PATH', section: '1 Base address', level: 'must', subject: 'server' },
+  { id: 'GEN-SERVICE-SCOPE', section: '1', level: 'not-testable', subject: 'server' },
+  { id: 'RES-PROJECT-SHAPE', section: '2 Project', level: 'must', subject: 'server' },
+  { id: 'LIST-LIMIT', section: '4 List query parameters, rule 1', level: 'must', subject: 'server' },
+  { id: 'LIST-FILTER-PROJECT-ID', section: '4 List query parameters', level: 'must', subject: 'server' },
+  { id: 'LIST-FILTER-EMPLOYEE-ID', section: '4 List query parameters', level: 'must', subject: 'server' },
 ];
+
+/** The evidence of one mistyped title, seen by a check of it and by a shared setup step. */
+const mistyped = (limit: number) => ({
+  message: `page of project does not match the page envelope: ${Array.from({ length: limit }, (_, i) => `/data/${i}/title must be string`).join('; ')} (GET http://127.0.0.1:4010/api/public/v1/projects?limit=${limit} → 200)`,
+  request: { method: 'GET', url: `http://127.0.0.1:4010/api/public/v1/projects?limit=${limit}`, headers: { authorization: 'Bearer $CONFORMANCE_API_KEY' } },
+  response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":[{"id":"0b6f6c1e-8a3d-4c4e-9d55-3f1f0e6c2a10","title":4711}],"page":{"hasMore":true,"nextCursor":"abc"}}' },
+  curl: `curl -sS -i -X GET 'http://127.0.0.1:4010/api/public/v1/projects?limit=${limit}' -H "authorization: Bearer $CONFORMANCE_API_KEY"`,
+});
+
+/** Checks of the cascade cases: a check failing on its subject, one blocked by setup, one failing on one of its two ids, one warning. */
+export function fakeCascade(): CheckResult[] {
+  return [
+    {
+      name: 'GET /projects: every page matches the schema [RES-PROJECT-SHAPE]', moduleId: 'suites/schemas.test.ts', state: 'failed',
+      errors: ['page of project does not match'], durationMs: 3, meta: meta(['RES-PROJECT-SHAPE'], 'schemas', { failure: mistyped(1) }),
+    },
+    {
+      name: 'limit bounds every page [LIST-LIMIT]', moduleId: 'suites/pagination.test.ts', state: 'failed', errors: ['page of project does not match'], durationMs: 2,
+      meta: meta(['LIST-LIMIT'], 'pagination', { failure: { ...mistyped(5), setup: ['population of lists to page through', 'a project of team A'], requirements: [] } }),
+    },
+    {
+      name: 'project_id and employee_id filters [LIST-FILTER-PROJECT-ID, LIST-FILTER-EMPLOYEE-ID]', moduleId: 'suites/pagination.test.ts', state: 'failed',
+      errors: ['project_id ignored'], durationMs: 4,
+      meta: meta(['LIST-FILTER-PROJECT-ID', 'LIST-FILTER-EMPLOYEE-ID'], 'pagination', { failure: { message: 'GET /assignments?project_id= returned assignments of other projects', requirements: ['LIST-FILTER-PROJECT-ID'] } }),
+    },
+    {
+      name: 'the base path answers [GEN-BASE-PATH]', moduleId: 'suites/schemas.test.ts', state: 'passed', errors: [], durationMs: 1,
+      meta: meta(['GEN-BASE-PATH'], 'schemas', { warnings: [{ name: 'list.last-page', message: 'hasMore true followed by an empty last page' }] }),
+    },
+  ];
+}
 
 const meta = (requirements: string[], concern: string, extra: Record<string, unknown> = {}) => ({ requirements, concern, ...extra });
 
@@ -61,7 +98,7 @@ export function fakeChecks(): CheckResult[] {
 
 export function fakeInput(overrides: Partial<BuildInput> = {}): BuildInput {
   return {
-    checks: fakeChecks(),
+    checks: [...fakeChecks(), ...fakeCascade()],
     catalog: fakeCatalog,
     context: {
       specVersion: '1.6.0',

@@ -13,7 +13,9 @@ import { writeReport } from './write.js';
 
 // The page is checked in a real browser: rendering, grouping, filters and escaping.
 // The callbacks below run in Chromium; the project compiles without the DOM lib, hence these.
-interface El { dataset: Record<string, string | undefined>; offsetParent: unknown; textContent: string | null; querySelector(s: string): El | null; querySelectorAll(s: string): Iterable<El> }
+interface Rect { top: number; bottom: number; left: number; right: number }
+interface El { dataset: Record<string, string | undefined>; offsetParent: unknown; textContent: string | null; hasAttribute(a: string): boolean; getBoundingClientRect(): Rect; querySelector(s: string): El | null; querySelectorAll(s: string): Iterable<El> }
+declare const document: { createRange(): { selectNodeContents(n: unknown): void; getBoundingClientRect(): Rect }; querySelector(s: string): El | null; querySelectorAll(s: string): Iterable<El> };
 declare const getComputedStyle: (e: unknown) => { backgroundColor: string };
 declare const DOMParser: new () => { parseFromString(text: string, type: string): { querySelector(s: string): El | null; querySelectorAll(s: string): { length: number } } };
 
@@ -42,10 +44,10 @@ describe('index.html in headless Chromium', () => {
       throw new Error(`Chromium not found at ${CHROMIUM}: install the Debian package (apt-get install -y chromium) or set CHROMIUM_PATH. CI installs it in .ci/run.`);
     }
     dir = await mkdtemp(join(tmpdir(), 'conformance-html-'));
-    const input = fakeInput();
+    const input = fakeInput({ mock: { fault: 'field-mistyped', deprecate: ['listCvs'], readings: [] } });
     const paths = await writeReport(dir, buildReport(input), secretsFrom(input.context?.settings));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
-    page = await browser.newPage();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
     page.on('request', (r) => { if (!r.url().startsWith('file:')) requests.push(r.url()); });
@@ -64,54 +66,119 @@ describe('index.html in headless Chromium', () => {
       title: s.querySelector('h2 span')?.textContent,
       ids: [...s.querySelectorAll('tr.req')].map((r) => (r as El).dataset.id),
     })));
-    expect(groups.map((g) => g.key)).toEqual(['2', '4', '5', '6', '8', '9']);
+    expect(groups.map((g) => g.key)).toEqual(['1', '2', '4', '5', '6', '8', '9']);
     expect(groups.find((g) => g.key === '9')).toEqual({ key: '9', title: '§9 Versioning', ids: ['VER-CURSOR-400', 'VER-BREAKING-ENVELOPES'] });
     expect(groups.flatMap((g) => g.ids).sort()).toEqual(fakeInput().catalog.map((r) => r.id).sort());
-    expect(await page.textContent('section.group[data-section="4"] .counts')).toBe('0 passed · 2 failed · 0 skipped · 0 not testable');
-    expect(await page.textContent('#count-failed')).toBe('3 failed');
+    expect(await page.textContent('section.group[data-section="4"] .counts')).toBe('3 failed · 2 blocked · 0 passed · 0 skipped · 0 not testable');
+    expect(await page.textContent('#count-failed')).toBe('5 failed');
+    expect(await page.textContent('#count-blocked')).toBe('2 blocked');
   });
 
-  it('shows status as colour and text', async () => {
+  it('labels every section the same way: §N and a name', async () => {
+    const labels = await page.$$eval('tr.req td.section', (cells) => cells.map((c) => c.textContent ?? ''));
+    for (const label of labels) expect(label).toMatch(/^§\d+ \S/);
+    expect(await page.textContent('tr.req[data-id="GEN-SERVICE-SCOPE"] td.section')).toBe('§1 What the service does');
+    expect(await page.textContent('tr.req[data-id="GEN-BASE-PATH"] td.section')).toBe('§1 Base address');
+    expect(await page.textContent('tr.req[data-id="VER-CURSOR-400"] td.section')).toBe('§9 Changelog 1.4.0');
+  });
+
+  it('shows status as colour and text, the "not testable" badge clear of the cell beside it', async () => {
     const badge = page.locator('tr.req[data-id="LIST-PAGE-ENVELOPE"] .status');
     expect(await badge.textContent()).toBe('passed');
     expect(await badge.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(26, 127, 55)');
+    for (const width of [1280, 900]) {
+      await page.setViewportSize({ width, height: 800 });
+      const gap = await page.$eval('tr.req[data-id="GEN-SERVICE-SCOPE"]', (tr) => {
+        const pill = (tr as El).querySelector('.status')!.getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents((tr as El).querySelector('td.checks'));
+        return { text: (tr as El).querySelector('td.checks')!.textContent, gap: range.getBoundingClientRect().left - pill.right };
+      });
+      expect(gap.text).toBe('—');
+      expect(gap.gap, `at ${width}px`).toBeGreaterThan(4);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('keeps a response body with </script> and markup as text', async () => {
     expect(pageErrors).toEqual([]);
     expect(requests).toEqual([]);
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
-    expect(await page.$$('#matrix b')).toHaveLength(0);
+    expect(await page.$$('#matrix b, #causes b')).toHaveLength(0);
     const response = await page.textContent('tr.req[data-id="LIST-CURSOR-UNDECODABLE"] .response pre');
     expect(response).toContain('</script><script>window.__pwned=1</script><b>bold</b>');
     expect(response).toContain('$CONFORMANCE_API_KEY');
   });
 
-  it('shows the curl, the fast-check seed and path, and the shrunk counterexample of a failure', async () => {
+  it('shows the curl, the fast-check seed and path, the shrunk counterexample and the command that runs it again', async () => {
     const row = 'tr.req[data-id="LIST-CURSOR-UNDECODABLE"]';
     expect(await page.textContent(`${row} .curl pre`)).toContain("Authorization: Bearer $CONFORMANCE_API_KEY");
     expect(await page.textContent(`${row} .seed pre`)).toBe('seed: 42\npath: 3:1:0');
     expect(await page.textContent(`${row} .counterexample pre`)).toContain('<!-- not a comment -->');
+    expect(await page.textContent(`${row} .replay pre`)).toBe('npm start -- --only LIST-CURSOR-UNDECODABLE,VER-CURSOR-400 --seed 7 --path 3:1:0 --fault field-mistyped --deprecate listCvs');
+    expect(await page.$eval(`${row} details.failure`, (d) => (d as El).hasAttribute('open'))).toBe(true);
   });
 
-  it('filters to failed requirements only', async () => {
-    expect(await visibleIds()).toHaveLength(8);
-    await page.check('#f-failed');
-    expect((await visibleIds()).sort()).toEqual(['ISO-GET-OTHER-TEAM-404', 'LIST-CURSOR-UNDECODABLE', 'VER-CURSOR-400']);
+  it('puts the root causes first, expanded, before the readings and the matrix', async () => {
+    const order = await page.$$eval('#causes, #warnings, #readings, #filters, #matrix', (els) => els.map((e) => (e as unknown as { id: string }).id));
+    expect(order).toEqual(['causes', 'warnings', 'readings', 'filters', 'matrix']);
+    const first = page.locator('#causes-list details.cause').first();
+    expect(await first.getAttribute('open')).toBe('');
+    expect(await first.locator(':scope > summary').textContent()).toBe('1.page of project does not match the page envelope: /data/*/title must be string');
+    expect(await first.locator('.facts').textContent()).toMatch(/failedRES-PROJECT-SHAPE.*blocked1 requirement \(1 check\) — setup step "a project of team A" failed: LIST-LIMIT/);
+    expect(await first.locator('.exchange pre').textContent()).toMatch(/^GET http:\/\/127\.0\.0\.1:4010\/api\/public\/v1\/projects\?limit=1\n→ 200 \{"data":\[\{"id":"[^"]+","title":4711/);
+    expect(await page.textContent('#causes .reproduce pre')).toMatch(/npm run mock -- --port 4010 --seed 7 --fault field-mistyped --deprecate listCvs &/);
+    expect(await page.textContent('tr.req[data-id="LIST-LIMIT"] a.cause-link')).toBe('root cause 1');
+    expect(await page.textContent('#warnings li')).toBe('list.last-page: hasMore true followed by an empty last page (GEN-BASE-PATH)');
+  });
+
+  it('shows a failure on the first screen (1280×800)', async () => {
+    await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+    const shot = await page.screenshot();
+    // PNG: width and height are the big-endian words at bytes 16 and 20 of the IHDR chunk.
+    expect([shot.readUInt32BE(16), shot.readUInt32BE(20)]).toEqual([1280, 800]);
+    expect(shot.length).toBeGreaterThan(20_000); // rendered content, not a blank page
+    expect(shot.length).toBeLessThan(3_000_000);
+    const box = await page.locator('#causes-list details.cause').first().locator('.exchange').boundingBox();
+    expect(box && box.y + box.height).toBeLessThan(800);
+  });
+
+  it('draws one stacked bar per section, with no external asset', async () => {
+    const bars = await page.$$eval('#summary-chart g.bar', (gs) => gs.map((g) => ({
+      section: (g as El).dataset.section,
+      segments: [...g.querySelectorAll('rect.seg')].map((r) => (r as El).dataset.status),
+    })));
+    expect(bars.map((b) => b.section)).toEqual(['1', '2', '4', '5', '6', '8', '9']);
+    expect(bars.find((b) => b.section === '4')?.segments).toEqual(['failed', 'blocked']);
+    expect(bars.find((b) => b.section === '1')?.segments).toEqual(['passed', 'not-testable']);
+    expect(await page.textContent('#summary-chart g.bar[data-section="4"] title')).toBe('§4 Endpoints: 3 failed');
+    expect(requests).toEqual([]);
+  });
+
+  it('filters by status with the pills and the select', async () => {
+    expect(await visibleIds()).toHaveLength(14);
+    await page.click('#count-failed');
+    expect((await visibleIds()).sort()).toEqual(['ISO-GET-OTHER-TEAM-404', 'LIST-CURSOR-UNDECODABLE', 'LIST-FILTER-PROJECT-ID', 'RES-PROJECT-SHAPE', 'VER-CURSOR-400']);
+    expect(await page.getAttribute('#count-failed', 'aria-pressed')).toBe('true');
     expect(await page.isVisible('section.group[data-section="6"]')).toBe(false);
-    await page.uncheck('#f-failed');
-    expect(await visibleIds()).toHaveLength(8);
+    await page.click('#count-blocked');
+    expect((await visibleIds()).sort()).toEqual(['LIST-FILTER-EMPLOYEE-ID', 'LIST-LIMIT']);
+    expect(await page.getAttribute('#count-failed', 'aria-pressed')).toBe('false');
+    await page.click('#count-blocked');
+    expect(await visibleIds()).toHaveLength(14);
+    await page.selectOption('#f-status', 'not-testable');
+    expect((await visibleIds()).sort()).toEqual(['EVENTS-NOT-SHOWN', 'GEN-SERVICE-SCOPE']);
+    expect(await page.getAttribute('#count-not-testable', 'aria-pressed')).toBe('true');
+    await page.selectOption('#f-status', '');
   });
 
   it('filters by level and by id text', async () => {
     await page.selectOption('#f-level', 'implied');
     expect(await visibleIds()).toEqual(['ISO-GET-OTHER-TEAM-404']);
-    await page.selectOption('#f-level', 'not-testable');
-    expect(await visibleIds()).toEqual(['EVENTS-NOT-SHOWN']);
     await page.selectOption('#f-level', '');
-    await page.fill('#f-id', 'list');
-    expect((await visibleIds()).sort()).toEqual(['LIST-CURSOR-UNDECODABLE', 'LIST-PAGE-ENVELOPE']);
-    expect(await page.textContent('#f-count')).toBe('showing 2 of 8');
+    await page.fill('#f-id', 'list-c');
+    expect((await visibleIds()).sort()).toEqual(['LIST-CURSOR-UNDECODABLE']);
+    expect(await page.textContent('#f-count')).toBe('showing 1 of 14');
     await page.fill('#f-id', '');
   });
 
@@ -121,6 +188,6 @@ describe('index.html in headless Chromium', () => {
       const doc = new DOMParser().parseFromString(text, 'application/xml');
       return { error: doc.querySelector('parsererror')?.textContent ?? null, cases: doc.querySelectorAll('testcase').length };
     }, xml);
-    expect(parsed).toEqual({ error: null, cases: 6 });
+    expect(parsed).toEqual({ error: null, cases: 10 });
   });
 });

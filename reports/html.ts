@@ -1,9 +1,14 @@
-import { css, script } from './html-assets.js';
-import { sectionGroup, sectionTitles } from './sections.js';
+import { css } from './html-assets.js';
+import { script } from './html-script.js';
+import { STATUS_ORDER, statusText, summarySvg } from './html-summary.js';
+import { sectionGroup, sectionLabel, sectionTitles } from './sections.js';
 import type { Report } from './types.js';
 
-// index.html: one self-contained page. The report travels as JSON inside a
-// <script type="application/json"> and is rendered by the inline script.
+// index.html: one self-contained page. What a person needs first comes first: the counts (each
+// a filter), a picture of every section, the root causes of what failed, expanded, with their
+// evidence; then warnings, run errors and readings; then every requirement by section. The
+// report travels as JSON inside a <script type="application/json"> and is rendered by the
+// inline script, which only ever sets text.
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -32,7 +37,7 @@ export function groupBySection(report: Report): SectionGroup[] {
   return [...groups.values()].sort((a, b) => rank(a.key) - rank(b.key) || a.key.localeCompare(b.key));
 }
 
-function headerHtml(report: Report): string {
+function headerHtml(report: Report, groups: readonly SectionGroup[]): string {
   const t = report.target;
   const meta = [
     `API document ${report.specVersion}`,
@@ -45,31 +50,44 @@ function headerHtml(report: Report): string {
     `${(report.durationMs / 1000).toFixed(1)} s`,
     report.only ? `only ${report.only.join(', ')}` : '',
   ].filter(Boolean).map(escapeHtml).join(' · ');
-  const s = report.summary;
-  const chips = [['passed', s.passed], ['failed', s.failed], ['skipped', s.skipped], ['not-testable', s.notTestable]]
-    .map(([k, n]) => `<span class="chip s-${k}" id="count-${k}">${n} ${k === 'not-testable' ? 'not testable' : k}</span>`).join('');
-  return `<header><h1>Conformance report</h1><p class="meta">${meta}</p><div class="chips">${chips}</div></header>`;
+  const count = (s: string) => report.requirements.filter((r) => r.status === s).length;
+  const pills = STATUS_ORDER.map((s) => `<button type="button" class="chip s-${s}" id="count-${s}" data-status="${s}" aria-pressed="false" title="show only ${statusText(s)} requirements">${count(s)} ${statusText(s)}</button>`).join('');
+  return `<header><h1>Conformance report</h1><p class="meta">${meta}</p><div class="chips">${pills}</div>${summarySvg(report, groups)}</header>`;
+}
+
+function causesHtml(report: Report): string {
+  const causes = report.causes ?? [];
+  if (causes.length === 0) return '';
+  const mock = report.reproduce
+    ? `<div class="reproduce"><div class="label">The mock of this run is gone; start the same one (seed, port, options) to use the curl commands:</div><pre>${escapeHtml(report.reproduce.mock.join('\n'))}</pre></div>`
+    : '';
+  return `<section class="extra" id="causes"><h2>Root causes <span class="counts">${causes.length}, most requirements first — fix these first</span></h2><div id="causes-list"></div>${mock}</section>`;
 }
 
 function extrasHtml(report: Report): string {
+  const warnings = report.target.warnings ?? [];
+  const warningItems = warnings.map((w) => `<li><strong>${escapeHtml(w.name)}</strong>: ${escapeHtml(w.message)} <span class="reason">(${escapeHtml(w.requirements.join(', '))})</span></li>`).join('');
   const readings = Object.entries(report.target.readings);
   const readingRows = readings.map(([k, v]) => `<tr><td class="id">${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('');
   const errors = report.errors.map((e) => `<li><strong>${escapeHtml(e.source)}</strong>: <pre>${escapeHtml(e.message)}</pre></li>`).join('');
   return [
-    readings.length ? `<section class="extra" id="readings"><h2>Readings observed</h2><table><tbody>${readingRows}</tbody></table></section>` : '',
+    warnings.length ? `<section class="extra" id="warnings"><h2>Warnings <span class="counts">${warnings.length} — allowed by the document, worth a look; they never fail a run</span></h2><ul>${warningItems}</ul></section>` : '',
     errors ? `<section class="extra" id="run-errors"><h2>Run errors</h2><ul>${errors}</ul></section>` : '',
+    readings.length ? `<section class="extra" id="readings"><h2>Readings observed</h2><table><tbody>${readingRows}</tbody></table></section>` : '',
   ].join('');
 }
 
-const filtersHtml = `<div class="filters">
-<label><input type="checkbox" id="f-failed"> failed only</label>
+const filtersHtml = `<div class="filters" id="filters">
+<label>status <select id="f-status"><option value="">all</option>${STATUS_ORDER.map((s) => `<option value="${s}">${statusText(s)}</option>`).join('')}</select></label>
 <label>level <select id="f-level"><option value="">all</option><option value="must">must</option><option value="implied">implied</option><option value="not-testable">not-testable</option></select></label>
 <label>id <input type="search" id="f-id" placeholder="e.g. LIST-CURSOR"></label>
 <span id="f-count" class="counts"></span>
 </div>`;
 
 export function renderHtml(report: Report): string {
-  const data = embedJson({ report, groups: groupBySection(report) });
+  const groups = groupBySection(report);
+  const labels = Object.fromEntries(report.requirements.map((r) => [r.id, sectionLabel(r.section)]));
+  const data = embedJson({ report, groups, labels });
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -80,7 +98,8 @@ export function renderHtml(report: Report): string {
 <style>${css}</style>
 </head>
 <body>
-${headerHtml(report)}
+${headerHtml(report, groups)}
+${causesHtml(report)}
 ${extrasHtml(report)}
 ${filtersHtml}
 <main id="matrix"></main>

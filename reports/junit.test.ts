@@ -35,7 +35,7 @@ describe('junit.xml', () => {
 
   it('has one testcase per check, named with its requirement ids, classname the concern', () => {
     const cases = [...xml.matchAll(/<testcase name="([^"]*)" classname="([^"]*)"/g)].map((m) => [m[1], m[2]]);
-    expect(cases).toHaveLength(6); // the check covering two requirements appears once
+    expect(cases).toHaveLength(10); // a check covering two requirements appears once
     expect(cases).toContainEqual(['undecodable cursor answers 400 [LIST-CURSOR-UNDECODABLE, VER-CURSOR-400]', 'cursors']);
     expect(cases).toContainEqual(['GET of another team&apos;s project is 404 [ISO-GET-OTHER-TEAM-404]', 'isolation']);
   });
@@ -44,7 +44,12 @@ describe('junit.xml', () => {
     expect(xml).toMatch(/<failure message="expected status 400, got 200;[^"]*" type="ConformanceFailure">/);
     expect(xml).toContain("curl -sS -H &apos;Authorization: Bearer $CONFORMANCE_API_KEY&apos;");
     expect(xml).toContain('<skipped message="needs CONFORMANCE_API_KEY_READ_ONLY"/>');
-    expect(xml).toMatch(/<testsuites name="conformance" tests="6" failures="2" errors="0" skipped="1"/);
+    expect(xml).toMatch(/<testsuites name="conformance" tests="10" failures="4" errors="1" skipped="1"/);
+  });
+
+  it('reports a check blocked by a setup step as an error carrying its root cause\'s evidence', () => {
+    expect(xml).toMatch(/<testcase name="limit bounds every page \[LIST-LIMIT\]"[^>]*>\s*<error message="blocked by setup step &quot;a project of team A&quot;: page of project does not match/);
+    expect(xml).toContain('in setup: a project of team A');
   });
 
   it('escapes markup and drops characters XML cannot carry', () => {

@@ -1,7 +1,8 @@
 import type { Report, ReportCheck, ReportFailure } from './types.js';
 
 // JUnit XML for CI dashboards: one <testsuite> per concern, one <testcase> per check
-// (its name carries the requirement ids), failures with the message and the curl.
+// (its name carries the requirement ids), failures with the message and the curl. A check
+// blocked by a failed setup step is an <error> (it could not run), not a <failure>.
 
 // XML 1.0 forbids most control characters even when escaped.
 // eslint-disable-next-line no-control-regex
@@ -24,7 +25,7 @@ function rowsByConcern(report: Report): Map<string, Row[]> {
       const key = `${check.concern}\u0000${check.name}`;
       const row = rows.get(key) ?? { check, requirements: [] };
       row.requirements.push(r.id);
-      row.failure ??= r.failures.find((f) => f.check === check.name);
+      row.failure ??= r.failures.find((f) => f.check === check.name) ?? causeFailure(report, check);
       rows.set(key, row);
     }
   }
@@ -33,9 +34,18 @@ function rowsByConcern(report: Report): Map<string, Row[]> {
   return new Map([...byConcern.entries()].sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/** A blocked check's evidence is its root cause's (its requirements list no failure of their own). */
+function causeFailure(report: Report, check: ReportCheck): ReportFailure | undefined {
+  if (check.status !== 'blocked' || !check.cause) return undefined;
+  const cause = report.causes?.find((c) => c.id === check.cause);
+  return cause ? { ...cause.failure, check: check.name, ...(cause.setup.length ? { setup: cause.setup } : {}) } : undefined;
+}
+
 function failureText(f: ReportFailure): string {
   const parts = [f.message];
+  if (f.setup?.length) parts.push(`in setup: ${f.setup.join(' › ')}`);
   if (f.curl) parts.push(`reproduce:\n${f.curl}`);
+  if (f.replay) parts.push(`run again:\n${f.replay}`);
   if (f.request) parts.push(`request: ${f.request.method} ${f.request.url}`);
   if (f.response) parts.push(`response: ${f.response.status}${f.response.body ? `\n${f.response.body.slice(0, 2000)}` : ''}`);
   if (f.seed !== null) parts.push(`fast-check seed: ${f.seed}${f.path ? `, path: ${f.path}` : ''}`);
@@ -51,6 +61,10 @@ function testcase(row: Row): string {
   const f = row.failure;
   const message = f?.message.split('\n')[0] ?? 'check failed';
   const body = f ? xmlEscape(failureText(f)) : '';
+  if (check.status === 'blocked') {
+    const blocked = `blocked${f?.setup?.length ? ` by setup step "${f.setup.at(-1)}"` : ''}: ${message}`;
+    return `${head}>\n      <error message="${xmlEscape(blocked)}" type="ConformanceBlocked">${body}</error>\n    </testcase>`;
+  }
   return `${head}>\n      <failure message="${xmlEscape(message)}" type="ConformanceFailure">${body}</failure>\n    </testcase>`;
 }
 
@@ -58,15 +72,16 @@ export function renderJunit(report: Report): string {
   const suites = [...rowsByConcern(report).entries()].map(([concern, rows]) => {
     const count = (s: string) => rows.filter((r) => r.check.status === s).length;
     const time = rows.reduce((t, r) => t + r.check.durationMs, 0) / 1000;
-    const attrs = `name="${xmlEscape(concern)}" tests="${rows.length}" failures="${count('failed')}" errors="0" skipped="${count('skipped')}" time="${time.toFixed(3)}"`;
+    const attrs = `name="${xmlEscape(concern)}" tests="${rows.length}" failures="${count('failed')}" errors="${count('blocked')}" skipped="${count('skipped')}" time="${time.toFixed(3)}"`;
     return `  <testsuite ${attrs}>\n${rows.map(testcase).join('\n')}\n  </testsuite>`;
   });
   const all = [...rowsByConcern(report).values()].flat();
   const failures = all.filter((r) => r.check.status === 'failed').length;
   const skipped = all.filter((r) => r.check.status === 'skipped').length;
+  const blocked = all.filter((r) => r.check.status === 'blocked').length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="conformance" tests="${all.length}" failures="${failures}" errors="${report.errors.length}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xmlEscape(report.startedAt)}">`,
+    `<testsuites name="conformance" tests="${all.length}" failures="${failures}" errors="${report.errors.length + blocked}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xmlEscape(report.startedAt)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { CheckFailureMeta, CheckMeta, CheckResult, HttpRequestRecord, HttpResponseRecord } from './types.js';
+import type { CheckFailureMeta, CheckMeta, CheckResult, HttpRequestRecord, HttpResponseRecord, WarningMeta } from './types.js';
 
 // The metadata comes from check code running in workers; a malformed field must
 // degrade the report (missing transcript) rather than crash the reporter.
@@ -21,6 +21,12 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const int = (v: unknown): number | undefined => (Number.isInteger(v) ? (v as number) : undefined);
+const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined);
+
+function warnings(v: unknown): WarningMeta[] {
+  if (!Array.isArray(v)) return [];
+  return v.filter(isRecord).flatMap((w) => (str(w.name) && str(w.message) ? [{ name: w.name as string, message: w.message as string }] : []));
+}
 
 function stringMap(v: unknown): Record<string, string> {
   if (!isRecord(v)) return {};
@@ -54,6 +60,8 @@ function failure(v: unknown): CheckFailureMeta | undefined {
     seed: int(v.seed),
     path: str(v.path),
     counterexample: v.counterexample,
+    requirements: strings(v.requirements),
+    setup: strings(v.setup),
   };
 }
 
@@ -67,6 +75,7 @@ export function checkMeta(check: CheckResult): CheckMeta {
     skipReason: str(raw.skipReason),
     failure: failure(raw.failure),
     readings: stringMap(raw.readings),
+    warnings: warnings(raw.warnings),
     requests: num(raw.requests),
   };
 }

@@ -54,7 +54,7 @@ describe('ConformanceReporter in a vitest run', () => {
 
   it('writes a schema-valid report with every catalog requirement', () => {
     expect(validateReport(report).errors).toEqual([]);
-    expect(report.requirements).toHaveLength(8);
+    expect(report.requirements).toHaveLength(14);
     expect(report.target).toMatchObject({ kind: 'deployment', baseUrl: 'http://127.0.0.1:9', readings: { 'page.size': '20' } });
     expect(report.seed).toBe(5);
   });
@@ -69,8 +69,17 @@ describe('ConformanceReporter in a vitest run', () => {
     expect(r['UPLOAD-LIMIT']?.checks[0]?.durationMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('leaves the key in no file and says where the report is', () => {
+  it('leaves the key in no file and says once where the report is', () => {
     for (const f of readdirSync(outDir)) expect(readFileSync(join(outDir, f), 'utf8'), f).not.toContain(PLANTED_KEY);
-    expect(stdout).toContain(`conformance report: ${join(outDir, 'index.html')}`);
+    expect(stdout.split(`Reports: ${join(outDir, 'index.html')}`)).toHaveLength(2);
+    expect(stdout).not.toContain(PLANTED_KEY);
+  });
+
+  it('prints progress and one summary of requirements, without stack traces or colour when not on a terminal', () => {
+    expect(stdout).toMatch(/conformance \d+\/\d+ requirements done/);
+    expect(stdout).toContain('1 failed');
+    expect(stdout).toContain('expected 413 with key $CONFORMANCE_API_KEY');
+    expect(stdout).not.toMatch(/Test Files|\bat .*sample\.check\.ts/);
+    expect(stdout).not.toContain('\u001b[');
   });
 });

@@ -1,7 +1,14 @@
+import type { UserConsoleLog } from 'vitest';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
 import { buildReport } from './build-report.js';
 import { loadCatalog, type Catalog } from './catalog.js';
+import { colourWanted, paint, type Paint } from './colour.js';
+import { idsFromName } from './meta.js';
+import { patternList } from '../suites/harness/only.js';
+import { mockStart } from './mock-start.js';
+import { Progress, type CheckOutcome, type ProgressStream } from './progress.js';
 import { redactString, secretsFrom, secretsFromConfigFile, type Secret } from './redact.js';
+import { renderTerminalSummary } from './terminal.js';
 import type { CheckResult, RunContext, RunError } from './types.js';
 import { writeReport } from './write.js';
 
@@ -12,17 +19,24 @@ export interface ConformanceReporterOptions {
   catalog?: Catalog;
   /** Extra values to redact besides the CONFORMANCE_API_KEY* settings. */
   secrets?: readonly string[];
+  /** How many checks name each requirement, for progress; default: learnt as suite files are collected. */
+  expected?: ReadonlyMap<string, number>;
+  /** Stack traces and the checks' console output; default: CONFORMANCE_VERBOSE=1. */
+  verbose?: boolean;
+  /** Where progress and the summary go; default: process.stdout. */
+  out?: ProgressStream;
 }
 
 function toCheckResult(test: TestCase): CheckResult {
   const result = test.result();
-  const errors = (result.errors ?? []).map((e) => e.message);
+  const errors = result.errors ?? [];
   return {
     name: test.name,
     moduleId: test.module.relativeModuleId,
     state: result.state,
     ...(result.state === 'skipped' && result.note !== undefined ? { note: result.note } : {}),
-    errors,
+    errors: errors.map((e) => e.message),
+    stacks: errors.map((e) => e.stack ?? e.message),
     durationMs: test.diagnostic()?.duration ?? 0,
     // Read untyped: the shape is checked by meta.ts, whatever the declared TaskMeta says.
     meta: (test.meta() as Record<string, unknown>).conformance,
@@ -36,12 +50,31 @@ function runErrors(modules: readonly TestModule[], unhandled: readonly Serialize
   return errors;
 }
 
-/** Vitest reporter writing the conformance report (C6) at the end of a run. */
+/** What one finished check means for each of its requirements, read as the report reads it (check-entry.ts). */
+function outcomeOf(test: TestCase): (id: string) => CheckOutcome {
+  const state = test.result().state;
+  if (state !== 'failed') return () => (state === 'passed' ? 'passed' : 'skipped');
+  const failure = ((test.meta() as Record<string, unknown>).conformance as { failure?: { setup?: unknown; requirements?: unknown } } | undefined)?.failure;
+  const concerned = Array.isArray(failure?.requirements) ? (failure.requirements as unknown[]) : undefined;
+  if (!concerned || (concerned.length === 0 && !failure?.setup)) return () => 'failed';
+  return (id) => (concerned.includes(id) ? 'failed' : 'blocked');
+}
+
+/** Vitest reporter of a conformance run (C6): progress while it runs, the report files and one summary at the end. */
 export class ConformanceReporter implements Reporter {
   private startedAt = new Date();
   private readonly secrets = new Map<string, Secret>();
+  private readonly out: ProgressStream;
+  private readonly paint: Paint;
+  private readonly verbose: boolean;
+  private readonly progress: Progress;
 
-  constructor(private readonly options: ConformanceReporterOptions) {}
+  constructor(private readonly options: ConformanceReporterOptions) {
+    this.out = options.out ?? process.stdout;
+    this.paint = paint(colourWanted(this.out));
+    this.verbose = options.verbose ?? process.env.CONFORMANCE_VERBOSE === '1';
+    this.progress = new Progress(this.out, this.paint, options.expected);
+  }
 
   // The settings (and the bundled mock's generated keys) may appear in the environment
   // only while the run lasts, so they are collected at several points.
@@ -61,34 +94,58 @@ export class ConformanceReporter implements Reporter {
     this.collectSecrets();
   }
 
+  onTestModuleCollected(module: TestModule): void {
+    this.progress.collected([...module.children.allTests()].map((t) => idsFromName(t.name)));
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    this.progress.checkFinished(idsFromName(test.name), outcomeOf(test));
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    this.progress.fileFinished(module.relativeModuleId);
+  }
+
+  // Checks' own console output (request counts per file, debugging) only with --verbose.
+  onUserConsoleLog(log: UserConsoleLog): void {
+    if (this.verbose) this.out.write(log.content);
+  }
+
   async onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): Promise<void> {
     this.collectSecrets();
+    this.progress.clear();
     const secrets = [...this.secrets.values()];
     const checks = modules.flatMap((m) => [...m.children.allTests()].map(toCheckResult));
     const seedText = process.env.CONFORMANCE_SEED;
     const catalog = this.options.catalog ?? (await loadCatalog());
     const only = (process.env.CONFORMANCE_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    const selected = new Set(catalog.match(only));
+    const excluded = new Set(catalog.match(patternList(process.env.CONFORMANCE_EXCLUDE)));
+    const selected = new Set(catalog.match(only).filter((id) => !excluded.has(id)));
     const context: Partial<RunContext> = { specVersion: catalog.specVersion, ...(globalThis.__conformanceRun as Partial<RunContext> | undefined) };
+    const mock = context.target?.kind === 'bundled-mock' ? await mockStart(process.env) : undefined;
     const report = buildReport({
       checks,
       catalog: catalog.entries,
       context,
       only,
-      isSelected: (id) => only.length === 0 || selected.has(id),
+      isSelected: (id) => (only.length === 0 ? !excluded.has(id) : selected.has(id)),
       startedAt: this.startedAt.toISOString(),
       durationMs: Date.now() - this.startedAt.getTime(),
       seed: seedText !== undefined && /^-?\d+$/.test(seedText) ? Number(seedText) : null,
       errors: runErrors(modules, unhandled, reason),
+      ...(mock ? { mock } : {}),
     });
+    let paths: Awaited<ReturnType<typeof writeReport>>;
     try {
-      const paths = await writeReport(this.options.dir, report, secrets);
-      process.stdout.write(`\nconformance report: ${paths.html}\n  ${paths.json}\n  ${paths.junit}\n`);
+      paths = await writeReport(this.options.dir, report, secrets);
     } catch (error) {
       // A report that cannot be written must not look like a clean run.
       process.exitCode = 1;
       process.stderr.write(`\nconformance report NOT written: ${redactString(String((error as Error).message), secrets)}\n`);
       throw error;
     }
+    const stacks = this.verbose ? new Map(checks.filter((c) => c.state === 'failed').map((c) => [c.name, c.stacks ?? c.errors])) : undefined;
+    const summary = renderTerminalSummary(report, { paint: this.paint, paths, ...(stacks ? { stacks } : {}) });
+    this.out.write(redactString(summary, secrets));
   }
 }

@@ -21,3 +21,19 @@ export function sectionGroup(section: string): string {
   const m = /^\s*§?\s*(\d+)/.exec(section);
   return m?.[1] ?? section.trim();
 }
+
+/**
+ * The label of a catalog section, always `§N <name>`: the sub-part the catalog names (`Base
+ * address`, `List query parameters, rule 2`, `Changelog 1.4.0`), a bare rule with its section's
+ * title (`Authentication, rule 1`), or the section's title when the catalog names only its number.
+ */
+export function sectionLabel(section: string): string {
+  const group = sectionGroup(section);
+  const title = sectionTitles[group];
+  if (!title) return section.trim();
+  const rest = /^\s*changelog\b/i.test(section)
+    ? section.trim().replace(/^changelog/i, 'Changelog')
+    : section.replace(/^\s*§?\s*\d+(\.\d+)*\s*/, '').trim();
+  if (!rest) return `§${group} ${title}`;
+  return /^rule\b/i.test(rest) ? `§${group} ${title}, ${rest}` : `§${group} ${rest}`;
+}

@@ -3,7 +3,9 @@
 // and reports/schema.test.ts keeps the two in step by validating built reports.
 
 export type Level = 'must' | 'implied' | 'not-testable';
-export type CheckStatus = 'passed' | 'failed' | 'skipped';
+/** blocked: the check could not run its own assertions because a shared setup step (or, for one of
+ *  several requirements, an earlier assertion of the same check) failed; it counts as not passed. */
+export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped';
 export type RequirementStatus = CheckStatus | 'not-testable';
 export type TargetKind = 'bundled-mock' | 'deployment' | 'container' | 'prism-mock' | 'unknown';
 
@@ -29,7 +31,14 @@ export interface CheckFailureMeta {
   seed?: number;
   path?: string;
   counterexample?: unknown;
+  /** The check's requirements the failure concerns; absent: all of them. */
+  requirements?: string[];
+  /** Shared setup steps the failure happened in, outermost first. */
+  setup?: string[];
 }
+
+/** A reading flagged as deserving attention (CheckContext.warn). */
+export interface WarningMeta { name: string; message: string }
 
 /** The metadata a check attaches to its vitest task (C5 `meta.conformance`). */
 export interface CheckMeta {
@@ -38,6 +47,7 @@ export interface CheckMeta {
   skipReason?: string;
   failure?: CheckFailureMeta;
   readings?: Record<string, string>;
+  warnings?: WarningMeta[];
   requests?: number;
 }
 
@@ -50,6 +60,8 @@ export interface CheckResult {
   note?: string;
   /** Messages of the errors vitest recorded for the test. */
   errors: string[];
+  /** Their stacks, for --verbose (never written to a report file). */
+  stacks?: string[];
   durationMs: number;
   /** Raw `meta.conformance`, untrusted until parsed by meta.ts. */
   meta?: unknown;
@@ -73,10 +85,18 @@ export interface ReportCheck {
   concern: string;
   durationMs: number;
   reason?: string;
+  /** Id of the root cause (Report.causes) that failed or blocked the check. */
+  cause?: string;
 }
 
 export interface ReportFailure {
   check: string;
+  /** Id of the root cause (Report.causes) this failure belongs to. */
+  cause?: string;
+  /** Shared setup steps the failure happened in, outermost first. */
+  setup?: string[];
+  /** The command that runs this check again with the same seed (and fast-check path). */
+  replay?: string;
   message: string;
   request: HttpRequestRecord | null;
   response: HttpResponseRecord | null;
@@ -94,8 +114,32 @@ export interface ReportRequirement {
   quote?: string;
   status: RequirementStatus;
   reason?: string;
+  /** Root causes (Report.causes ids) of its failure or block. */
+  causes?: string[];
   checks: ReportCheck[];
   failures: ReportFailure[];
+}
+
+/** One root cause: failures with the same message, and everything they blocked. */
+export interface RootCause {
+  id: string;
+  /** The one-line message shared by its failures (indices of repeated problems folded to *). */
+  message: string;
+  /** Shared setup steps it happened in (innermost step names); empty when it is a check's own failure. */
+  setup: string[];
+  /** Requirements it failed, and requirements it kept from being checked. */
+  failed: string[];
+  blocked: string[];
+  checks: { failed: string[]; blocked: string[] };
+  /** The evidence of its failure about the earliest requirement in the document. */
+  failure: ReportFailure;
+}
+
+export interface ReportWarning {
+  name: string;
+  message: string;
+  checks: string[];
+  requirements: string[];
 }
 
 export interface RunError {
@@ -112,12 +156,18 @@ export interface Report {
     viaPrism?: boolean;
     mockFault?: string;
     readings: Record<string, string>;
+    /** Readings flagged as deserving attention; they never fail a run. */
+    warnings?: ReportWarning[];
   };
   seed: number | null;
   startedAt: string;
   durationMs: number;
   only?: string[];
-  summary: { passed: number; failed: number; skipped: number; notTestable: number; total: number };
+  summary: { passed: number; failed: number; blocked?: number; skipped: number; notTestable: number; total: number };
+  /** Root causes, most requirements first: what to fix first. */
+  causes?: RootCause[];
+  /** Against the bundled mock: the shell lines that start the same mock (seed, port, fixed keys) for the curl commands. */
+  reproduce?: { mock: string[] };
   requirements: ReportRequirement[];
   errors: RunError[];
 }

@@ -1,18 +1,27 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { ConformanceReporter } from '../reports/reporter.js';
-import { selects } from './harness/only.js';
+import { excludedPatterns, excludes, selects } from './harness/only.js';
 import { suiteRegistrations } from './harness/registrations.js';
 
 // The conformance run: every suites/<concern>.test.ts against one target (see suites/global-setup.ts).
 const suitesDir = fileURLToPath(new URL('.', import.meta.url));
 const only = (process.env.CONFORMANCE_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const exclude = excludedPatterns();
 
-// With CONFORMANCE_ONLY, files with no selected check are not even loaded (their checks would all
-// be skipped); the reporter lists their requirements as "no check selected".
-const files = only.length
-  ? [...new Set(suiteRegistrations(suitesDir).filter((r) => selects(only, r.ids)).map((r) => r.file))]
+// With CONFORMANCE_ONLY or CONFORMANCE_EXCLUDE, files with no selected check are not even loaded
+// (their checks would all be skipped); the reporter lists their requirements as "not selected".
+const registrations = suiteRegistrations(suitesDir);
+const files = only.length || exclude.length
+  ? [...new Set(registrations.filter((r) => selects(only, r.ids) && !excludes(exclude, r.ids)).map((r) => r.file))]
   : ['*.test.ts'];
+
+// How many checks of the loaded files name each requirement: the progress counts requirements done.
+const expected = new Map<string, number>();
+for (const r of registrations) {
+  if ((only.length || exclude.length) && !files.includes(r.file)) continue;
+  for (const id of new Set(r.ids)) expected.set(id, (expected.get(id) ?? 0) + 1);
+}
 
 export default defineConfig({
   test: {
@@ -27,6 +36,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
-    reporters: ['default', new ConformanceReporter({ dir: process.env.CONFORMANCE_REPORT_DIR || 'reports' })],
+    // One reporter: progress while the run lasts, then the report files and one summary (no vitest summary besides).
+    reporters: [new ConformanceReporter({ dir: process.env.CONFORMANCE_REPORT_DIR || 'reports', expected })],
   },
 });

@@ -1,7 +1,7 @@
 import type { Report, RequirementStatus } from '../../reports/types.js';
 
 // Two runs compared requirement by requirement. A regression is a requirement that
-// passed before and fails now, or that was reported before and is missing now. A pass
+// passed before and fails (or is blocked) now, or that was reported before and is missing now. A pass
 // that became a skip is reported as a change but is no regression unless --strict: a
 // narrower --only or a missing setting skips checks on purpose.
 
@@ -17,7 +17,7 @@ export interface Comparison {
 
 function kindOf(before: Before, after: Before, strict: boolean): ChangeKind {
   if (after === 'absent') return 'regression';
-  if (before === 'passed' && after === 'failed') return 'regression';
+  if (before === 'passed' && (after === 'failed' || after === 'blocked')) return 'regression';
   if (strict && before === 'passed' && after === 'skipped') return 'regression';
   if (after === 'passed') return 'improvement';
   return 'change';

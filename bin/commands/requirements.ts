@@ -1,41 +1,52 @@
 import { fileURLToPath } from 'node:url';
-import { EXIT_FAILED, EXIT_OK, out, err, parseFlags, usageError } from '../args.js';
+import { EXIT_FAILED, EXIT_OK, out, err, parseFlags, unknownValue, usageError } from '../args.js';
 import { scanSuites, type RegisteredCheck } from './coverage-scan.js';
 
 const suitesDir = fileURLToPath(new URL('../../suites', import.meta.url));
 
-export const requirementsHelp = `Usage: conformance requirements [--json] [--uncovered]
+export const requirementsHelp = `Usage: conformance requirements [<id or glob>...] [--level must|implied|not-testable] [--uncovered] [--json]
 
 Lists the requirement catalog (specs/requirements.json): each requirement's id, level,
 section and the checks (suites/*.test.ts) that cover it.
 
+Arguments:
+  <id or glob>  only these requirements, e.g. LIST-* or AUTH-BEARER-REQUIRED (case-insensitive)
+
 Options:
-  --json        print JSON: { specVersion, requirements: [{ id, section, level, subject, quote, checks }], uncovered, unknown }
+  --level <l>   only requirements of this level: must, implied or not-testable
   --uncovered   only the testable (must/implied) requirements on the server that no check covers
+  --json        print JSON: { specVersion, requirements: [{ id, section, level, subject, quote, checks }], uncovered, unknown }
   -h, --help    show this help
 
-Exit codes: 0 listed; 1 a check names an id the catalog does not know; 2 usage error.
+Exit codes: 0 listed; 1 a check names an id the catalog does not know; 2 usage error
+(an unknown flag or level, a glob that matches no requirement).
 `;
 
-const flags = { json: { type: 'boolean' }, uncovered: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const flags = { json: { type: 'boolean' }, uncovered: { type: 'boolean' }, level: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+const LEVELS = ['must', 'implied', 'not-testable'] as const;
 
 export async function runRequirements(argv: string[]): Promise<number> {
   const parsed = parseFlags(argv, flags);
   if (!parsed.ok) return usageError('requirements', parsed.message);
-  if (parsed.positionals.length > 0) return usageError('requirements', `unexpected argument '${parsed.positionals[0]}'`);
+  const { values } = parsed;
+  if (values.level !== undefined && !(LEVELS as readonly string[]).includes(values.level)) return usageError('requirements', unknownValue('level', values.level, LEVELS));
   const catalog = await import('../../specs/requirements.js');
+  const patterns = parsed.positionals.map((p) => p.toUpperCase());
+  const unmatched = catalog.unmatchedPatterns(patterns);
+  if (unmatched.length > 0) return usageError('requirements', unknownValue('requirement', unmatched[0]!, catalog.requirements.map((r) => r.id)).replace(/^unknown requirement/, 'no requirement matches'));
   const checks = scanSuites(suitesDir);
   const byId = new Map<string, RegisteredCheck[]>();
   for (const c of checks) for (const id of c.requirements) byId.set(id, [...(byId.get(id) ?? []), c]);
   const { unknown, uncovered } = catalog.coverage(byId.keys(), { subjects: ['server'] });
   const uncoveredSet = new Set(uncovered);
-  const listed = catalog.requirements.filter((r) => !parsed.values.uncovered || uncoveredSet.has(r.id));
-  if (parsed.values.json) {
+  const matched = new Set(patterns.length ? catalog.matchRequirementIds(patterns) : catalog.requirements.map((r) => r.id));
+  const listed = catalog.requirements.filter((r) => matched.has(r.id) && (!values.level || r.level === values.level) && (!values.uncovered || uncoveredSet.has(r.id)));
+  if (values.json) {
     const requirements = listed.map((r) => ({
       id: r.id, section: r.section, level: r.level, subject: r.subject, quote: r.quote,
       checks: (byId.get(r.id) ?? []).map(({ title, concern, file, line }) => ({ title, concern, file, line })),
     }));
-    out(JSON.stringify({ specVersion: catalog.specVersion, requirements, uncovered, unknown }, null, 2));
+    out(JSON.stringify({ specVersion: catalog.specVersion, requirements, uncovered: uncovered.filter((id) => listed.some((r) => r.id === id)), unknown }, null, 2));
   } else {
     for (const r of listed) {
       const covering = byId.get(r.id) ?? [];
@@ -44,7 +55,8 @@ export async function runRequirements(argv: string[]): Promise<number> {
       out(`${r.id}  [${r.level}] §${r.section} — ${note}`);
       for (const c of covering) out(`    ${c.concern}: ${c.title}  (${c.file}:${c.line})`);
     }
-    out(`\n${catalog.requirements.length} requirements, ${checks.length} checks; ${uncovered.length} testable server requirements uncovered.`);
+    const filtered = listed.length < catalog.requirements.length ? `${listed.length} of ` : '';
+    out(`\n${filtered}${catalog.requirements.length} requirements, ${checks.length} checks; ${uncovered.length} testable server requirements uncovered.`);
   }
   if (unknown.length > 0) {
     err(`conformance requirements: checks name ids the catalog does not know: ${unknown.join(', ')}`);

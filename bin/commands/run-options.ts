@@ -6,6 +6,9 @@ import { parseFlags } from '../args.js';
 export const runFlags = {
   config: { type: 'string' },
   only: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  path: { type: 'string' },
+  verbose: { type: 'boolean' },
   seed: { type: 'string' },
   'read-only': { type: 'boolean' },
   'report-dir': { type: 'string' },
@@ -22,6 +25,7 @@ export interface RunPlan {
   /** Settings to add to the environment of the run. */
   env: Record<string, string>;
   only: string[];
+  exclude: string[];
   reportDir: string;
   /** Flags that only make sense against the bundled mock (checked once the target is known). */
   mockFlags: string[];
@@ -41,6 +45,13 @@ export function planRun(argv: readonly string[], cwd: string, defaultReportDir: 
   if (v.config !== undefined) env.CONFORMANCE_CONFIG = resolve(cwd, v.config);
   const only = list(v.only).map((p) => p.toUpperCase());
   if (only.length > 0) env.CONFORMANCE_ONLY = only.join(',');
+  const exclude = list(v.exclude).map((p) => p.toUpperCase());
+  if (exclude.length > 0) env.CONFORMANCE_EXCLUDE = exclude.join(',');
+  if (v.path !== undefined) {
+    if (!/^\d+(:\d+)*$/.test(v.path)) return { error: `--path must be a fast-check path such as 3:1:0, got '${v.path}'` };
+    env.CONFORMANCE_REPLAY_PATH = v.path;
+  }
+  if (v.verbose) env.CONFORMANCE_VERBOSE = '1';
   if (v.seed !== undefined) {
     if (!/^-?\d+$/.test(v.seed)) return { error: `--seed must be an integer, got '${v.seed}'` };
     env.CONFORMANCE_SEED = v.seed;
@@ -62,5 +73,5 @@ export function planRun(argv: readonly string[], cwd: string, defaultReportDir: 
     env.CONFORMANCE_TARGET = v.target;
   }
   if (v.image !== undefined) env.CONFORMANCE_IMAGE = v.image;
-  return { env, only, reportDir, mockFlags };
+  return { env, only, exclude, reportDir, mockFlags };
 }

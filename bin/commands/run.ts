@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { REPORT_FILES } from '../../reports/write.js';
 import { validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
-import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, usageError } from '../args.js';
+import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, unknownValue, usageError } from '../args.js';
 import { planRun, type RunPlan } from './run-options.js';
-import { blockingFailures, formatSummary } from './summary.js';
+import { blockingFailures } from './summary.js';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const conformanceConfig = join(projectRoot, 'suites', 'conformance.config.ts');
@@ -21,10 +21,14 @@ no CONFORMANCE_BASE_URL and no CONFORMANCE_IMAGE the bundled mock is started in-
 Options:
   --config <file>        JSON settings file (sets CONFORMANCE_CONFIG); the environment overrides it
   --only <ids>           requirement ids or globs, comma-separated or repeated (LIST-*,AUTH-BEARER-REQUIRED)
+  --exclude <ids>        leave out checks whose requirements all match these ids or globs (CONFORMANCE_EXCLUDE)
   --seed <n>             fast-check and data seed (default: random, printed; CONFORMANCE_SEED)
+  --path <p>             replay one fast-check counterexample: the path a failure reports (e.g. 3:1:0),
+                         with the --only and --seed it reports (CONFORMANCE_REPLAY_PATH)
+  --verbose              also print stack traces of failures and the checks' console output
   --read-only            skip checks that create, change or delete records (CONFORMANCE_READ_ONLY=1)
   --report-dir <dir>     where the reports go (default: reports/ of the project)
-  --fault <name>         bundled mock only: switch on one fault (see mock/faults.ts)
+  --fault <name>         bundled mock only: switch on one fault (list them: conformance mock --list-faults)
   --shape <full|legacy>  bundled mock only: response shape of projects and organizations
   --deprecate <ops>      bundled mock only: operations to mark deprecated, comma-separated or repeated
   --via-prism            send every request through a Prism validation proxy (CONFORMANCE_VIA_PRISM=1)
@@ -40,10 +44,12 @@ async function checkPlan(plan: RunPlan): Promise<string | undefined> {
   const { unmatchedPatterns } = await import('../../specs/requirements.js');
   const unmatched = unmatchedPatterns(plan.only);
   if (unmatched.length > 0) return `--only ${unmatched.join(', ')} matches no requirement (see 'conformance requirements')`;
+  const unmatchedExclude = unmatchedPatterns(plan.exclude);
+  if (unmatchedExclude.length > 0) return `--exclude ${unmatchedExclude.join(', ')} matches no requirement (see 'conformance requirements')`;
   const fault = plan.env.CONFORMANCE_MOCK_FAULT;
   if (fault !== undefined) {
     const { faults } = await import('../../mock/faults.js');
-    if (!faults.some((f) => f.name === fault)) return `unknown mock fault '${fault}'; known: ${faults.map((f) => f.name).join(', ')}`;
+    if (!faults.some((f) => f.name === fault)) return `${unknownValue('mock fault', fault, faults.map((f) => f.name))}; list them with 'conformance mock --list-faults'`;
   }
   return undefined;
 }
@@ -97,7 +103,7 @@ export async function runRun(argv: string[]): Promise<number> {
     err(`conformance run: no valid report was written to ${files.json} (see the errors above)`);
     return EXIT_FAILED;
   }
-  out(formatSummary(report, files));
+  // The reporter has printed the summary and the report paths (also when vitest is run directly).
   const blocking = blockingFailures(report);
   if (blocking.length > 0 || report.errors.length > 0) return EXIT_FAILED;
   return EXIT_OK;

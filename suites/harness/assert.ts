@@ -1,20 +1,33 @@
-// Failures that carry their evidence: the exchange that shows the problem.
+// Failures that carry their evidence: the exchange that shows the problem, and — where a check
+// covering several requirements says so — the requirement the failing assertion is about.
 import type { ApiResponse } from './client.js';
 import type { Exchange } from './current.js';
 
+export interface Concerning {
+  /**
+   * The requirement(s) this assertion checks, among the check's own ids. A failure then fails
+   * only these; the check's other requirements are reported blocked (not reached). Default: all.
+   */
+  requirement?: string | readonly string[];
+}
+
 export class CheckFailure extends Error {
-  constructor(message: string, readonly exchange?: Exchange) {
+  readonly requirements?: readonly string[];
+
+  constructor(message: string, readonly exchange?: Exchange, concerning: Concerning = {}) {
     super(message);
     this.name = 'CheckFailure';
+    const r = concerning.requirement;
+    if (r !== undefined) this.requirements = typeof r === 'string' ? [r] : [...r];
   }
 }
 
-export function fail(message: string, res?: ApiResponse): never {
-  throw new CheckFailure(res ? `${message} (${res.exchange.request.method} ${res.exchange.request.url} → ${res.status})` : message, res?.exchange);
+export function fail(message: string, res?: ApiResponse, concerning?: Concerning): never {
+  throw new CheckFailure(res ? `${message} (${res.exchange.request.method} ${res.exchange.request.url} → ${res.status})` : message, res?.exchange, concerning);
 }
 
-export function ensure(condition: unknown, message: string, res?: ApiResponse): asserts condition {
-  if (!condition) fail(message, res);
+export function ensure(condition: unknown, message: string, res?: ApiResponse, concerning?: Concerning): asserts condition {
+  if (!condition) fail(message, res, concerning);
 }
 
 export type StatusRule = number | readonly number[] | '2xx' | '4xx';
@@ -25,10 +38,10 @@ const matches = (status: number, rule: StatusRule) =>
   : typeof rule === 'number' ? status === rule
   : rule.includes(status);
 
-export function expectStatus(res: ApiResponse, rule: StatusRule, what: string): void {
+export function expectStatus(res: ApiResponse, rule: StatusRule, what: string, concerning?: Concerning): void {
   if (!matches(res.status, rule)) {
     const excerpt = res.text.length > 300 ? `${res.text.slice(0, 300)}…` : res.text;
-    fail(`${what}: expected ${Array.isArray(rule) ? rule.join('|') : rule}, got ${res.status} ${excerpt}`, res);
+    fail(`${what}: expected ${Array.isArray(rule) ? rule.join('|') : rule}, got ${res.status} ${excerpt}`, res, concerning);
   }
 }
 

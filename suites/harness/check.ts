@@ -1,13 +1,16 @@
 // check(): a vitest test tagged with requirement ids from the catalog (C5). It honours
 // CONFORMANCE_ONLY and CONFORMANCE_READ_ONLY, skips with a reason when a setting is missing,
-// and leaves CheckMeta (failure evidence, readings, request count) on the task.
+// and leaves CheckMeta (failure evidence and what it concerns, readings, warnings, request
+// count) on the task. A failure in shared setup (setup.ts) that is not the check's own subject
+// marks the check blocked rather than failed.
 import { afterAll, test, TestRunner, type TestContext } from 'vitest';
 import { isKnownRequirement } from '../../specs/requirements.js';
 import type { ApiClient } from './client.js';
-import { beginCheck, endCheck, recordReading, type CheckState } from './current.js';
+import { beginCheck, endCheck, recordReading, recordWarning, type CheckState } from './current.js';
 import type { Ledger } from './ledger.js';
 import type { CheckMeta } from './meta.js';
-import { selects } from './only.js';
+import { excludedPatterns, excludes, selects } from './only.js';
+import { SetupFailure } from './setup.js';
 import { keyVariables, type KeyName } from './redact.js';
 import { api, closeSession, installInspectors, theLedger } from './session.js';
 import { pathSettingNames, type PathSetting } from './settings.js';
@@ -28,7 +31,10 @@ export interface CheckContext {
   target: ProvidedTarget;
   settings: ProvidedTarget['settings'];
   ledger: Ledger;
+  /** Which of the conforming readings the target chose (report: "Readings observed"). */
   reading(name: string, value: string): void;
+  /** A reading that deserves attention — the document allows it, but it is arguable. Never fails the run. */
+  warn(name: string, message: string): void;
   skip(reason: string): never;
 }
 
@@ -58,13 +64,14 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
     await installInspectors();
     const state = beginCheck();
     try {
-      await fn({ api: api(), target: t, settings: t.settings, ledger: theLedger(), reading: recordReading, skip: skipFor });
+      await fn({ api: api(), target: t, settings: t.settings, ledger: theLedger(), reading: recordReading, warn: recordWarning, skip: skipFor });
       if (state.inspections.length) throw new Error(`response inspection failed: ${state.inspections.join('\n')}`);
     } catch (e) {
-      if (!meta.skipReason) meta.failure = evidence(e, state);
+      if (!meta.skipReason) meta.failure = { ...evidence(e, state), ...concerns(e, requirements) };
       throw e;
     } finally {
       if (Object.keys(state.readings).length) meta.readings = state.readings;
+      if (state.warnings.length) meta.warnings = state.warnings;
       meta.requests = state.requests;
       endCheck();
     }
@@ -73,15 +80,26 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
 
 function skipReasonFor(t: ProvidedTarget, requirements: string[], options: CheckOptions): string | undefined {
   if (!selects(t.settings.only, requirements)) return 'not selected by CONFORMANCE_ONLY';
+  if (excludes(excludedPatterns(), requirements)) return 'excluded by CONFORMANCE_EXCLUDE';
   if (options.mutates && t.settings.readOnly) return 'CONFORMANCE_READ_ONLY=1: the check would change records';
   for (const need of options.needs ?? []) if (!t.settings.paths[need]) return `${pathSettingNames[need]} is not set`;
   for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `${keyVariables[key]} is not set`;
   return undefined;
 }
 
-function evidence(e: unknown, state: CheckState): CheckMeta['failure'] {
+/** What a failure is about: its setup steps, and the check's requirements it concerns (absent: all). */
+function concerns(e: unknown, requirements: readonly string[]): Pick<NonNullable<CheckMeta['failure']>, 'requirements' | 'setup'> {
+  const own = (ids: readonly string[]) => requirements.filter((id) => ids.includes(id));
+  if (e instanceof SetupFailure) return { setup: [...e.steps], requirements: own(e.subject) };
+  const tagged = (e as { requirements?: readonly string[] } | null)?.requirements;
+  // A tag naming none of the check's ids is a slip in the check: the failure then concerns them all.
+  if (Array.isArray(tagged) && own(tagged).length > 0) return { requirements: own(tagged) };
+  return {};
+}
+
+function evidence(e: unknown, state: CheckState): NonNullable<CheckMeta['failure']> {
   const error = e as { message?: string; exchange?: CheckState['transcript'][number] };
-  const exchange = error.exchange ?? state.transcript.at(-1);
+  const exchange = error.exchange ?? (e instanceof SetupFailure ? undefined : state.transcript.at(-1));
   return {
     message: String(error.message ?? e),
     ...(exchange ? { request: exchange.request, curl: exchange.curl } : {}),

@@ -13,13 +13,18 @@ export interface Exchange {
 export interface PropertyEvidence {
   seed: number;
   path?: string;
+  /** The shrunk input, as generated (taken before the predicate could change it). */
   counterexample?: unknown;
 }
+
+/** A reading that deserves attention: allowed by the document, but arguable. Never fails a run. */
+export interface Warning { name: string; message: string }
 
 export interface CheckState {
   transcript: Exchange[];
   requests: number;
   readings: Record<string, string>;
+  warnings: Warning[];
   property?: PropertyEvidence;
   /** Messages of response inspectors; any one fails the check. */
   inspections: string[];
@@ -31,7 +36,7 @@ const TRANSCRIPT_LIMIT = 50;
 let current: CheckState | undefined;
 
 export function beginCheck(): CheckState {
-  current = { transcript: [], requests: 0, readings: {}, inspections: [] };
+  current = { transcript: [], requests: 0, readings: {}, warnings: [], inspections: [] };
   return current;
 }
 
@@ -53,4 +58,11 @@ export function recordExchange(exchange: Exchange): void {
 /** An ambiguity reading the running check observed (also kept for the whole worker). */
 export function recordReading(name: string, value: string): void {
   if (current) current.readings[name] = value;
+}
+
+/** A reading flagged as a warning: kept as a reading too, so the readings stay complete. */
+export function recordWarning(name: string, message: string): void {
+  if (!current) return;
+  current.readings[name] = message;
+  if (!current.warnings.some((w) => w.name === name && w.message === message)) current.warnings.push({ name, message });
 }

@@ -12,8 +12,13 @@ export interface CheckMeta {
     seed?: number;
     path?: string;
     counterexample?: unknown;
+    /** The check's requirements this failure concerns; absent: all. The others were not reached (blocked). */
+    requirements?: string[];
+    /** The shared setup steps the failure happened in, outermost first; with no `requirements` left, the check was blocked. */
+    setup?: string[];
   };
   readings?: Record<string, string>;
+  warnings?: { name: string; message: string }[];
   requests?: number;
 }
 

@@ -1,8 +1,11 @@
-// Lists too short to page get records the suite can create (assignments, organizations);
-// projects cannot be created, so their walks use what the deployment has. Memoized per worker.
+// Lists too short to page get records the suite can create (assignments, organizations,
+// attachments of one entity); projects cannot be created, so their walks use what the deployment
+// has. Shared per suite file (setup.ts): one attempt, and when it fails the checks that need it are
+// blocked by it.
 import type { CheckContext } from './check.js';
 import { expectStatus } from './assert.js';
 import { aProject, createAssignment, createEmployee, createOrganization, testFile, uploadAttachment } from './records.js';
+import { shared } from './setup.js';
 
 type Rec = Record<string, unknown>;
 
@@ -12,32 +15,26 @@ export interface Population {
   attachments: Rec[];
 }
 
-import { onSessionEnd } from './session.js';
+const populate = shared('population of lists to page through', async (c: CheckContext, n: number): Promise<Population> => {
+  const project = await aProject(c);
+  const employees = [await createEmployee(c), await createEmployee(c)];
+  const assignments: Rec[] = [];
+  const organizations: Rec[] = [];
+  for (let i = 0; i < n; i += 1) {
+    assignments.push(await createAssignment(c, { employee_id: employees[i % 2]!.id, project_id: project.id }));
+    organizations.push(await createOrganization(c));
+  }
+  const attachments: Rec[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    const res = await uploadAttachment(c, { type: 'employee', id: String(employees[0]!.id) }, testFile(c, 16 + i));
+    expectStatus(res, '2xx', 'POST /attachments');
+    attachments.push(res.body as Rec);
+  }
+  return { project, employees, assignments, organizations, attachments };
+});
 
-let pending: Promise<Population> | undefined;
-
-/** At least `n` assignments (over two employees, one project) and `n` organizations made by this run. */
-onSessionEnd(() => { pending = undefined; });
-
+/** At least `n` assignments (over two employees, one project), `n` organizations and three attachments made by this run. */
 export function population(c: CheckContext, n = 7): Promise<Population> {
   if (c.settings.readOnly) return Promise.resolve({ project: {}, employees: [], assignments: [], organizations: [], attachments: [] });
-  pending ??= (async () => {
-    const project = await aProject(c);
-    const employees = [await createEmployee(c), await createEmployee(c)];
-    const assignments: Rec[] = [];
-    const organizations: Rec[] = [];
-    for (let i = 0; i < n; i += 1) {
-      assignments.push(await createAssignment(c, { employee_id: employees[i % 2]!.id, project_id: project.id }));
-      organizations.push(await createOrganization(c));
-    }
-    const attachments: Rec[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      const res = await uploadAttachment(c, { type: 'employee', id: String(employees[0]!.id) }, testFile(c, 16 + i));
-      expectStatus(res, '2xx', 'POST /attachments');
-      attachments.push(res.body as Rec);
-    }
-    return { project, employees, assignments, organizations, attachments };
-  })();
-  pending.catch(() => { pending = undefined; });
-  return pending;
+  return populate(c, n);
 }

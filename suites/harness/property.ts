@@ -1,8 +1,10 @@
 // fast-check runs seeded by the run's seed; a failure puts seed, path and the shrunk
-// counterexample into the check's evidence.
+// counterexample into the check's evidence. CONFORMANCE_REPLAY_PATH (`conformance run --path`)
+// replays one counterexample directly instead of generating and shrinking.
 import fc from 'fast-check';
 import { CheckFailure } from './assert.js';
 import { currentCheck } from './current.js';
+import { SetupFailure } from './setup.js';
 import { target } from './target.js';
 
 export interface PropertyOptions {
@@ -11,22 +13,65 @@ export interface PropertyOptions {
   timeLimitMs?: number;
 }
 
+/** The input of the last failing run: fast-check's last failure is the shrunk one. */
+interface Failed { input: unknown; text: string; error: unknown }
+
+/**
+ * Plain data is kept as generated, before the predicate could change it. An instance of a class
+ * (fast-check's model-based commands) says itself what it was — after the run, when it knows
+ * which commands ran.
+ */
+const isPlain = (v: unknown) => v === null || typeof v !== 'object' || Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype;
+
+/** The replay path of `conformance run --path`, read where the property runs (every worker inherits it). */
+const replayPath = (): string | undefined => process.env.CONFORMANCE_REPLAY_PATH?.trim() || undefined;
+
+async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, parameters: fc.Parameters<[T]>) {
+  let failed: Failed | undefined;
+  const result = await fc.check(fc.asyncProperty(arb, async (value) => {
+    const before = isPlain(value) ? { input: jsonSafe(value), text: fc.stringify(value) } : undefined;
+    try {
+      await predicate(value);
+    } catch (error) {
+      const text = before?.text ?? fc.stringify(value);
+      failed = { input: before?.input ?? text, text, error };
+      throw error;
+    }
+  }), parameters);
+  return { result, failed };
+}
+
 export async function property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options: PropertyOptions = {}): Promise<void> {
   const { seed, settings } = target();
-  const result = await fc.check(fc.asyncProperty(arb, predicate), {
+  const base: fc.Parameters<[T]> = {
     seed,
     numRuns: options.numRuns ?? settings.numRuns,
     interruptAfterTimeLimit: options.timeLimitMs ?? 20_000,
     markInterruptAsFailure: false,
-  });
+  };
+  const path = replayPath();
+  let run: Awaited<ReturnType<typeof runOnce<T>>>;
+  try {
+    run = await runOnce(arb, predicate, path ? { ...base, path, endOnFailure: true } : base);
+  } catch (e) {
+    // --path names one property's counterexample; another property selected by the same --only runs normally.
+    if (!path || !/Unable to replay/.test(String((e as Error).message))) throw e;
+    run = await runOnce(arb, predicate, base);
+  }
+  const { result, failed } = run;
   if (!result.failed) return;
-  const counterexample = result.counterexample?.[0];
+  const cause = (failed?.error ?? result.errorInstance) as { message?: string; exchange?: CheckFailure['exchange']; requirements?: string[] } | undefined;
+  // A shared setup step failing inside a run is not the property's failure: the check is blocked by it.
+  if (cause instanceof SetupFailure) throw cause;
+  const counterexample = failed?.input ?? jsonSafe(result.counterexample?.[0]);
+  const text = failed?.text ?? fc.stringify(result.counterexample?.[0]);
   const state = currentCheck();
-  if (state) state.property = { seed: result.seed, path: result.counterexamplePath ?? undefined, counterexample: jsonSafe(counterexample) };
-  const cause = result.errorInstance as { message?: string; exchange?: CheckFailure['exchange'] } | undefined;
+  if (state) state.property = { seed: result.seed, path: result.counterexamplePath ?? undefined, counterexample };
+  const shrinks = `${result.numShrinks} shrink${result.numShrinks === 1 ? '' : 's'}`;
   throw new CheckFailure(
-    `property failed (seed ${result.seed}, path ${result.counterexamplePath}, ${result.numShrinks} shrinks): ${cause?.message ?? 'predicate failed'}\ncounterexample: ${fc.stringify(counterexample)}`,
+    `property failed for ${text} (${path ? 'replayed' : shrinks}; seed ${result.seed}, path ${result.counterexamplePath}): ${cause?.message ?? 'predicate failed'}`,
     cause?.exchange,
+    cause?.requirements ? { requirement: cause.requirements } : {},
   );
 }
 

@@ -1,10 +1,14 @@
 // Creating the records checks need, always marked with the run id and entered in the ledger.
+// The helpers that validate what they get are setup steps (setup.ts): when one fails, a check
+// about something else is blocked by it; a check naming the step's subject fails as before.
+// The post*/upload* helpers return the raw response: checks judge it themselves.
 import { randomUUID } from 'node:crypto';
 import { expectStatus, is2xx } from './assert.js';
 import type { ApiResponse, Auth } from './client.js';
 import type { CheckContext } from './check.js';
 import type { KeyName } from './redact.js';
 import type { UploadFile } from './upload.js';
+import { setup } from './setup.js';
 import { expectResource } from './validate.js';
 import { fetchPage, lists, sendList } from './walk.js';
 
@@ -12,26 +16,47 @@ type Rec = Record<string, unknown>;
 
 export const marker = (c: CheckContext) => `conformance ${c.target.runId}`;
 
+/** What each step exercises: a check naming one of these ids is about the step, not blocked by it. */
+export const subjects = {
+  projectsList: ['EP-PROJECTS-LIST', 'RES-PAGE-ENVELOPE', 'RES-PROJECT-SHAPE', 'RES-PROJECT-LEGACY-SHAPE'],
+  employeeCreate: ['EP-EMPLOYEES-CREATE', 'RES-EMPLOYEE-SHAPE'],
+  assignmentCreate: ['EP-ASSIGNMENTS-CREATE', 'RES-ASSIGNMENT-SHAPE', 'RES-EMPLOYEE-SHAPE'],
+  organizationCreate: ['EP-ORGANIZATIONS-CREATE', 'RES-ORGANIZATION-SHAPE', 'RES-ORGANIZATION-LEGACY-SHAPE'],
+} as const;
+
+const teamName = (auth: KeyName) => (auth === 'team' ? 'team A' : auth === 'otherTeam' ? 'team B' : auth);
+
 /** A project of the team (projects cannot be created); skips the check when there is none. */
-export async function aProject(c: CheckContext, auth: KeyName = 'team'): Promise<Rec> {
-  const { page } = await fetchPage(c, lists.projects, { limit: 5, auth });
-  const project = page.data[0];
-  if (!project) c.skip(`the ${auth === 'team' ? '' : 'other '}team has no project to work with`);
-  return project;
+export function aProject(c: CheckContext, auth: KeyName = 'team'): Promise<Rec> {
+  return setup(`a project of ${teamName(auth)}`, async () => {
+    const { page } = await fetchPage(c, lists.projects, { limit: 5, auth });
+    const project = page.data[0];
+    if (!project) c.skip(`the ${auth === 'team' ? '' : 'other '}team has no project to work with`);
+    return project;
+  }, { subject: subjects.projectsList });
 }
 
-export async function createEmployee(c: CheckContext, body: Rec = {}, auth: KeyName = 'team'): Promise<Rec> {
+export function createEmployee(c: CheckContext, body: Rec = {}, auth: KeyName = 'team'): Promise<Rec> {
+  return setup(`create an employee of ${teamName(auth)}`, async () => {
+    const res = await postEmployee(c, body, auth);
+    expectStatus(res, '2xx', 'POST /employees');
+    return expectResource(res, 'employee');
+  }, { subject: subjects.employeeCreate });
+}
+
+export async function postEmployee(c: CheckContext, body: Rec = {}, auth: KeyName = 'team'): Promise<ApiResponse> {
   const res = await c.api.send({ method: 'POST', path: '/employees', auth, json: { first_name: marker(c), ...body } });
-  expectStatus(res, '2xx', 'POST /employees');
-  const employee = expectResource(res, 'employee');
-  c.ledger.keep('employee', String(employee.id));
-  return employee;
+  const id = (res.body as Rec | undefined)?.id;
+  if (is2xx(res) && typeof id === 'string') c.ledger.keep('employee', id);
+  return res;
 }
 
-export async function createAssignment(c: CheckContext, body: Rec, auth: KeyName = 'team', idempotencyKey?: string): Promise<Rec> {
-  const res = await postAssignment(c, body, auth, idempotencyKey);
-  expectStatus(res, '2xx', 'POST /assignments');
-  return expectResource(res, 'assignment');
+export function createAssignment(c: CheckContext, body: Rec, auth: KeyName = 'team', idempotencyKey?: string): Promise<Rec> {
+  return setup(`create an assignment of ${teamName(auth)}`, async () => {
+    const res = await postAssignment(c, body, auth, idempotencyKey);
+    expectStatus(res, '2xx', 'POST /assignments');
+    return expectResource(res, 'assignment');
+  }, { subject: subjects.assignmentCreate });
 }
 
 export async function postAssignment(c: CheckContext, body: Rec, auth: KeyName = 'team', idempotencyKey?: string): Promise<ApiResponse> {
@@ -42,11 +67,13 @@ export async function postAssignment(c: CheckContext, body: Rec, auth: KeyName =
 }
 
 /** An employee plus an assignment of it to a project of the team. */
-export async function createAssignmentFixture(c: CheckContext, auth: KeyName = 'team'): Promise<{ project: Rec; employee: Rec; assignment: Rec }> {
-  const project = await aProject(c, auth);
-  const employee = await createEmployee(c, {}, auth);
-  const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id }, auth);
-  return { project, employee, assignment };
+export function createAssignmentFixture(c: CheckContext, auth: KeyName = 'team'): Promise<{ project: Rec; employee: Rec; assignment: Rec }> {
+  return setup(`an employee assigned to a project of ${teamName(auth)}`, async () => {
+    const project = await aProject(c, auth);
+    const employee = await createEmployee(c, {}, auth);
+    const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id }, auth);
+    return { project, employee, assignment };
+  });
 }
 
 export async function postOrganization(c: CheckContext, body: Rec = {}, auth: Auth = 'team', idempotencyKey?: string): Promise<ApiResponse> {
@@ -57,10 +84,12 @@ export async function postOrganization(c: CheckContext, body: Rec = {}, auth: Au
   return res;
 }
 
-export async function createOrganization(c: CheckContext, body: Rec = {}, auth: KeyName = 'team'): Promise<Rec> {
-  const res = await postOrganization(c, body, auth);
-  expectStatus(res, '2xx', 'create organization');
-  return expectResource(res, 'organization');
+export function createOrganization(c: CheckContext, body: Rec = {}, auth: KeyName = 'team'): Promise<Rec> {
+  return setup(`create an organization of ${teamName(auth)}`, async () => {
+    const res = await postOrganization(c, body, auth);
+    expectStatus(res, '2xx', 'create organization');
+    return expectResource(res, 'organization');
+  }, { subject: subjects.organizationCreate });
 }
 
 let fileSeed = 1;

@@ -1,47 +1,80 @@
-// One pass over every endpoint that returns a resource: the lists (walked), the by-id reads, and —
-// unless read-only — one create of each kind. Schema checks look at the collected bodies through
-// lenses, so a failure is attributed to the requirement whose fields are wrong.
-import { is2xx } from './assert.js';
+// One pass over every endpoint that returns a resource: the lists (every page), the by-id reads,
+// and — unless read-only — one create of each kind. Nothing is validated here: schema checks look
+// at the collected bodies through lenses, so a failure is attributed to the requirement whose
+// fields are wrong, not to whichever sweep step met it first. Shared per suite file (setup.ts);
+// only a list that cannot be read (non-2xx) fails it, blocking the checks that look at the bodies.
+import { expectStatus, is2xx } from './assert.js';
 import type { ApiResponse } from './client.js';
 import type { CheckContext } from './check.js';
-import { createAssignmentFixture, testFile, postOrganization, uploadAttachment, uploadFile } from './records.js';
-import { onSessionEnd } from './session.js';
+import { postAssignment, postEmployee, postOrganization, testFile, uploadAttachment, uploadFile } from './records.js';
+import { shared } from './setup.js';
+import { servedShape } from './shape.js';
 import { validate, validatePage, type Resource, type SchemaProblem } from './validate.js';
-import { lists, walkWithin } from './walk.js';
+import { lists, sendList, WALK_PAGE_BUDGET, type ListSpec } from './walk.js';
 
 export interface Sample { resource: Resource; page: boolean; res: ApiResponse }
 
-let pending: Promise<Sample[]> | undefined;
-onSessionEnd(() => { pending = undefined; });
+type Rec = Record<string, unknown>;
+type Take = (resource: Resource, res: ApiResponse, page?: boolean) => void;
 
-export function sweep(c: CheckContext): Promise<Sample[]> {
-  pending ??= (async () => {
-    const samples: Sample[] = [];
-    const take = (resource: Resource, res: ApiResponse, page = false) => { if (is2xx(res)) samples.push({ resource, res, page }); };
-    for (const list of ['projects', 'assignments', 'organizations', 'cvs'] as const) {
-      const w = await walkWithin(c, lists[list], { limit: 100 });
-      take(lists[list].resource, w.last, true);
-      for (const item of w.items.slice(0, 3)) {
-        if (list === 'projects' || list === 'assignments') take(lists[list].resource, await c.api.send({ method: 'GET', path: `${lists[list].path}/${item.id}` }));
-      }
-    }
-    if (!c.settings.readOnly) {
-      const { employee, assignment } = await createAssignmentFixture(c);
-      take('assignment', await c.api.send({ method: 'GET', path: `/assignments/${assignment.id}` }));
-      take('employee', await c.api.send({ method: 'PATCH', path: `/employees/${employee.id}`, json: { is_active: true } }));
-      take('organization', await postOrganization(c));
-      const file = await uploadFile(c, testFile(c, 32));
-      take('file', file);
-      if (is2xx(file)) take('file', await c.api.send({ method: 'GET', path: `/files/${(file.body as { id: string }).id}` }));
-      const entity = { type: 'employee', id: String(employee.id) };
-      take('attachment', await uploadAttachment(c, entity, testFile(c, 32)));
-      take('attachment', await c.api.send({ method: 'GET', path: '/attachments', query: { entity_type: entity.type, entity_id: entity.id } }), true);
-    }
-    return samples;
-  })();
-  pending.catch(() => { pending = undefined; });
-  return pending;
+const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every page of a list, each taken as a sample; the walk stops where the page does not say how to go on. */
+async function pagesOf(c: CheckContext, list: ListSpec, take: Take): Promise<Rec[]> {
+  const items: Rec[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  // within the page budget: a deployment may hold any number of records
+  for (let n = 0; n < WALK_PAGE_BUDGET; n += 1) {
+    const res = await sendList(c, list.path, { limit: 100, cursor });
+    expectStatus(res, '2xx', `GET ${list.path}`);
+    take(list.resource, res, true);
+    const body = res.body as { data?: unknown; page?: { hasMore?: unknown; nextCursor?: unknown } } | undefined;
+    if (Array.isArray(body?.data)) items.push(...body.data.filter(isRecord));
+    // The served shape is read from the first record seen, as a validating walk would (shape.ts).
+    if ((list.resource === 'project' || list.resource === 'organization') && items[0]) servedShape(list.resource, items[0]);
+    const next = body?.page?.nextCursor;
+    if (body?.page?.hasMore !== true || typeof next !== 'string' || next === '' || seen.has(next)) return items;
+    seen.add(next);
+    cursor = next;
+  }
+  return items;
 }
+
+async function creates(c: CheckContext, project: Rec | undefined, take: Take): Promise<void> {
+  const posted = await postEmployee(c);
+  take('employee', posted);
+  const employee = is2xx(posted) && isRecord(posted.body) ? posted.body : undefined;
+  if (employee && project) {
+    const assignment = await postAssignment(c, { employee_id: employee.id, project_id: project.id });
+    take('assignment', assignment);
+    if (is2xx(assignment) && isRecord(assignment.body)) take('assignment', await c.api.send({ method: 'GET', path: `/assignments/${assignment.body.id}` }));
+  }
+  if (employee) take('employee', await c.api.send({ method: 'PATCH', path: `/employees/${employee.id}`, json: { is_active: true } }));
+  take('organization', await postOrganization(c));
+  const file = await uploadFile(c, testFile(c, 32));
+  take('file', file);
+  if (is2xx(file) && isRecord(file.body)) take('file', await c.api.send({ method: 'GET', path: `/files/${file.body.id}` }));
+  if (!employee) return;
+  const entity = { type: 'employee', id: String(employee.id) };
+  take('attachment', await uploadAttachment(c, entity, testFile(c, 32)));
+  take('attachment', await c.api.send({ method: 'GET', path: '/attachments', query: { entity_type: entity.type, entity_id: entity.id } }), true);
+}
+
+export const sweep = shared('a sweep of every endpoint', async (c: CheckContext): Promise<Sample[]> => {
+  const samples: Sample[] = [];
+  const take: Take = (resource, res, page = false) => { if (is2xx(res)) samples.push({ resource, res, page }); };
+  let project: Rec | undefined;
+  for (const list of ['projects', 'assignments', 'organizations', 'cvs'] as const) {
+    const items = await pagesOf(c, lists[list], take);
+    if (list === 'projects') project = items[0];
+    for (const item of items.slice(0, 3)) {
+      if (list === 'projects' || list === 'assignments') take(lists[list].resource, await c.api.send({ method: 'GET', path: `${lists[list].path}/${item.id}` }));
+    }
+  }
+  if (!c.settings.readOnly) await creates(c, project, take);
+  return samples;
+});
 
 export function problemsOf(s: Sample): SchemaProblem[] {
   return s.page ? validatePage(s.resource, s.res.body) : validate(s.resource, s.res.body);

@@ -1,0 +1,126 @@
+// The inline script of index.html: renders the root causes and the requirement matrix from the
+// embedded report, and wires the filters (status pills and select, level, id text). It only ever
+// sets textContent: report data (response bodies included) is never parsed as HTML.
+
+export const script = `
+(function () {
+  var data = JSON.parse(document.getElementById('report-data').textContent);
+  var report = data.report;
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === 'text') node.textContent = attrs[k]; else if (k === 'className') node.className = attrs[k]; else node.setAttribute(k, attrs[k]);
+    });
+    (children || []).forEach(function (c) { if (c) node.appendChild(c); });
+    return node;
+  }
+  function statusText(s) { return s === 'not-testable' ? 'not testable' : s; }
+  function statusBadge(status) { return el('span', { className: 'status s-' + status, text: statusText(status) }); }
+  function headers(h) { return Object.keys(h || {}).map(function (k) { return k + ': ' + h[k]; }).join('\\n'); }
+  function transcriptRequest(r) { return r.method + ' ' + r.url + '\\n' + headers(r.headers) + (r.body !== undefined ? '\\n\\n' + r.body : ''); }
+  function transcriptResponse(r) { return 'HTTP ' + r.status + '\\n' + headers(r.headers) + (r.body !== undefined ? '\\n\\n' + r.body : ''); }
+  function block(label, text, cls) { return el('div', { className: cls || '' }, [el('div', { className: 'label', text: label }), el('pre', { text: text })]); }
+  function evidence(f) {
+    var parts = [block('message', f.message, 'message')];
+    if (f.setup && f.setup.length) parts.push(block('in setup', f.setup.join(' › '), 'setup'));
+    if (f.curl) parts.push(block('reproduce with curl (export CONFORMANCE_API_KEY first)', f.curl, 'curl'));
+    if (f.request) parts.push(block('request', transcriptRequest(f.request), 'request'));
+    if (f.response) parts.push(block('response', transcriptResponse(f.response), 'response'));
+    if (f.seed !== null || f.path !== null) parts.push(block('fast-check', 'seed: ' + f.seed + (f.path !== null ? '\\npath: ' + f.path : ''), 'seed'));
+    if (f.counterexample !== undefined) parts.push(block('shrunk counterexample', JSON.stringify(f.counterexample, null, 2), 'counterexample'));
+    if (f.replay) parts.push(block('run the check again', f.replay, 'replay'));
+    return parts;
+  }
+  function firstLine(text) { var l = text.split('\\n')[0]; return l.length > 160 ? l.slice(0, 159) + '…' : l; }
+  function failureView(f, open) {
+    var attrs = { className: 'failure' };
+    if (open) attrs.open = '';
+    return el('details', attrs, [el('summary', { text: f.check + ' — ' + firstLine(f.message) })].concat(evidence(f)));
+  }
+  // A cause shows the exchange in brief (request line, status, start of the body) and its commands;
+  // the full transcript is one click away.
+  function compact(f) {
+    var parts = [];
+    if (f.request) {
+      var body = f.response && f.response.body !== undefined ? f.response.body : '';
+      var brief = f.request.method + ' ' + f.request.url + (f.response ? '\\n→ ' + f.response.status + (body ? ' ' + (body.length > 300 ? body.slice(0, 299) + '…' : body) : '') : '');
+      parts.push(block('request → response', brief, 'exchange'));
+    }
+    if (f.curl) parts.push(block('reproduce with curl (export CONFORMANCE_API_KEY first)', f.curl, 'curl'));
+    if (f.replay) parts.push(block('run the check again', f.replay, 'replay'));
+    parts.push(el('details', { className: 'full' }, [el('summary', { text: 'full evidence: ' + f.check })].concat(evidence(f))));
+    return parts;
+  }
+  // A long list shows its first ids; the matrix below lists the rest (status filter).
+  function idLinks(ids) {
+    var links = ids.slice(0, 12).map(function (id) { return el('a', { href: '#req-' + id, text: id }); });
+    if (ids.length > 12) links.push(el('span', { className: 'more', title: ids.slice(12).join(', '), text: 'and ' + (ids.length - 12) + ' more' }));
+    return links;
+  }
+  function fact(key, children) { return el('div', {}, [el('span', { className: 'k', text: key })].concat(children)); }
+  var causeNumber = {};
+  (report.causes || []).forEach(function (c, i) {
+    causeNumber[c.id] = i + 1;
+    var facts = [];
+    if (c.failed.length) facts.push(fact('failed', idLinks(c.failed)));
+    if (c.blocked.length) facts.push(fact('blocked', [el('span', { text: c.blocked.length + ' requirement' + (c.blocked.length === 1 ? '' : 's') + ' (' + c.checks.blocked.length + ' check' + (c.checks.blocked.length === 1 ? '' : 's') + ')' + (c.setup.length ? ' — setup step ' + c.setup.map(function (s) { return '"' + s + '"'; }).join(', ') + ' failed' : '') + ': ' })].concat(idLinks(c.blocked))));
+    var summary = el('summary', {}, [el('span', { className: 'n', text: (i + 1) + '.' }), el('span', { className: 'msg', text: c.message })]);
+    var box = el('details', { className: 'cause' + (c.failed.length ? '' : ' only-blocked'), id: 'cause-' + c.id, open: '' }, [summary, el('div', { className: 'facts' }, facts)].concat(compact(c.failure)));
+    document.getElementById('causes-list').appendChild(box);
+  });
+  function checksText(r) {
+    var passed = r.checks.filter(function (c) { return c.status === 'passed'; }).length;
+    return r.checks.length === 0 ? '—' : passed + '/' + r.checks.length + ' passed';
+  }
+  function causeLinks(r) {
+    return (r.causes || []).map(function (id) { return el('a', { href: '#cause-' + id, className: 'cause-link', text: 'root cause ' + (causeNumber[id] || id) }); });
+  }
+  function row(r) {
+    var idCell = el('td', { className: 'id' }, [el('div', { text: r.id }), r.quote ? el('div', { className: 'quote', text: r.quote }) : null]);
+    var detail = el('td', { className: 'detail' }, [r.reason ? el('div', { className: 'reason', text: r.reason }) : null]
+      .concat(r.status === 'blocked' ? causeLinks(r) : [])
+      .concat(r.failures.map(function (f) { return failureView(f, r.status === 'failed'); })));
+    return el('tr', { className: 'req', id: 'req-' + r.id, 'data-id': r.id, 'data-level': r.level, 'data-status': r.status },
+      [idCell, el('td', { className: 'section', text: data.labels[r.id] || r.section }), el('td', { text: r.level }), el('td', { className: 'st' }, [statusBadge(r.status)]),
+       el('td', { className: 'checks', title: r.checks.map(function (c) { return c.status + ': ' + c.name; }).join('\\n'), text: checksText(r) }), detail]);
+  }
+  var STATUSES = ['failed', 'blocked', 'passed', 'skipped', 'not-testable'];
+  function counts(reqs) {
+    return el('span', { className: 'counts', text: STATUSES.map(function (s) { return reqs.filter(function (r) { return r.status === s; }).length + ' ' + statusText(s); }).join(' · ') });
+  }
+  var byId = {};
+  report.requirements.forEach(function (r) { byId[r.id] = r; });
+  var main = document.getElementById('matrix');
+  data.groups.forEach(function (g) {
+    var reqs = g.ids.map(function (id) { return byId[id]; });
+    var cols = el('colgroup', {}, ['id', 'section', 'level', 'status', 'checks', 'detail'].map(function (c) { return el('col', { className: 'c-' + c }); }));
+    var head = el('tr', {}, ['Requirement', 'Section', 'Level', 'Status', 'Checks', 'Details'].map(function (h) { return el('th', { text: h }); }));
+    var table = el('table', {}, [cols, el('thead', {}, [head]), el('tbody', {}, reqs.map(row))]);
+    main.appendChild(el('section', { className: 'group', 'data-section': g.key }, [el('h2', {}, [el('span', { text: g.title }), counts(reqs)]), table]));
+  });
+  var status = document.getElementById('f-status'), level = document.getElementById('f-level'), idText = document.getElementById('f-id');
+  var pills = document.querySelectorAll('.chips .chip');
+  function apply() {
+    var text = idText.value.trim().toUpperCase(), shown = 0;
+    pills.forEach(function (p) { p.setAttribute('aria-pressed', String(p.dataset.status === status.value)); });
+    document.querySelectorAll('section.group').forEach(function (section) {
+      var visible = 0;
+      section.querySelectorAll('tr.req').forEach(function (tr) {
+        var ok = (!status.value || tr.dataset.status === status.value) && (!level.value || tr.dataset.level === level.value) && (!text || tr.dataset.id.indexOf(text) >= 0);
+        tr.hidden = !ok; if (ok) visible++;
+      });
+      section.hidden = visible === 0; shown += visible;
+    });
+    document.getElementById('f-count').textContent = 'showing ' + shown + ' of ' + report.requirements.length;
+  }
+  pills.forEach(function (p) {
+    p.addEventListener('click', function () {
+      status.value = status.value === p.dataset.status ? '' : p.dataset.status;
+      apply();
+      if (status.value) document.getElementById('filters').scrollIntoView({ block: 'start' });
+    });
+  });
+  [status, level, idText].forEach(function (c) { c.addEventListener('input', apply); c.addEventListener('change', apply); });
+  apply();
+})();
+`;

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport } from './build-report.js';
+import { colourWanted, paint } from './colour.js';
+import { fakeInput } from './fake-run.js';
+import { Progress } from './progress.js';
+import { renderTerminalSummary } from './terminal.js';
+
+const paths = { html: 'out/index.html', json: 'out/conformance.json', junit: 'out/junit.xml' };
+const mock = { fault: 'field-mistyped', deprecate: ['listCvs'], readings: [] };
+const report = buildReport(fakeInput({ mock }));
+const text = renderTerminalSummary(report, { paint: paint(false), paths });
+const lines = text.split('\n');
+
+describe('the terminal summary', () => {
+  it('starts with one line of requirement and check counts', () => {
+    expect(lines[2]).toBe('✗ 5 failed · 2 blocked · 3 passed · 2 skipped · 2 not testable — of 14 requirements (10 checks: 4 failed, 1 blocked, 4 passed, 1 skipped)');
+  });
+
+  it('puts the root cause a setup failure shares with a failing check first on the screen, with its evidence', () => {
+    const cause = lines.findIndex((l) => l.includes('/data/*/title must be string'));
+    expect(cause).toBeGreaterThan(0);
+    expect(cause).toBeLessThan(25);
+    const block = lines.slice(cause, cause + 8).join('\n');
+    expect(block).toContain('failed   RES-PROJECT-SHAPE');
+    expect(block).toContain('blocked  1 requirement (1 check) — setup step "a project of team A" failed');
+    expect(block).toContain('request  GET http://127.0.0.1:4010/api/public/v1/projects?limit=1');
+    expect(block).toMatch(/response 200 \{"data":\[\{"id":"[^"]+","title":4711/);
+    expect(block).toContain(`curl     curl -sS -i -X GET 'http://127.0.0.1:4010/api/public/v1/projects?limit=1'`);
+    expect(block).toContain('again    npm start -- --only RES-PROJECT-SHAPE --seed 7 --fault field-mistyped --deprecate listCvs');
+  });
+
+  it('says how to start the same mock for the curl lines', () => {
+    expect(text).toMatch(/npm run mock -- --port 4010 --seed 7 --fault field-mistyped --deprecate listCvs &/);
+  });
+
+  it('groups blocked and skipped requirements by reason, and lists warnings', () => {
+    expect(text).toMatch(/Blocked \(2 requirements\):\n {2}1 {2}not reached: check "project_id and employee_id filters .*\n {2}1 {2}setup step "a project of team A" failed/);
+    expect(text).toMatch(/Skipped \(2 requirements\):\n {2}1 {2}checked on the API description/);
+    expect(text).toContain('1 warning (allowed by the document, worth a look):\n  list.last-page: hasMore true followed by an empty last page  (GEN-BASE-PATH)');
+  });
+
+  it('prints the report paths once, and no stack trace unless given', () => {
+    expect(text.split('Reports: out/index.html')).toHaveLength(2);
+    expect(text).not.toMatch(/\n\s+at /);
+    const verbose = renderTerminalSummary(report, { paint: paint(false), stacks: new Map([['x [A]', ['Error: boom\n    at thing (suites/x.test.ts:3:1)']]]) });
+    expect(verbose).toContain('    at thing (suites/x.test.ts:3:1)');
+  });
+
+  it('uses colour only when painted', () => {
+    expect(text).not.toContain('\u001b[');
+    expect(renderTerminalSummary(report, { paint: paint(true) })).toContain('\u001b[31m');
+  });
+});
+
+describe('colour', () => {
+  it('is on for a terminal only, NO_COLOR turns it off and FORCE_COLOR decides over both', () => {
+    expect(colourWanted({ isTTY: true }, {})).toBe(true);
+    expect(colourWanted({ isTTY: false }, {})).toBe(false);
+    expect(colourWanted({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(colourWanted({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colourWanted({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
+    expect(colourWanted({ isTTY: true }, { TERM: 'dumb' })).toBe(false);
+  });
+});
+
+describe('progress', () => {
+  const expected = new Map([['A', 2], ['B', 1]]);
+  it('prints one line per finished file when not on a terminal', () => {
+    let out = '';
+    const p = new Progress({ write: (t: string) => { out += t; } }, paint(false), expected);
+    p.checkFinished(['A', 'B'], 'blocked');
+    p.fileFinished('suites/a.test.ts');
+    p.checkFinished(['A'], 'failed');
+    p.fileFinished('suites/b.test.ts');
+    expect(out).toBe('conformance 1/2 requirements done · 2 blocked  (suites/a.test.ts finished)\nconformance 2/2 requirements done · 1 failed · 1 blocked  (suites/b.test.ts finished)\n');
+  });
+
+  it('rewrites one line in place on a terminal and clears it before the summary', () => {
+    let out = '';
+    const p = new Progress({ write: (t: string) => { out += t; }, isTTY: true }, paint(false), expected);
+    p.checkFinished(['B'], 'passed');
+    p.fileFinished('suites/a.test.ts');
+    p.clear();
+    expect(out).toBe('\r\u001b[Kconformance 1/2 requirements done\r\u001b[Kconformance 1/2 requirements done\r\u001b[K');
+  });
+});

@@ -1,0 +1,112 @@
+import { headline } from './causes.js';
+import type { Paint } from './colour.js';
+import type { Report, ReportCheck, RootCause } from './types.js';
+
+// The end-of-run summary a person reads first: one line of counts, then the root causes, each
+// with its one-line message, what it failed and blocked, the request, the response status and
+// the start of its body, the curl and the command that runs it again; then skipped and blocked
+// reasons grouped, warnings, run errors, and one block of report paths. No stack traces unless
+// asked for (--verbose).
+
+export interface TerminalOptions {
+  paint: Paint;
+  paths?: { html: string; json: string; junit: string };
+  /** Check name → the stacks vitest recorded; printed only when given. */
+  stacks?: ReadonlyMap<string, readonly string[]>;
+  /** Root causes shown in full; the others are counted. */
+  maxCauses?: number;
+}
+
+const BODY_BYTES = 160;
+const one = (s: string) => s.replace(/\s*\n\s*/g, ' ');
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function idList(ids: readonly string[], max = 6): string {
+  return ids.length <= max ? ids.join(', ') : `${ids.slice(0, max).join(', ')} (+${ids.length - max} more)`;
+}
+
+/** Every check once (a check covering several requirements is listed under each). */
+export function uniqueChecks(report: Report): ReportCheck[] {
+  const seen = new Map<string, ReportCheck>();
+  for (const r of report.requirements) for (const c of r.checks) seen.set(`${c.concern}\u0000${c.name}`, c);
+  return [...seen.values()];
+}
+
+function countsLine(report: Report, p: Paint): string {
+  const s = report.summary;
+  const blocked = s.blocked ?? 0;
+  const ok = s.failed === 0 && blocked === 0 && report.errors.length === 0;
+  const parts = [
+    s.failed ? p.red(`${s.failed} failed`) : '0 failed',
+    blocked ? p.yellow(`${blocked} blocked`) : '',
+    p.green(`${s.passed} passed`), `${s.skipped} skipped`, `${s.notTestable} not testable`,
+  ].filter(Boolean);
+  const checks = uniqueChecks(report);
+  const by = (st: string) => checks.filter((c) => c.status === st).length;
+  const checkParts = (['failed', 'blocked', 'passed', 'skipped'] as const).filter((st) => by(st) > 0).map((st) => `${by(st)} ${st}`);
+  const mark = ok ? p.green('✓') : p.red('✗');
+  return `${mark} ${parts.join(' · ')} — of ${s.total} requirements (${plural(checks.length, 'check')}${checkParts.length ? `: ${checkParts.join(', ')}` : ''})`;
+}
+
+function causeLines(c: RootCause, n: number, p: Paint): string[] {
+  const f = c.failure;
+  const label = (s: string) => p.dim(s.padEnd(9));
+  const lines = [`${p.bold(`${n}.`)} ${p.bold(cut(headline(c.message), 240))}`];
+  if (c.failed.length) lines.push(`   ${label('failed')}${p.red(idList(c.failed))}`);
+  if (c.blocked.length) {
+    const via = c.setup.length ? ` — setup step ${c.setup.map((s) => `"${s}"`).join(', ')} failed` : '';
+    lines.push(`   ${label('blocked')}${p.yellow(`${plural(c.blocked.length, 'requirement')} (${plural(c.checks.blocked.length, 'check')})`)}${via}`);
+  } else if (c.setup.length) lines.push(`   ${label('in setup')}${c.setup.join(', ')}`);
+  if (f.request) lines.push(`   ${label('request')}${f.request.method} ${f.request.url}`);
+  if (f.response) lines.push(`   ${label('response')}${f.response.status} ${cut(one(f.response.body ?? ''), BODY_BYTES)}`);
+  if (f.curl) lines.push(`   ${label('curl')}${f.curl}`);
+  if (f.counterexample !== undefined) lines.push(`   ${label('input')}${cut(JSON.stringify(f.counterexample), 200)}`);
+  if (f.replay) lines.push(`   ${label('again')}${f.replay}`);
+  return lines;
+}
+
+/** Reasons with how many requirements each covers, most first. */
+export function groupedReasons(report: Report, status: 'skipped' | 'blocked'): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const r of report.requirements) {
+    if (r.status !== status) continue;
+    const reason = status === 'blocked' ? (r.reason ?? 'blocked').replace(/^blocked: /, '') : (r.reason ?? 'skipped');
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+function reasonBlock(title: string, reasons: [string, number][], p: Paint): string[] {
+  if (reasons.length === 0) return [];
+  const total = reasons.reduce((n, [, k]) => n + k, 0);
+  const width = String(Math.max(...reasons.map(([, k]) => k))).length;
+  return ['', p.bold(`${title} (${plural(total, 'requirement')}):`), ...reasons.map(([reason, k]) => `  ${String(k).padStart(width)}  ${cut(reason, 200)}`)];
+}
+
+function targetLine(report: Report): string {
+  const t = report.target;
+  const bits = [`${t.kind}${t.baseUrl ? ` ${t.baseUrl}` : ''}`, t.mockFault ? `mock fault ${t.mockFault}` : '', t.shape ? `shape ${t.shape}` : '', t.viaPrism ? 'via Prism' : ''].filter(Boolean);
+  return `Conformance of ${bits.join(', ')} to API document ${report.specVersion} · seed ${report.seed ?? 'n/a'} · ${(report.durationMs / 1000).toFixed(1)} s`;
+}
+
+export function renderTerminalSummary(report: Report, o: TerminalOptions): string {
+  const p = o.paint;
+  const lines = ['', targetLine(report), countsLine(report, p)];
+  const causes = report.causes ?? [];
+  const shown = causes.slice(0, o.maxCauses ?? 8);
+  if (shown.length) {
+    lines.push('', p.bold(`${plural(causes.length, 'root cause')}, most requirements first:`));
+    shown.forEach((c, i) => lines.push('', ...causeLines(c, i + 1, p)));
+    if (causes.length > shown.length) lines.push('', `… ${plural(causes.length - shown.length, 'more root cause')} in the report.`);
+    if (report.reproduce) lines.push('', p.bold('The mock of this run is gone; start the same one (seed, port, options) to use the curl lines:'), ...report.reproduce.mock.map((l) => `  ${l}`));
+  }
+  const warnings = report.target.warnings ?? [];
+  if (warnings.length) lines.push('', p.bold(`${plural(warnings.length, 'warning')} (allowed by the document, worth a look):`), ...warnings.map((w) => `  ${p.yellow(w.name)}: ${w.message}  (${idList(w.requirements, 3)})`));
+  lines.push(...reasonBlock('Blocked', groupedReasons(report, 'blocked'), p), ...reasonBlock('Skipped', groupedReasons(report, 'skipped'), p));
+  if (report.errors.length) lines.push('', p.red(p.bold('Run errors:')), ...report.errors.map((e) => `  ${e.source}: ${cut(one(e.message), 240)}`));
+  if (o.stacks?.size) for (const [check, stacks] of o.stacks) lines.push('', p.dim(`── ${check}`), ...stacks);
+  if (o.paths) lines.push('', `Reports: ${o.paths.html}`, `         ${o.paths.json}`, `         ${o.paths.junit}`);
+  lines.push('');
+  return lines.join('\n');
+}
