@@ -10,6 +10,7 @@ import type { Auth } from './harness/client.js';
 import { check, type CheckContext, type CheckOptions } from './harness/check.js';
 import { expectUnchanged, observe } from './harness/agreement.js';
 import { mutations, sendTracked, type Mutation, type Refusal } from './harness/mutations.js';
+import { setup } from './harness/setup.js';
 import { canonical } from './harness/views.js';
 
 const auths: Record<Exclude<Refusal, 'reused-key'>, Auth> = { 'cross-team': 'team', 'read-only': 'readOnly', 'no-key': 'none', 'invalid-body': 'team' };
@@ -21,8 +22,11 @@ const why: Record<Refusal, string> = {
   'reused-key': 'repeating an idempotency key with another request',
 };
 
+/** The records a refusal check acts on; when they cannot be made, the check is blocked, not failed. */
+const arrange = (c: CheckContext, m: Mutation, r: Refusal) => setup(`the records ${m.name} acts on`, () => m.arrange(c, r));
+
 async function refusedLeavesNoTrace(c: CheckContext, m: Mutation, r: Exclude<Refusal, 'reused-key'>): Promise<void> {
-  const arranged = await m.arrange(c, r);
+  const arranged = await arrange(c, m, r);
   const before = await observe(arranged.views);
   const res = await sendTracked(c, m, { ...arranged.request(r === 'invalid-body' ? 'invalid' : 'valid'), auth: auths[r] });
   if (is2xx(res)) {
@@ -35,10 +39,13 @@ async function refusedLeavesNoTrace(c: CheckContext, m: Mutation, r: Exclude<Ref
 
 /** The first request with key K is applied; a different request with K is refused or replays the first, changing nothing. */
 async function reusedKeyLeavesNoTrace(c: CheckContext, m: Mutation): Promise<void> {
-  const arranged = await m.arrange(c, 'reused-key');
+  const arranged = await arrange(c, m, 'reused-key');
   const key = randomUUID();
-  const first = await sendTracked(c, m, { ...arranged.request('valid'), idempotencyKey: key });
-  expectStatus(first, '2xx', `${m.name} with a fresh idempotency key`);
+  const first = await setup(`${m.name} with a fresh idempotency key`, async () => {
+    const res = await sendTracked(c, m, { ...arranged.request('valid'), idempotencyKey: key });
+    expectStatus(res, '2xx', `${m.name} with a fresh idempotency key`);
+    return res;
+  });
   const before = await observe(arranged.views);
   const second = await sendTracked(c, m, { ...arranged.request('other'), idempotencyKey: key });
   const replay = second.status === first.status && canonical(second.body) === canonical(first.body);

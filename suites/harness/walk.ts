@@ -101,7 +101,7 @@ export async function walkWithin(c: CheckContext, list: ListSpec, o: WalkOptions
     items.push(...page.data);
     if (!page.page.hasMore) {
       // Allowed (§4 rule 3 only says to follow hasMore), but a client pays a request for nothing.
-      if (page.data.length === 0 && pages.length > 1) c.reading(`list.empty-last-page${list.path}`, 'warning: hasMore was true on the page before an empty last page');
+      if (page.data.length === 0 && pages.length > 1) c.warn(`list.empty-last-page${list.path}`, 'hasMore was true on the page before an empty last page: a client pays a request for nothing');
       return { items, pages, last: res, complete: true };
     }
     const next = page.page.nextCursor;
