@@ -12,7 +12,7 @@ const settingsFor = (fault: (typeof faults)[number]) => ({
   ...base,
   CONFORMANCE_MOCK_FAULT: fault.name,
   CONFORMANCE_ONLY: fault.requirements.join(','),
-  ...(/legacy shape/i.test(fault.description) ? { CONFORMANCE_MOCK_SHAPE: 'legacy' } : {}),
+  ...(/legacy shape/i.test(fault.description) || fault.requirements.some((id) => id.endsWith('-LEGACY-SHAPE')) ? { CONFORMANCE_MOCK_SHAPE: 'legacy' } : {}),
 });
 
 const failedIds = (o: RunOutcome) => o.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
