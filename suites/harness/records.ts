@@ -18,7 +18,8 @@ export const marker = (c: CheckContext) => `conformance ${c.target.runId}`;
 
 /** What each step exercises: a check naming one of these ids is about the step, not blocked by it. */
 export const subjects = {
-  projectsList: ['EP-PROJECTS-LIST', 'RES-PAGE-ENVELOPE', 'RES-PROJECT-SHAPE', 'RES-PROJECT-LEGACY-SHAPE'],
+  // the step reads a page with a limit, which it must hold (§4 limit)
+  projectsList: ['EP-PROJECTS-LIST', 'RES-PAGE-ENVELOPE', 'RES-PROJECT-SHAPE', 'RES-PROJECT-LEGACY-SHAPE', 'LIST-LIMIT'],
   employeeCreate: ['EP-EMPLOYEES-CREATE', 'RES-EMPLOYEE-SHAPE'],
   assignmentCreate: ['EP-ASSIGNMENTS-CREATE', 'RES-ASSIGNMENT-SHAPE', 'RES-EMPLOYEE-SHAPE'],
   organizationCreate: ['EP-ORGANIZATIONS-CREATE', 'RES-ORGANIZATION-SHAPE', 'RES-ORGANIZATION-LEGACY-SHAPE'],
