@@ -15,6 +15,8 @@ export interface CheckMeta {
   };
   readings?: Record<string, string>;
   requests?: number;
+  /** Why the check could not run (the run stopped: signal, deadline, target not answering). */
+  notRun?: string;
 }
 
 declare module 'vitest' {
