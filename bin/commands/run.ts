@@ -48,6 +48,8 @@ target did not start, a suite did not load, the run stopped early or reached its
 /** After a stop was asked for: how long the cleanup and the report may take before the process quits anyway. */
 const STOP_GRACE_MS = 120_000;
 const EXIT_INTERRUPTED = 130;
+/** A second signal within this time is the same Ctrl-C, forwarded by npm or tsx. */
+const REPEAT_SIGNAL_MS = 1_500;
 
 async function checkPlan(plan: RunPlan): Promise<string | undefined> {
   const { unmatchedPatterns } = await import('../../specs/requirements.js');
@@ -187,12 +189,16 @@ async function runSuites(s: Settings): Promise<NodeJS.Signals | undefined> {
     // the workers see the reason on the running check's abort signal (suites/harness/session.ts)
     void vitest.cancelCurrentRun(cause as Parameters<typeof vitest.cancelCurrentRun>[0]);
   };
+  let interruptedAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {
+    // One Ctrl-C reaches this process more than once (npm and tsx forward it too): a repeat counts after a moment.
+    if (interrupted && Date.now() - interruptedAt < REPEAT_SIGNAL_MS) return;
     if (interrupted) {
       err(`conformance run: ${sig} again: quitting at once, without cleanup`);
       process.exit(EXIT_INTERRUPTED);
     }
     interrupted = sig;
+    interruptedAt = Date.now();
     stop('interrupted', `interrupted by ${sig}`);
   };
   for (const sig of signals) process.on(sig, onSignal);
