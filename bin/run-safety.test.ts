@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { start, type RunningMock } from '../mock/index.js';
+import { cli } from './cli-harness.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
@@ -144,6 +145,12 @@ describe('preflight: a wrong setup is one line and exit 2, well within 30 s', ()
   }, 60_000);
 });
 
+describe('run options of this issue', () => {
+  test('--population is for the bundled mock, a positive integer', async () => {
+    expect(await cli('run', '--population', 'many')).toMatchObject({ code: 2, stderr: expect.stringContaining("--population must be a positive integer, got 'many'") });
+  });
+});
+
 describe('a broken run is never green', () => {
   test('a container image that cannot start (no engine, or no such image) exits 1 and the report says why', async () => {
     const o = await run({}, { args: ['--image', 'does-not-exist.invalid/conformance:1'] });
@@ -218,9 +225,10 @@ describe('a run that cannot go on stops, cleans up and says why', () => {
   }, 180_000);
 
   test.each([
-    ['to the run', false],
-    ['to the whole process group, as Ctrl-C in a terminal', true],
-  ])('SIGINT %s: no new requests, cleanup, a report marked interrupted, exit 130', async (_name, group) => {
+    ['SIGINT to the run', 'SIGINT', false],
+    ['SIGINT to the whole process group, as Ctrl-C in a terminal', 'SIGINT', true],
+    ['SIGTERM to the run', 'SIGTERM', false],
+  ] as const)('%s: no new requests, cleanup, a report marked interrupted, exit 130', async (_name, sig, group) => {
     const relay = await new Relay(mock.url).start();
     relay.delayMs = 20;
     try {
@@ -229,11 +237,11 @@ describe('a run that cannot go on stops, cleans up and says why', () => {
         during: async (pid) => {
           const waitFor = async (ok: () => boolean) => { while (!ok()) await new Promise((r) => setTimeout(r, 50)); };
           await waitFor(() => relay.requests > 150);
-          process.kill(group ? -pid : pid, 'SIGINT');
+          process.kill(group ? -pid : pid, sig);
         },
       });
       expect(o.code, o.stdout.slice(-3000) + o.stderr).toBe(130);
-      expect(o.report?.stopped).toMatchObject({ cause: 'interrupted', message: 'interrupted by SIGINT' });
+      expect(o.report?.stopped).toMatchObject({ cause: 'interrupted', message: `interrupted by ${sig}` });
       expect(o.junit).toMatch(/<error message="/);
       const left = Object.keys(o.report?.leftovers ?? {});
       expect(left.filter((k) => !['organizations', 'employees'].includes(k)), JSON.stringify(o.report?.leftovers)).toEqual([]);

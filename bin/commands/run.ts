@@ -29,6 +29,7 @@ Options:
   --fault <name>         bundled mock only: switch on one fault (see mock/faults.ts)
   --shape <full|legacy>  bundled mock only: response shape of projects and organizations
   --deprecate <ops>      bundled mock only: operations to mark deprecated, comma-separated or repeated
+  --population <n>       bundled mock only: n projects, organizations and assignments per team (CONFORMANCE_MOCK_POPULATION)
   --via-prism            send every request through a Prism validation proxy (CONFORMANCE_VIA_PRISM=1)
   --target prism-mock    run against Prism's mock of specs/openapi.json instead of a deployment
   --image <ref>          run against a container image (CONFORMANCE_IMAGE)
