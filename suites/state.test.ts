@@ -33,22 +33,17 @@ async function scratchProjects(c: CheckContext): Promise<Rec[]> {
   return out;
 }
 
-/** The first listed project `pick` accepts, reading at most CONFORMANCE_WALK_PAGES pages; also every stage seen. */
-async function listedProject(c: CheckContext, pick: (p: Rec) => boolean): Promise<{ project?: Rec; stages: Rec[]; pages: number }> {
-  const stages = new Map<string, Rec>();
+/** The first listed project `pick` accepts, reading at most CONFORMANCE_WALK_PAGES pages. */
+async function listedProject(c: CheckContext, pick: (p: Rec) => boolean): Promise<{ project?: Rec; pages: number }> {
   let cursor: string | undefined;
   for (let pages = 1; pages <= c.settings.walkPages; pages += 1) {
     const { page } = await fetchPage(c, lists.projects, { limit: PAGE_SIZE }, cursor);
-    for (const p of page.data) {
-      const stage = p.stage as Rec | undefined;
-      if (stage?.id !== undefined) stages.set(String(stage.id), stage);
-    }
     const project = page.data.find(pick);
-    if (project) return { project, stages: [...stages.values()], pages };
-    if (!page.page.hasMore || !page.page.nextCursor) return { stages: [...stages.values()], pages };
+    if (project) return { project, pages };
+    if (!page.page.hasMore || !page.page.nextCursor) return { pages };
     cursor = page.page.nextCursor;
   }
-  return { stages: [...stages.values()], pages: c.settings.walkPages };
+  return { pages: c.settings.walkPages };
 }
 
 /** Snapshots the project for its restore, and answers its current state (an earlier check may have changed it). */
@@ -78,8 +73,8 @@ check(['STATE-STAGE-CHANGE-STAMPED'], 'a stage change stamps stage_changed_at', 
   }
   const project = await touch(c, scratch);
   const current = project.stage as Rec | undefined;
-  const { stages } = await listedProject(c, () => false);
-  const other = stages.find((s) => s.id !== current?.id);
+  const { project: elsewhere } = await listedProject(c, (p) => (p.stage as Rec | undefined)?.id !== undefined && (p.stage as Rec).id !== current?.id);
+  const other = elsewhere?.stage as Rec | undefined;
   if (!other) return c.skip(`every project within the first ${c.settings.walkPages} pages has the same stage: no other stage to change to`);
   const started = Date.now();
   const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: { stage: { id: other.id, key: other.key } } });
