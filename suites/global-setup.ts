@@ -21,6 +21,7 @@ const specVersion = (JSON.parse(readFileSync(new URL('../specs/requirements.json
 type Stop = () => Promise<void>;
 interface Resolved { kind: TargetKind; env: Record<string, string>; stop: Stop }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How many of the bundled mock's projects are set aside for testing when none are named. */
 const BUNDLED_SCRATCH = 3;
 
@@ -108,7 +109,7 @@ async function checkTarget(resolved: Resolved, s: Settings & { baseUrl: string }
   if (resolved.kind !== 'bundled-mock') return [];
   // The bundled mock lives as long as the run: a few of its open projects are set aside for the
   // changes no request can undo (stage, archive), as CONFORMANCE_SCRATCH_PROJECTS would on a deployment.
-  const open = r.firstProjects.filter((p) => !p.archived_at && !p.closed_at);
+  const open = r.firstProjects.filter((p) => !p.archived_at && !p.closed_at && typeof p.id === 'string' && UUID.test(p.id));
   return open.slice(-BUNDLED_SCRATCH).map((p) => String(p.id));
 }
 

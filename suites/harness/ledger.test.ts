@@ -98,6 +98,23 @@ describe('pre-existing records', () => {
   });
 });
 
+describe('a deployment whose GET by id answers another record', () => {
+  test('is not snapshotted, so nothing of another record is ever written over this one', async () => {
+    const faulty = await start({ port: 0, seed: 11, fault: 'get-by-id-wrong-record' });
+    try {
+      const settings = requireConfig(faulty.settings) as Settings & { baseUrl: string };
+      const api = new ApiClient(settings);
+      const ledger = new Ledger(() => api, { settings, runId: 'cfm-test', seed: 1, kind: 'deployment' });
+      const p = (await projects(api))[0]!;
+      await expect(ledger.before('projects', p)).rejects.toThrow(/GET answered the record/);
+      expect(await ledger.cleanup()).toEqual([]);
+      await api.close();
+    } finally {
+      await faulty.close();
+    }
+  });
+});
+
 describe('records the run created', () => {
   test('deleted at cleanup; those without a delete, or whose delete failed, are leftovers with ids', async () => {
     const { api, ledger } = fixture({ CONFORMANCE_PATH_FILE_DELETE: '' });

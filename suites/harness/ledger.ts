@@ -100,6 +100,8 @@ export class Ledger {
       if (res.status < 200 || res.status >= 300 || !res.body || typeof res.body !== 'object') {
         throw new Error(`cannot snapshot ${resource} ${id} before changing it: GET answered ${res.status}`);
       }
+      // A snapshot of another record would be written over this one at the restore.
+      if (String((res.body as Rec).id) !== id) throw new Error(`cannot snapshot ${resource} ${id} before changing it: GET answered the record ${String((res.body as Rec).id)}`);
       before = { ...(res.body as Rec) };
       // Fields snapshotted earlier by patching() may have changed since: their earlier values win.
       for (const f of known?.fields ?? []) {
@@ -194,7 +196,8 @@ export class Ledger {
     const read = async (): Promise<Rec | string> => {
       const res = await send({ method: 'GET', path, auth: t.auth });
       if (typeof res === 'string') return res;
-      return res.status >= 200 && res.status < 300 && res.body && typeof res.body === 'object' ? (res.body as Rec) : `GET answered ${res.status}`;
+      if (res.status < 200 || res.status >= 300 || !res.body || typeof res.body !== 'object') return `GET answered ${res.status}`;
+      return String((res.body as Rec).id) === t.id ? (res.body as Rec) : `GET answered another record (${String((res.body as Rec).id)})`;
     };
     const readable = READABLE.has(t.resource);
     let now: Rec | string = readable ? await read() : {};
