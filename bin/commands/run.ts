@@ -97,13 +97,14 @@ function accountLines(report: Report): string[] {
   if (total > 0) {
     lines.push(`Left on the target: ${total} record${total === 1 ? '' : 's'} (${left.map(([k, v]) => `${k} ${v.count}`).join(', ')})${report.runId ? `, named with run id ${report.runId}` : ''}; ids in conformance.json "leftovers"`);
   }
-  const touched = report.touched ?? [];
-  const notBack = touched.filter((t) => t.restored !== true && !t.scratch);
-  if (notBack.length > 0) {
-    lines.push(`NOT back as found: ${notBack.map((t) => `${t.resource}/${t.id} (${t.differences.join(', ') || 'restore did not run'})`).join('; ')}`);
-  } else if (touched.length > 0) {
-    lines.push(`Pre-existing records changed: ${touched.length}, all back as found${touched.some((t) => t.scratch) ? ' (scratch projects aside)' : ''}`);
-  }
+  const touched = (report.touched ?? []).filter((t) => !t.scratch);
+  const notBack = touched.filter((t) => t.restored !== true);
+  const differs = (t: (typeof touched)[number]) => `${t.resource}/${t.id} (${t.differences.join(', ') || 'restore did not run'})`;
+  if (notBack.length > 0) lines.push(`Pre-existing records NOT back as found: ${notBack.map(differs).join('; ')}`);
+  else if (touched.length > 0) lines.push(`Pre-existing records changed: ${touched.length}, all back as found`);
+  const scratch = (report.touched ?? []).filter((t) => t.scratch);
+  const scratchDiffers = scratch.filter((t) => t.restored !== true);
+  if (scratch.length > 0) lines.push(`Scratch projects changed: ${scratch.length}${scratchDiffers.length ? `; not back as found: ${scratchDiffers.map(differs).join('; ')}` : ', all back as found'}`);
   return lines;
 }
 
