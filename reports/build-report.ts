@@ -2,6 +2,7 @@ import { rootCauses, type Outcome } from './causes.js';
 import { mergeReadings, mergeWarnings, NOT_SELECTED, toEntry, type Entry } from './check-entry.js';
 import { checkMeta } from './meta.js';
 import { mockStartLines, replayCommand, type MockStart, type ReplayTarget } from './replay.js';
+import type { RunAccounting } from '../suites/harness/journal.js';
 import type {
   CatalogEntry, CheckMeta, CheckResult, Report, ReportCheck, ReportRequirement, RequirementStatus, RunContext, RunError,
 } from './types.js';
@@ -81,10 +82,14 @@ export function buildReport(input: BuildInput): Report {
   const byRequirement = new Map<string, Part[]>();
   const metas: { name: string; meta: CheckMeta }[] = [];
   const outcomes: Outcome[] = [];
+  const accounting = readAccounting(ctx, errors);
+  const stopped: { cause: NonNullable<Report['stopped']>['cause']; message: string; code?: string } | undefined = ctx.stopped ?? accounting?.stopped;
   for (const result of input.checks) {
     const meta = checkMeta(result);
     metas.push({ name: result.name, meta });
     const entry = toEntry(result, meta, isSelected);
+    const notRun = notRunReason(result, stopped?.message);
+    if (notRun && entry.check.status === 'skipped' && entry.check.reason !== NOT_SELECTED) entry.check.notRun = notRun;
     if (meta.requirements.length === 0) errors.push({ source: result.moduleId, message: `check "${result.name}" names no requirement` });
     for (const id of meta.requirements) {
       if (!known.has(id)) errors.push({ source: result.moduleId, message: `check "${result.name}" names unknown requirement ${id}` });
@@ -117,6 +122,7 @@ export function buildReport(input: BuildInput): Report {
   });
   const count = (s: RequirementStatus) => requirements.filter((r) => r.status === s).length;
   const warnings = mergeWarnings(metas);
+  if (stopped) errors.push({ source: 'run', message: stopMessage(stopped) });
   const target: Report['target'] = {
     kind: ctx.target?.kind ?? 'unknown',
     baseUrl: ctx.target?.baseUrl ?? null,
@@ -140,5 +146,40 @@ export function buildReport(input: BuildInput): Report {
   const mock = mockStartLines(replay);
   if (mock) report.reproduce = { mock };
   if (only.length > 0) report.only = [...only];
+  report.runId = ctx.runId ?? null;
+  report.readOnly = ctx.readOnly ?? false;
+  if (accounting) Object.assign(report, { requests: accounting.requests, leftovers: accounting.leftovers, touched: accounting.touched });
+  if (stopped) report.stopped = { cause: stopped.cause, message: stopped.message, ...(stopped.code ? { code: stopped.code } : {}) };
   return report;
+}
+
+/** The workers' account (records left, records touched and restored, requests); its failure is a run error. */
+function readAccounting(ctx: Partial<RunContext>, errors: RunError[]): RunAccounting | undefined {
+  if (typeof ctx.accounting !== 'function') return undefined;
+  try {
+    return ctx.accounting();
+  } catch (e) {
+    errors.push({ source: 'run', message: `the run's account could not be read: ${(e as Error).message}` });
+    return undefined;
+  }
+}
+
+const STOP_LEAD: Record<string, string> = {
+  interrupted: 'the run was interrupted',
+  deadline: 'the run reached its deadline',
+  'target-unresponsive': 'the run stopped early',
+  'target-not-started': 'the run did not start',
+  preflight: 'the run did not start',
+};
+
+function stopMessage(stop: { cause: string; message: string }): string {
+  return `${STOP_LEAD[stop.cause] ?? 'the run stopped'}: ${stop.message}`;
+}
+
+/** A check that could not run: it says so itself, or it never ran in a run that stopped early. */
+function notRunReason(result: CheckResult, stopMessageText: string | undefined): string | undefined {
+  const raw = (result.meta ?? {}) as { notRun?: unknown; skipReason?: unknown };
+  if (typeof raw.notRun === 'string') return raw.notRun;
+  if (!stopMessageText || (result.state !== 'skipped' && result.state !== 'pending')) return undefined;
+  return typeof raw.skipReason === 'string' ? undefined : stopMessageText;
 }

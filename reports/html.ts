@@ -72,9 +72,28 @@ function extrasHtml(report: Report): string {
   const errors = report.errors.map((e) => `<li><strong>${escapeHtml(e.source)}</strong>: <pre>${escapeHtml(e.message)}</pre></li>`).join('');
   return [
     warnings.length ? `<section class="extra" id="warnings"><h2>Warnings <span class="counts">${warnings.length} — allowed by the document, worth a look; they never fail a run</span></h2><ul>${warningItems}</ul></section>` : '',
+    runAccountHtml(report),
     errors ? `<section class="extra" id="run-errors"><h2>Run errors</h2><ul>${errors}</ul></section>` : '',
     readings.length ? `<section class="extra" id="readings"><h2>Readings observed</h2><table><tbody>${readingRows}</tbody></table></section>` : '',
   ].join('');
+}
+
+/** One block: run id, read-only, why the run stopped, records left behind, pre-existing records touched. */
+function runAccountHtml(report: Report): string {
+  const lines: string[] = [];
+  if (report.stopped) lines.push(`<strong>Stopped early (${escapeHtml(report.stopped.cause)})</strong>: ${escapeHtml(report.stopped.message)}`);
+  if (report.runId) lines.push(`Run id <code>${escapeHtml(report.runId)}</code>${report.readOnly ? ' · read-only (no mutating request sent)' : ''}${report.requests !== undefined ? ` · ${report.requests} requests` : ''}`);
+  const left = Object.entries(report.leftovers ?? {}).filter(([, v]) => v.count > 0);
+  if (left.length) {
+    const total = left.reduce((n, [, v]) => n + v.count, 0);
+    lines.push(`Left on the target: ${total} (${left.map(([k, v]) => `${escapeHtml(k)} ${v.count}: <code>${v.ids.map(escapeHtml).join(' ')}</code> — ${escapeHtml(v.why.join('; '))}`).join('; ')})`);
+  }
+  const touched = report.touched ?? [];
+  if (touched.length) {
+    const notBack = touched.filter((t) => t.restored !== true);
+    lines.push(`Pre-existing records changed and restored: ${touched.length - notBack.length} of ${touched.length} back as found${notBack.length ? `; not back: ${notBack.map((t) => `${escapeHtml(t.resource)} <code>${escapeHtml(t.id)}</code>${t.scratch ? ' (scratch)' : ''} ${escapeHtml(t.differences.join(', ') || 'restore did not run')}`).join('; ')}` : ''}`);
+  }
+  return lines.length ? `<section class="extra" id="run-account"><h2>Run</h2><ul>${lines.map((l) => `<li>${l}</li>`).join('')}</ul></section>` : '';
 }
 
 const filtersHtml = `<div class="filters" id="filters">

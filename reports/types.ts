@@ -87,6 +87,8 @@ export interface ReportCheck {
   reason?: string;
   /** Id of the root cause (Report.causes) that failed or blocked the check. */
   cause?: string;
+  /** The check could not run because the run stopped (signal, deadline, target not answering): an error, not a failure. */
+  notRun?: string;
 }
 
 export interface ReportFailure {
@@ -170,4 +172,16 @@ export interface Report {
   reproduce?: { mock: string[] };
   requirements: ReportRequirement[];
   errors: RunError[];
+  /** Marks every record the run created; null when the run never got one (its target did not start). */
+  runId?: string | null;
+  /** CONFORMANCE_READ_ONLY: no mutating request was sent. */
+  readOnly?: boolean;
+  /** HTTP requests the checks and their cleanup sent to the target. */
+  requests?: number;
+  /** Records the run created and leaves behind: the API offers no way to delete them, or deleting failed. */
+  leftovers?: Record<string, { count: number; ids: string[]; why: string[] }>;
+  /** Pre-existing records the run changed, and whether each is back exactly as found (apart from updated_at). */
+  touched?: { resource: string; id: string; auth: string; scratch: boolean; restored: boolean | null; differences: string[] }[];
+  /** Why the run ended before its checks did; absent when it ran to the end. */
+  stopped?: { cause: 'interrupted' | 'deadline' | 'target-unresponsive' | 'target-not-started' | 'preflight'; message: string; code?: string };
 }

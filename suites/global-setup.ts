@@ -1,11 +1,17 @@
 // Resolves the target before any check runs: validates the settings (all errors at once, before
-// any request), starts the bundled mock / container / Prism when asked, fixes and prints the
-// seed, sets the run context for the reporter and hands the settings to the test workers.
+// any request), starts the bundled mock / container / Prism when asked, runs the preflight (is the
+// target there, are the keys right), fixes and prints the seed, sets the run context for the
+// reporter and hands the settings to the test workers. A target that does not start, or fails the
+// preflight, is recorded in the run context (the report says so) and ends the run.
 import { randomBytes, randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { requireConfig } from './harness/config.js';
-import { setRunContext, type TargetKind } from './harness/run-context.js';
+import { readAccounting } from './harness/journal.js';
+import { preflight, preflightLine, preflightPassed } from './harness/preflight.js';
+import { getRunContext, setRunContext, stopRun, type TargetKind } from './harness/run-context.js';
 import type { Settings } from './harness/settings.js';
 import type { ProvidedTarget } from './harness/target.js';
 
@@ -15,39 +21,96 @@ const specVersion = (JSON.parse(readFileSync(new URL('../specs/requirements.json
 type Stop = () => Promise<void>;
 interface Resolved { kind: TargetKind; env: Record<string, string>; stop: Stop }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How many of the bundled mock's projects are set aside for testing when none are named. */
+const BUNDLED_SCRATCH = 3;
+
+/** An error vitest prints as its message only: the run context already says what happened. */
+function quiet(message: string): Error {
+  const e = new Error(message);
+  e.stack = message;
+  return e;
+}
+
+const firstLine = (s: string) => s.split('\n')[0] ?? s;
+
 export default async function setup(project: TestProject): Promise<Stop> {
   const initial = requireConfig(process.env);
   const seed = initial.seed ?? randomInt(0, 2 ** 31 - 1);
-  const resolved = await resolveTarget(initial, seed);
+  const runId = `cfm-${seed.toString(36)}-${randomBytes(3).toString('hex')}`;
+  const journal = join(tmpdir(), `conformance-${runId}.jsonl`);
+  const intended: TargetKind = initial.target === 'prism-mock' ? 'prism-mock' : initial.image ? 'container' : initial.baseUrl ? 'deployment' : 'bundled-mock';
+  setRunContext({
+    ...getRunContext(), // a stop recorded before the setup ran (a signal) stays
+    specVersion, seed, runId, readOnly: initial.readOnly,
+    target: { kind: intended, baseUrl: initial.baseUrl ?? '' },
+    startedAt: new Date().toISOString(),
+    accounting: () => readAccounting(journal),
+  });
+  let resolved: Resolved;
+  try {
+    resolved = await resolveTarget(initial, seed);
+  } catch (e) {
+    const detail = firstLine((e as Error).message).replace(/^container \S+ did not become ready: (Error: )?/, '');
+    const message = `${intended === 'container' ? `container ${initial.image}` : `the ${intended} target`} could not be started: ${detail}`;
+    stopRun({ cause: 'target-not-started', message });
+    throw quiet(message);
+  }
   const stops: Stop[] = [resolved.stop];
+  const stopAll = async () => { for (const stop of stops) await stop().catch((e: unknown) => console.warn(`[conformance] teardown: ${String(e)}`)); };
   try {
     const settings = requireConfig(mergeEnv(resolved.env)) as Settings & { baseUrl: string };
     settings.seed = seed;
+    const scratch = await checkTarget(resolved, settings);
+    if (scratch.length > 0 && settings.scratchProjects.length === 0) settings.scratchProjects = scratch;
+    if (getRunContext()?.stopped) throw quiet(getRunContext()!.stopped!.message); // interrupted while starting
     if (settings.viaPrism) {
       const prism = (await import('./harness/integrations/prism.js')) as { startPrismProxy(o: { upstream: string; openapiPath: string }): Promise<{ url: string; stop: Stop }> };
       const proxy = await prism.startPrismProxy({ upstream: settings.baseUrl, openapiPath: OPENAPI });
       stops.unshift(proxy.stop);
       settings.baseUrl = proxy.url;
     }
-    const runId = `cfm-${seed.toString(36)}-${randomBytes(3).toString('hex')}`;
     const shape = settings.shape !== 'auto' ? settings.shape : resolved.kind === 'bundled-mock' ? (settings.mock.shape ?? 'full') : undefined;
     setRunContext({
-      specVersion,
+      ...getRunContext()!,
       target: { kind: resolved.kind, baseUrl: settings.baseUrl, ...(shape ? { shape } : {}), viaPrism: settings.viaPrism, ...(settings.mock.fault && resolved.kind === 'bundled-mock' ? { mockFault: settings.mock.fault } : {}) },
-      seed,
-      startedAt: new Date().toISOString(),
       settings: resolved.env,
     });
-    const provided: ProvidedTarget = { settings, runId, seed, kind: resolved.kind };
+    const provided: ProvidedTarget = { settings, runId, seed, kind: resolved.kind, journal };
     project.provide('conformanceTarget', provided);
-    console.log(`[conformance] seed ${seed} (reproduce with CONFORMANCE_SEED=${seed}); target ${resolved.kind} ${settings.baseUrl}${settings.viaPrism ? ' via Prism' : ''}; run id ${runId}`);
+    console.log(`[conformance] seed ${seed} (reproduce with CONFORMANCE_SEED=${seed}); target ${resolved.kind} ${settings.baseUrl}${settings.viaPrism ? ' via Prism' : ''}; run id ${runId}${settings.readOnly ? '; read-only' : ''}`);
   } catch (e) {
-    for (const stop of stops) await stop().catch(() => undefined);
+    await stopAll();
     throw e;
   }
   return async () => {
-    for (const stop of stops) await stop().catch((e: unknown) => console.warn(`[conformance] teardown: ${String(e)}`));
+    await stopAll();
+    rmSync(journal, { force: true });
   };
+}
+
+/**
+ * The preflight of a started target (a deployment's already ran in `conformance run`, before the
+ * suites started). Returns the projects the bundled mock sets aside for testing.
+ */
+async function checkTarget(resolved: Resolved, s: Settings & { baseUrl: string }): Promise<string[]> {
+  if (resolved.kind === 'prism-mock') return []; // stateless examples: nothing to preflight
+  if (resolved.kind === 'deployment' && preflightPassed(s.baseUrl)) return [];
+  const ownKeys = resolved.kind === 'deployment' || (resolved.kind === 'container' && !!process.env.CONFORMANCE_API_KEY);
+  const r = await preflight({
+    baseUrl: s.baseUrl, keys: s.keys, timeoutMs: s.preflightTimeoutMs,
+    checkTeams: ownKeys, strict: ownKeys, scratchProjects: s.scratchProjects,
+  });
+  if (!r.ok) {
+    stopRun({ cause: 'preflight', code: r.code, message: preflightLine(r) });
+    throw quiet(preflightLine(r));
+  }
+  for (const note of r.notes) console.log(`[conformance] preflight: ${note}`);
+  if (resolved.kind !== 'bundled-mock') return [];
+  // The bundled mock lives as long as the run: a few of its open projects are set aside for the
+  // changes no request can undo (stage, archive), as CONFORMANCE_SCRATCH_PROJECTS would on a deployment.
+  const open = r.firstProjects.filter((p) => !p.archived_at && !p.closed_at && typeof p.id === 'string' && UUID.test(p.id));
+  return open.slice(-BUNDLED_SCRATCH).map((p) => String(p.id));
 }
 
 /** The target's own settings win for the address and keys; the user's settings win for everything else. */
@@ -80,7 +143,10 @@ async function resolveTarget(s: Settings, seed: number): Promise<Resolved> {
     const { start, parseReadings } = (await import('../mock/index.js')) as { start(o: object): Promise<{ url: string; settings: Record<string, string>; close: Stop }>; parseReadings(s: string): object };
     // CONFORMANCE_MOCK_READINGS=name=value,... : conforming alternatives the bundled mock serves (mock/readings.ts).
     const readings = process.env.CONFORMANCE_MOCK_READINGS ? { readings: parseReadings(process.env.CONFORMANCE_MOCK_READINGS) } : {};
-    const mock = await start({ seed, ...(s.mock.shape ? { shape: s.mock.shape } : {}), ...(s.mock.fault ? { fault: s.mock.fault } : {}), ...(s.mock.deprecate.length ? { deprecate: s.mock.deprecate } : {}), ...readings });
+    const mock = await start({
+      seed, ...(s.mock.shape ? { shape: s.mock.shape } : {}), ...(s.mock.fault ? { fault: s.mock.fault } : {}),
+      ...(s.mock.deprecate.length ? { deprecate: s.mock.deprecate } : {}), ...(s.mock.population ? { population: s.mock.population } : {}), ...readings,
+    });
     return { kind: 'bundled-mock', stop: mock.close, env: mock.settings };
   }
   return { kind: 'deployment', stop: async () => undefined, env: {} };

@@ -32,7 +32,7 @@ check(['IDEM-HEADER-ACCEPTED'], 'each mutating endpoint succeeds without the hea
     const org = await postOrganization(c, {}, 'team', key ? randomUUID() : undefined);
     expectStatus(org, '2xx', 'create organization');
     expectStatus(await c.api.send({ method: 'PATCH', path: `/organizations/${(org.body as Rec).id}`, json: { notes: marker(c) }, ...(key ? { idempotencyKey: randomUUID() } : {}) }), '2xx', 'PATCH /organizations/{id}');
-    c.ledger.patching('projects', project, []);
+    await c.ledger.before('projects', project);
     expectStatus(await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: {}, ...(key ? { idempotencyKey: randomUUID() } : {}) }), '2xx', 'PATCH /projects/{id} {}');
     const del = await c.api.send({ method: 'DELETE', path: `/assignments/${aid}`, ...(key ? { idempotencyKey: randomUUID() } : {}) });
     expectStatus(del, '2xx', 'DELETE /assignments/{id}');

@@ -107,7 +107,7 @@ check(['EP-PROJECTS-GET', 'RES-PROJECT-SHAPE', 'CHANGELOG-1-0-0-INITIAL-SURFACE'
 
 check(['EP-PROJECTS-PATCH', 'EP-PATCH-PERSISTS', 'RES-PROJECT-SHAPE'], 'PATCH /projects/{id} with {title} answers and keeps the new title', async (c) => {
   const project = await aProject(c);
-  c.ledger.patching('projects', project, ['title']);
+  await c.ledger.before('projects', project);
   const title = `${marker(c)} title`;
   const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: { title } });
   expectStatus(res, '2xx', 'PATCH /projects/{id}');

@@ -15,6 +15,7 @@ export const runFlags = {
   fault: { type: 'string' },
   shape: { type: 'string' },
   deprecate: { type: 'string', multiple: true },
+  population: { type: 'string' },
   'via-prism': { type: 'boolean' },
   target: { type: 'string' },
   image: { type: 'string' },
@@ -67,6 +68,11 @@ export function planRun(argv: readonly string[], cwd: string, defaultReportDir: 
   }
   const deprecate = list(v.deprecate);
   if (deprecate.length > 0) { env.CONFORMANCE_MOCK_DEPRECATE = deprecate.join(','); mockFlags.push('--deprecate'); }
+  if (v.population !== undefined) {
+    if (!/^\d+$/.test(v.population) || Number(v.population) < 1) return { error: `--population must be a positive integer, got '${v.population}'` };
+    env.CONFORMANCE_MOCK_POPULATION = v.population;
+    mockFlags.push('--population');
+  }
   if (v['via-prism']) env.CONFORMANCE_VIA_PRISM = '1';
   if (v.target !== undefined) {
     if (v.target !== 'prism-mock') return { error: `--target accepts only prism-mock, got '${v.target}'` };

@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { REPORT_FILES } from '../../reports/write.js';
 import { validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
-import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, unknownValue, usageError } from '../args.js';
+import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, unknownValue, usageError } from '../args.js';
+import type { Settings } from '../../suites/harness/settings.js';
+import { getRunContext, stopRun } from '../../suites/harness/run-context.js';
 import { planRun, type RunPlan } from './run-options.js';
 import { blockingFailures } from './summary.js';
 
@@ -31,14 +33,28 @@ Options:
   --fault <name>         bundled mock only: switch on one fault (list them: conformance mock --list-faults)
   --shape <full|legacy>  bundled mock only: response shape of projects and organizations
   --deprecate <ops>      bundled mock only: operations to mark deprecated, comma-separated or repeated
+  --population <n>       bundled mock only: n projects, organizations and assignments per team (CONFORMANCE_MOCK_POPULATION)
   --via-prism            send every request through a Prism validation proxy (CONFORMANCE_VIA_PRISM=1)
   --target prism-mock    run against Prism's mock of specs/openapi.json instead of a deployment
   --image <ref>          run against a container image (CONFORMANCE_IMAGE)
   -h, --help             show this help
 
-Exit codes: 0 no must or implied requirement failed; 1 one did (or the run itself failed);
-2 usage or configuration error, reported before any request is sent.
+Before any check, a preflight (one GET per key, a few seconds at most) makes sure the
+target answers and the keys are right; the whole run has a deadline (CONFORMANCE_RUN_TIMEOUT,
+default 30m) and stops early when the target stops answering. Ctrl-C (SIGINT) or SIGTERM stops
+sending, cleans up what the run created where the API allows, and writes the report.
+
+Exit codes: 0 no must or implied requirement failed; 1 one did, or the run itself broke (the
+target did not start, a suite did not load, the run stopped early or reached its deadline);
+2 usage or configuration error, or a failed preflight (one line with a stable code);
+130 interrupted by SIGINT or SIGTERM (the report says so).
 `;
+
+/** After a stop was asked for: how long the cleanup and the report may take before the process quits anyway. */
+const STOP_GRACE_MS = 120_000;
+const EXIT_INTERRUPTED = 130;
+/** A second signal within this time is the same Ctrl-C, forwarded by npm or tsx. */
+const REPEAT_SIGNAL_MS = 1_500;
 
 async function checkPlan(plan: RunPlan): Promise<string | undefined> {
   const { unmatchedPatterns } = await import('../../specs/requirements.js');
@@ -55,15 +71,47 @@ async function checkPlan(plan: RunPlan): Promise<string | undefined> {
 }
 
 /** All configuration errors at once, before the suites start (and before any request). */
-async function checkConfig(plan: RunPlan): Promise<string | undefined> {
+async function checkConfig(plan: RunPlan): Promise<{ problem: string } | { settings: Settings }> {
   const { loadConfig } = await import('../../suites/harness/config.js');
   const result = loadConfig(process.env);
-  if (!result.ok) return `configuration is invalid:\n${result.errors.map((e) => `  - [${e.code}] ${e.setting}: ${e.message}`).join('\n')}`;
+  if (!result.ok) return { problem: `configuration is invalid:\n${result.errors.map((e) => `  - [${e.code}] ${e.setting}: ${e.message}`).join('\n')}` };
   const s = result.settings;
   if (plan.mockFlags.length > 0 && (s.baseUrl || s.image || s.target)) {
-    return `${plan.mockFlags.join(', ')} apply to the bundled mock only, but the target is ${s.baseUrl ?? s.image ?? s.target}`;
+    return { problem: `${plan.mockFlags.join(', ')} apply to the bundled mock only, but the target is ${s.baseUrl ?? s.image ?? s.target}` };
   }
+  return { settings: s };
+}
+
+/** A deployment's preflight, before vitest even starts: a wrong key or a dead address is one line, fast. */
+async function preflightDeployment(s: Settings): Promise<string | undefined> {
+  if (!s.baseUrl || s.image || s.target) return undefined; // started targets are checked once they run (global setup)
+  const { preflight, preflightLine, markPreflightPassed } = await import('../../suites/harness/preflight.js');
+  const r = await preflight({ baseUrl: s.baseUrl, keys: s.keys, timeoutMs: s.preflightTimeoutMs, checkTeams: true, strict: true, scratchProjects: s.scratchProjects });
+  if (!r.ok) return preflightLine(r);
+  for (const note of r.notes) out(`[conformance] preflight: ${note}`);
+  markPreflightPassed(s.baseUrl);
   return undefined;
+}
+
+const duration = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`);
+
+/** What a QA person needs to know about the target after the run, beyond the requirement table. */
+function accountLines(report: Report): string[] {
+  const lines: string[] = [];
+  const left = Object.entries(report.leftovers ?? {}).filter(([, v]) => v.count > 0);
+  const total = left.reduce((n, [, v]) => n + v.count, 0);
+  if (total > 0) {
+    lines.push(`Left on the target: ${total} record${total === 1 ? '' : 's'} (${left.map(([k, v]) => `${k} ${v.count}`).join(', ')})${report.runId ? `, named with run id ${report.runId}` : ''}; ids in conformance.json "leftovers"`);
+  }
+  const touched = (report.touched ?? []).filter((t) => !t.scratch);
+  const notBack = touched.filter((t) => t.restored !== true);
+  const differs = (t: (typeof touched)[number]) => `${t.resource}/${t.id} (${t.differences.join(', ') || 'restore did not run'})`;
+  if (notBack.length > 0) lines.push(`Pre-existing records NOT back as found: ${notBack.map(differs).join('; ')}`);
+  else if (touched.length > 0) lines.push(`Pre-existing records changed: ${touched.length}, all back as found`);
+  const scratch = (report.touched ?? []).filter((t) => t.scratch);
+  const scratchDiffers = scratch.filter((t) => t.restored !== true);
+  if (scratch.length > 0) lines.push(`Scratch projects changed: ${scratch.length}${scratchDiffers.length ? `; not back as found: ${scratchDiffers.map(differs).join('; ')}` : ', all back as found'}`);
+  return lines;
 }
 
 function readReport(path: string): Report | undefined {
@@ -78,9 +126,17 @@ export async function runRun(argv: string[]): Promise<number> {
   const planProblem = await checkPlan(plan);
   if (planProblem) return usageError('run', planProblem);
   Object.assign(process.env, plan.env);
-  const configProblem = await checkConfig(plan);
-  if (configProblem) {
-    err(`conformance run: ${configProblem}`);
+  const config = await checkConfig(plan);
+  if ('problem' in config) {
+    err(`conformance run: ${config.problem}`);
+    return EXIT_USAGE;
+  }
+  // Nothing of an earlier run in this process carries over.
+  globalThis.__conformanceRun = undefined;
+  globalThis.__conformancePreflightPassed = undefined;
+  const preflightProblem = await preflightDeployment(config.settings);
+  if (preflightProblem) {
+    err(`conformance run: ${preflightProblem}`);
     return EXIT_USAGE;
   }
   const files = {
@@ -90,21 +146,82 @@ export async function runRun(argv: string[]): Promise<number> {
   };
   // A stale report must not pass for this run's.
   for (const f of Object.values(files)) rmSync(f, { force: true });
-  const { startVitest } = await import('vitest/node');
-  try {
-    const vitest = await startVitest('test', [], { config: conformanceConfig, run: true, watch: false });
-    await vitest.close();
-  } catch (e) {
-    err(`conformance run: the run could not start: ${(e as Error).message}`);
-    return EXIT_FAILED;
+  const interrupted = await runSuites(config.settings);
+  const stopped = getRunContext()?.stopped;
+  if (stopped?.cause === 'preflight') {
+    err(`conformance run: ${stopped.message}`);
+    return EXIT_USAGE;
   }
   const report = readReport(files.json);
   if (!report) {
     err(`conformance run: no valid report was written to ${files.json} (see the errors above)`);
-    return EXIT_FAILED;
+    return interrupted ? EXIT_INTERRUPTED : EXIT_FAILED;
   }
   // The reporter has printed the summary and the report paths (also when vitest is run directly).
+  for (const line of accountLines(report)) out(line);
+  if (interrupted) return EXIT_INTERRUPTED;
   const blocking = blockingFailures(report);
   if (blocking.length > 0 || report.errors.length > 0) return EXIT_FAILED;
   return EXIT_OK;
+}
+
+/**
+ * The suites under vitest, bounded: SIGINT/SIGTERM and the run deadline cancel the run (checks
+ * stop sending, each suite file's cleanup still runs, the reporter writes the report marked as
+ * stopped); a second signal, or a cleanup outliving STOP_GRACE_MS, quits at once. Returns the
+ * signal that interrupted the run, if one did.
+ */
+async function runSuites(s: Settings): Promise<NodeJS.Signals | undefined> {
+  const { createVitest } = await import('vitest/node');
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  const before = new Map(signals.map((sig) => [sig, process.listeners(sig)]));
+  let vitest: Awaited<ReturnType<typeof createVitest>>;
+  try {
+    vitest = await createVitest('test', { config: conformanceConfig, run: true, watch: false });
+  } catch (e) {
+    err(`conformance run: the run could not start: ${(e as Error).message}`);
+    stopRun({ cause: 'target-not-started', message: `the run could not start: ${(e as Error).message}` });
+    return undefined;
+  }
+  // vitest exits the process on a signal; here a signal stops the run and lets it clean up instead.
+  for (const sig of signals) for (const l of process.listeners(sig)) if (!before.get(sig)!.includes(l)) process.off(sig, l as () => void);
+  let interrupted: NodeJS.Signals | undefined;
+  let grace: NodeJS.Timeout | undefined;
+  const stop = (cause: 'interrupted' | 'deadline', message: string) => {
+    stopRun({ cause, message });
+    err(`conformance run: ${message}: no new requests; cleaning up and writing the report${cause === 'interrupted' ? ' (again to quit at once)' : ''}`);
+    grace ??= setTimeout(() => {
+      err(`conformance run: the cleanup did not end within ${STOP_GRACE_MS / 1000} s; quitting (records may be left: see the run id above)`);
+      process.exit(interrupted ? EXIT_INTERRUPTED : EXIT_FAILED);
+    }, STOP_GRACE_MS);
+    // the workers see the reason on the running check's abort signal (suites/harness/session.ts)
+    void vitest.cancelCurrentRun(cause as Parameters<typeof vitest.cancelCurrentRun>[0]);
+  };
+  let interruptedAt = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    // One Ctrl-C reaches this process more than once (npm and tsx forward it too): a repeat counts after a moment.
+    if (interrupted && Date.now() - interruptedAt < REPEAT_SIGNAL_MS) return;
+    if (interrupted) {
+      err(`conformance run: ${sig} again: quitting at once, without cleanup`);
+      process.exit(EXIT_INTERRUPTED);
+    }
+    interrupted = sig;
+    interruptedAt = Date.now();
+    stop('interrupted', `interrupted by ${sig}`);
+  };
+  for (const sig of signals) process.on(sig, onSignal);
+  const deadline = setTimeout(() => stop('deadline', `the run took longer than CONFORMANCE_RUN_TIMEOUT (${duration(s.runTimeoutMs)})`), s.runTimeoutMs);
+  try {
+    await vitest.start([]);
+  } catch (e) {
+    // A target that did not start or failed its preflight is in the run context (and the report);
+    // anything else is printed here.
+    if (!getRunContext()?.stopped) err(`conformance run: the run could not start: ${(e as Error).message}`);
+  } finally {
+    clearTimeout(deadline);
+    await vitest.close().catch(() => undefined);
+    clearTimeout(grace);
+    for (const sig of signals) process.off(sig, onSignal);
+  }
+  return interrupted;
 }

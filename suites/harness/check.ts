@@ -12,7 +12,7 @@ import type { CheckMeta } from './meta.js';
 import { excludedPatterns, excludes, selects } from './only.js';
 import { SetupFailure } from './setup.js';
 import { keyVariables, type KeyName } from './redact.js';
-import { api, closeSession, installInspectors, theLedger } from './session.js';
+import { api, closeSession, installInspectors, notRun, onCheckAborted, stoppedBy, theLedger } from './session.js';
 import { pathSettingNames, type PathSetting } from './settings.js';
 import { target, type ProvidedTarget } from './target.js';
 
@@ -58,6 +58,10 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
       meta.skipReason = reason;
       return ctx.skip(reason);
     };
+    // Once traffic stopped (signal, deadline, silent target) a check cannot run: an error, not a failure.
+    ctx.signal.addEventListener('abort', () => onCheckAborted(ctx.signal.reason));
+    const cannotRun = (why: string): never => { meta.notRun = why; return skipFor(`not run: ${why}`); };
+    if (notRun()) cannotRun(notRun()!);
     const t = target();
     const reason = skipReasonFor(t, requirements, options);
     if (reason) skipFor(reason);
@@ -67,6 +71,7 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
       await fn({ api: api(), target: t, settings: t.settings, ledger: theLedger(), reading: recordReading, warn: recordWarning, skip: skipFor });
       if (state.inspections.length) throw new Error(`response inspection failed: ${state.inspections.join('\n')}`);
     } catch (e) {
+      if (!meta.skipReason && stoppedBy(e)) cannotRun(notRun()!);
       if (!meta.skipReason) meta.failure = { ...evidence(e, state), ...concerns(e, requirements) };
       throw e;
     } finally {

@@ -1,8 +1,8 @@
 // The client against a local stub server: redaction, transcripts, curl, 429 handling, timeouts.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ApiClient, TransportError, addResponseInspector } from './client.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { ApiClient, RunStopped, TransportError, addResponseInspector, resetTrafficForTests, stopTraffic, trafficStop } from './client.js';
 import { beginCheck, endCheck } from './current.js';
 import { curlCommand } from './curl.js';
 import { retryAfterMs } from './retry.js';
@@ -91,5 +91,34 @@ describe('the harness client', () => {
     expect(cmd).toContain("head -c 10 /dev/urandom > 'f.bin'");
     expect(cmd).toContain("-F 'file=@f.bin;type=application/octet-stream'");
     expect(cmd).not.toContain('boundary');
+  });
+});
+
+describe('stopping traffic', () => {
+  beforeEach(() => resetTrafficForTests());
+  afterEach(() => resetTrafficForTests());
+
+  test('requests in a row without a response stop the run: later requests are refused at once, cleanup still goes out', async () => {
+    const api = client({ timeoutMs: 150, stopAfterNoResponse: 3 });
+    for (let i = 0; i < 2; i += 1) await expect(api.send({ method: 'GET', path: '/slow' })).rejects.toBeInstanceOf(TransportError);
+    expect(trafficStop()).toBeUndefined();
+    expect((await api.send({ method: 'GET', path: '/ok' })).status).toBe(200); // an answer resets the count
+    for (let i = 0; i < 3; i += 1) await expect(api.send({ method: 'GET', path: '/slow' })).rejects.toBeInstanceOf(TransportError);
+    expect(trafficStop()).toMatchObject({ cause: 'target-unresponsive', message: expect.stringContaining('3 requests in a row got no response (last: GET /slow') });
+    const started = Date.now();
+    await expect(api.send({ method: 'GET', path: '/ok' })).rejects.toBeInstanceOf(RunStopped);
+    expect(Date.now() - started).toBeLessThan(50);
+    expect((await api.send({ method: 'GET', path: '/ok', cleanup: true })).status).toBe(200);
+    await api.close();
+  });
+
+  test('stopping aborts the requests in flight', async () => {
+    const api = client({ timeoutMs: 5_000 });
+    const pending = api.send({ method: 'GET', path: '/slow' });
+    setTimeout(() => stopTraffic({ cause: 'interrupted', message: 'interrupted (SIGINT)' }), 100);
+    const started = Date.now();
+    await expect(pending).rejects.toBeInstanceOf(RunStopped);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await api.close();
   });
 });

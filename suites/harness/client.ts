@@ -1,5 +1,8 @@
 // The HTTP client of every check: one keep-alive undici Agent, a timeout on every request,
 // bounded concurrency, bounded 429 retries, a redacted transcript of each exchange.
+// Traffic of the whole worker can be stopped (a signal, the run deadline, or the target no
+// longer answering: CONFORMANCE_STOP_AFTER_NO_RESPONSE requests in a row without a response):
+// then requests in flight are aborted and only cleanup requests are sent.
 import { Agent, request as undiciRequest } from 'undici';
 import { curlCommand } from './curl.js';
 import { recordExchange, currentCheck, type Exchange } from './current.js';
@@ -26,6 +29,8 @@ export interface ApiRequest {
   /** 'hash': stream the response body into a sha256 instead of keeping it. */
   consume?: 'text' | 'hash';
   timeoutMs?: number;
+  /** Cleanup of what the run changed: still sent after traffic was stopped. */
+  cleanup?: boolean;
 }
 
 export interface ApiResponse {
@@ -46,6 +51,48 @@ const inspectors: ResponseInspector[] = [];
 /** Every response of every client passes through fn; a returned string fails the running check. */
 export function addResponseInspector(fn: ResponseInspector): void {
   inspectors.push(fn);
+}
+
+/** Why this worker stopped sending check traffic. */
+export interface TrafficStop {
+  cause: 'interrupted' | 'deadline' | 'target-unresponsive';
+  message: string;
+}
+
+let stopped: TrafficStop | undefined;
+let stopController = new AbortController();
+let noResponseInARow = 0;
+const stopListeners: ((s: TrafficStop) => void)[] = [];
+
+/** Stops check traffic of this worker for the rest of the run (the first reason wins). */
+export function stopTraffic(stop: TrafficStop): void {
+  if (stopped) return;
+  stopped = stop;
+  stopController.abort(new RunStopped(stop));
+  for (const fn of stopListeners) fn(stop);
+}
+
+export function trafficStop(): TrafficStop | undefined {
+  return stopped;
+}
+
+export function onTrafficStop(fn: (s: TrafficStop) => void): void {
+  stopListeners.push(fn);
+}
+
+/** For harness unit tests: traffic flows again. */
+export function resetTrafficForTests(): void {
+  stopped = undefined;
+  stopController = new AbortController();
+  noResponseInARow = 0;
+}
+
+/** A request refused because traffic was stopped; the check it belongs to could not run. */
+export class RunStopped extends Error {
+  constructor(readonly stop: TrafficStop) {
+    super(`the run stopped: ${stop.message}`);
+    this.name = 'RunStopped';
+  }
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -75,6 +122,7 @@ export class ApiClient {
     if (this.settings.readOnly && !SAFE_METHODS.has(req.method.toUpperCase())) {
       throw new Error(`CONFORMANCE_READ_ONLY=1: refusing to send ${req.method} ${req.path}`);
     }
+    if (stopped && !req.cleanup) throw new RunStopped(stopped);
     for (let attempt = 0; ; attempt += 1) {
       const res = await this.gate.run(() => this.once(req));
       if (res.status !== 429 || attempt >= this.settings.maxRetries) return res;
@@ -117,19 +165,33 @@ export class ApiClient {
     const started = Date.now();
     const timeout = req.timeoutMs ?? this.settings.timeoutMs;
     this.sent += 1;
+    const signal = req.cleanup ? AbortSignal.timeout(timeout) : AbortSignal.any([AbortSignal.timeout(timeout), stopController.signal]);
     try {
       const res = await undiciRequest(url, {
         dispatcher: this.agent, method: req.method as 'GET', headers: real, body: encoded.body,
-        signal: AbortSignal.timeout(timeout), headersTimeout: timeout, bodyTimeout: timeout,
+        signal, headersTimeout: timeout, bodyTimeout: timeout,
       });
+      noResponseInARow = 0;
       const read = await readResponse(res, req.consume === 'hash');
       const exchange: Exchange = { request, response: { status: res.statusCode, headers: read.headers, body: truncate(this.redact(read.text)) }, curl, durationMs: Date.now() - started };
       this.finish(exchange);
       return { status: res.statusCode, exchange, ...read };
     } catch (e) {
+      // aborted because traffic was stopped: not the target's silence
+      if (signal.aborted && signal.reason instanceof RunStopped) throw signal.reason;
       const exchange: Exchange = { request, error: this.redact(String((e as Error).message ?? e)), curl, durationMs: Date.now() - started };
       this.finish(exchange);
+      this.noResponse(`${req.method} ${req.path}: ${exchange.error}`);
       throw new TransportError(`${req.method} ${url}: ${exchange.error}`, exchange);
+    }
+  }
+
+  /** One more request in a row without a response; enough of them stop the run. */
+  private noResponse(what: string): void {
+    noResponseInARow += 1;
+    const limit = this.settings.stopAfterNoResponse ?? Infinity;
+    if (noResponseInARow >= limit) {
+      stopTraffic({ cause: 'target-unresponsive', message: `the target stopped answering: ${noResponseInARow} requests in a row got no response (last: ${what})` });
     }
   }
 

@@ -16,7 +16,10 @@ export type ConfigErrorCode =
   | 'invalid_flag'
   | 'invalid_only_pattern'
   | 'unknown_target'
-  | 'conflicting_targets';
+  | 'conflicting_targets'
+  | 'base_url_has_api_path'
+  | 'invalid_duration'
+  | 'invalid_id_list';
 
 export interface ConfigError {
   code: ConfigErrorCode;

@@ -16,7 +16,36 @@ export function parseUrl(errors: Errors, setting: string, value: string | undefi
     errors.push({ code: 'invalid_url', setting, message: `must be an http(s) URL, got ${JSON.stringify(value)}` });
     return undefined;
   }
-  return value.replace(/\/+$/, '');
+  const trimmed = value.replace(/\/+$/, '');
+  // The suite appends /api/public/v1 itself; given twice, every request would be a 404.
+  if (/\/api\/public(\/v\d+)?$/.test(url.pathname.replace(/\/+$/, ''))) {
+    errors.push({ code: 'base_url_has_api_path', setting, message: `must be the base address without /api/public/v1 (the suite appends it): use ${JSON.stringify(trimmed.replace(/\/api\/public(\/v\d+)?$/, ''))}` });
+    return undefined;
+  }
+  return trimmed;
+}
+
+/** A duration: `90` or `90s` (seconds), `500ms`, `30m`, `2h`; returned in milliseconds. */
+export function parseDuration(errors: Errors, setting: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+)\s*(ms|s|m|h)?$/.exec(value.trim());
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(m?.[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  const ms = m ? Number(m[1]) * unit : NaN;
+  if (!Number.isSafeInteger(ms) || ms <= 0) {
+    errors.push({ code: 'invalid_duration', setting, message: `must be a positive duration such as 1800, 90s, 30m or 2h, got ${JSON.stringify(value)}` });
+    return undefined;
+  }
+  return ms;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Comma-separated record ids (UUIDs, §2). */
+export function parseIdList(errors: Errors, setting: string, value: string | undefined): string[] {
+  const ids = parseList(value);
+  const bad = ids.filter((id) => !UUID.test(id));
+  if (bad.length > 0) errors.push({ code: 'invalid_id_list', setting, message: `must be comma-separated UUIDs, got ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
+  return ids.filter((id) => UUID.test(id));
 }
 
 export function parseInteger(errors: Errors, setting: string, value: string | undefined, min = 0): number | undefined {

@@ -57,8 +57,33 @@ describe('target settings', () => {
     [{ CONFORMANCE_ONLY: 'list cursor' }, 'invalid_only_pattern:CONFORMANCE_ONLY'],
     [{ CONFORMANCE_TARGET: 'wiremock' }, 'unknown_target:CONFORMANCE_TARGET'],
     [{ ...deployment, CONFORMANCE_IMAGE: 'img:1' }, 'conflicting_targets:CONFORMANCE_IMAGE'],
+    [{ ...deployment, CONFORMANCE_BASE_URL: 'https://api.example.test/api/public/v1' }, 'base_url_has_api_path:CONFORMANCE_BASE_URL'],
+    [{ ...deployment, CONFORMANCE_BASE_URL: 'https://api.example.test/api/public/v1/' }, 'base_url_has_api_path:CONFORMANCE_BASE_URL'],
+    [{ CONFORMANCE_RUN_TIMEOUT: 'soon' }, 'invalid_duration:CONFORMANCE_RUN_TIMEOUT'],
+    [{ CONFORMANCE_RUN_TIMEOUT: '0' }, 'invalid_duration:CONFORMANCE_RUN_TIMEOUT'],
+    [{ CONFORMANCE_SCRATCH_PROJECTS: 'p1,p2' }, 'invalid_id_list:CONFORMANCE_SCRATCH_PROJECTS'],
+    [{ CONFORMANCE_WALK_PAGES: '0' }, 'invalid_integer:CONFORMANCE_WALK_PAGES'],
+    [{ CONFORMANCE_STOP_AFTER_NO_RESPONSE: '0' }, 'invalid_integer:CONFORMANCE_STOP_AFTER_NO_RESPONSE'],
+    [{ CONFORMANCE_MOCK_POPULATION: 'many' }, 'invalid_integer:CONFORMANCE_MOCK_POPULATION'],
   ])('misconfiguration %# is an error with a stable code', (env, expected) => {
     expect(codes(env as NodeJS.ProcessEnv)).toContain(expected);
+  });
+
+  test('run bounds, scratch projects, walk budget and mock population', () => {
+    const d = loadConfig({});
+    expect(d.ok && d.settings).toMatchObject({ runTimeoutMs: 1_800_000, preflightTimeoutMs: 5_000, stopAfterNoResponse: 5, walkPages: 10, scratchProjects: [] });
+    const id = '0b6f4c1e-8d2a-4f3b-9c4d-5e6f7a8b9c0d';
+    const r = loadConfig({
+      CONFORMANCE_RUN_TIMEOUT: '90s', CONFORMANCE_SCRATCH_PROJECTS: ` ${id} ,`, CONFORMANCE_WALK_PAGES: '3',
+      CONFORMANCE_STOP_AFTER_NO_RESPONSE: '2', CONFORMANCE_MOCK_POPULATION: '5000', CONFORMANCE_PREFLIGHT_TIMEOUT_MS: '800',
+    });
+    expect(r.ok && r.settings).toMatchObject({ runTimeoutMs: 90_000, scratchProjects: [id], walkPages: 3, stopAfterNoResponse: 2, preflightTimeoutMs: 800, mock: { population: 5000 } });
+    expect(loadConfig({ CONFORMANCE_RUN_TIMEOUT: '1800' }).ok && (loadConfig({ CONFORMANCE_RUN_TIMEOUT: '30m' }) as { settings: { runTimeoutMs: number } }).settings.runTimeoutMs).toBe(1_800_000);
+  });
+
+  test('a base URL that already ends in the API path names the base to use instead', () => {
+    const r = loadConfig({ ...deployment, CONFORMANCE_BASE_URL: 'https://api.example.test/gw/api/public/v1' });
+    expect(!r.ok && r.errors[0]!.message).toContain('"https://api.example.test/gw"');
   });
 
   test('every error is reported at once, and no message repeats a key', () => {

@@ -20,6 +20,8 @@ export interface CheckMeta {
   readings?: Record<string, string>;
   warnings?: { name: string; message: string }[];
   requests?: number;
+  /** Why the check could not run (the run stopped: signal, deadline, target not answering). */
+  notRun?: string;
 }
 
 declare module 'vitest' {

@@ -33,9 +33,19 @@ export interface Settings {
   concurrency: number;
   maxRetries: number;
   maxRetryAfterMs: number;
+  /** Deadline of the whole run (CONFORMANCE_RUN_TIMEOUT), in ms. */
+  runTimeoutMs: number;
+  /** Timeout of each preflight request (CONFORMANCE_PREFLIGHT_TIMEOUT_MS). */
+  preflightTimeoutMs: number;
+  /** Consecutive requests without a response after which the run stops (CONFORMANCE_STOP_AFTER_NO_RESPONSE). */
+  stopAfterNoResponse: number;
+  /** Projects of team A set aside for testing: changed first, and changes that cannot be undone happen only there. */
+  scratchProjects: string[];
+  /** Page budget of one walk over a list (CONFORMANCE_WALK_PAGES). */
+  walkPages: number;
   only: string[];
   reportDir: string;
-  mock: { fault?: string; shape?: Shape; deprecate: string[] };
+  mock: { fault?: string; shape?: Shape; deprecate: string[]; population?: number };
   image?: string;
   imagePort?: number;
   viaPrism: boolean;
@@ -54,6 +64,11 @@ export const defaults = {
   concurrency: 4,
   maxRetries: 3,
   maxRetryAfterMs: 10_000,
+  /** A run against a responsive deployment takes minutes; this bounds a run that hangs. */
+  runTimeoutMs: 30 * 60_000,
+  preflightTimeoutMs: 5_000,
+  stopAfterNoResponse: 5,
+  walkPages: 10,
   reportDir: 'reports',
   /** The bundled mock deprecates nothing of its own accord; one deprecated operation gives the §9
    *  deprecation checks something to check in the main job. Set CONFORMANCE_MOCK_DEPRECATE='' for none. */

@@ -9,6 +9,8 @@ export interface ProvidedTarget {
   runId: string;
   seed: number;
   kind: TargetKind;
+  /** File the workers append their account to (suites/harness/journal.ts); unset: none is kept. */
+  journal?: string;
 }
 
 declare module 'vitest' {

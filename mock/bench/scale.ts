@@ -1,0 +1,68 @@
+// `npm run bench:scale`: the whole suite against the bundled mock at several population sizes
+// (projects, organizations and assignments per team), to show whether the run's cost depends on
+// the size of the deployment. Prints, per size, the wall time of `conformance run`, the requests
+// it sent (conformance.json `requests`), the requirement summary, and the growth factor from the
+// smallest size to each. A figure, never an assertion: the goal is growth at most 1.5×.
+//
+//   npm run bench:scale                      # 37, 5000 and 50000 projects per team
+//   npm run bench:scale -- 37 500            # other sizes
+//   CONFORMANCE_SEED=1 npm run bench:scale   # same checks, same data, every size
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { printTable } from './table.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const populations = sizes.length > 0 ? sizes : [37, 5_000, 50_000];
+const seed = process.env.CONFORMANCE_SEED ?? '20240601';
+
+interface Row { population: number; exitCode: number | null; seconds: number; requests?: number; summary: string; stopped?: string }
+
+async function runAt(population: number): Promise<Row> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-scale-'));
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('CONFORMANCE_')) env[k] = v;
+  Object.assign(env, { CONFORMANCE_MOCK_POPULATION: String(population), CONFORMANCE_SEED: seed, CONFORMANCE_RUN_TIMEOUT: process.env.CONFORMANCE_RUN_TIMEOUT ?? '2h' });
+  const started = process.hrtime.bigint();
+  const child = spawn(join(root, 'node_modules/.bin/tsx'), ['bin/cli.ts', 'run', '--report-dir', dir], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4_000); });
+  const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  try {
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as {
+      requests?: number; summary: { passed: number; failed: number; skipped: number }; stopped?: { message: string };
+      requirements: { id: string; status: string }[];
+    };
+    const failed = report.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
+    const s = report.summary;
+    return {
+      population, exitCode, seconds, requests: report.requests,
+      summary: `${s.passed} passed, ${s.failed} failed${failed.length ? ` (${failed.slice(0, 4).join(', ')}${failed.length > 4 ? ', …' : ''})` : ''}, ${s.skipped} skipped`,
+      ...(report.stopped ? { stopped: report.stopped.message } : {}),
+    };
+  } catch {
+    return { population, exitCode, seconds, summary: `no report (${stderr.trim().split('\n').at(-1) ?? 'no output'})` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const rows: Row[] = [];
+for (const population of populations) {
+  process.stderr.write(`running the suite against the bundled mock with ${population} projects per team…\n`);
+  rows.push(await runAt(population));
+}
+const base = rows[0]!;
+const factor = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? `${(a / b).toFixed(2)}×` : 'n/a');
+console.log(`\nThe suite against the bundled mock, by population (seed ${seed}); growth relative to ${base.population} (goal: at most 1.5×)\n`);
+printTable(
+  ['projects per team', 'wall time', 'growth', 'requests', 'growth', 'exit', 'requirements'],
+  rows.map((r) => [String(r.population), `${r.seconds.toFixed(1)} s`, factor(r.seconds, base.seconds), String(r.requests ?? 'n/a'), factor(r.requests, base.requests), String(r.exitCode), r.summary]),
+);
+for (const r of rows) if (r.stopped) console.log(`  ${r.population}: the run stopped early: ${r.stopped}`);
+const last = rows.at(-1)!;
+console.log(`\nGrowth from ${base.population} to ${last.population} projects per team: wall time ${factor(last.seconds, base.seconds)}, requests ${factor(last.requests, base.requests)}.`);
