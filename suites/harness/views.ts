@@ -53,7 +53,7 @@ function found(c: CheckContext, list: ListSpec, name: string, matches: (item: Re
         const hit = is2xx(res) ? expectPage(res, list.resource).data.find(matches) : undefined;
         if (hit) return { state: 'present', record: hit, res };
       }
-      const w = await walkWithin(c, list, { limit: 100, auth, refusedIsEmpty: true });
+      const w = await walkWithin(c, list, { limit: 100, auth, refusedIsEmpty: true, stopAt: matches });
       const item = w.items.find(matches);
       if (item) return { state: 'present', record: item, res: w.last };
       return w.complete ? { state: 'absent', res: w.last } : { state: 'unknown', why: `${list.path} is longer than the page budget` };

@@ -18,6 +18,8 @@ export interface WalkOptions {
   limit?: number; sort?: string; order?: 'asc' | 'desc'; auth?: Auth; maxPages?: number; query?: Record<string, string>;
   /** A first page refused with 4xx is an empty list (a filter naming another team's record may be refused). */
   refusedIsEmpty?: boolean;
+  /** Stop after the page holding an item this accepts (looking for one record costs only the pages up to it). */
+  stopAt?: (item: Record<string, unknown>) => boolean;
 }
 
 export interface Walk { items: Record<string, unknown>[]; pages: Page[]; last: ApiResponse }
@@ -25,8 +27,6 @@ export interface Walk { items: Record<string, unknown>[]; pages: Page[]; last: A
 /** A walk cut at a page budget: `complete` says whether it reached the page with hasMore false. */
 export interface BoundedWalk extends Walk { complete: boolean }
 
-/** Pages a walk of a list the run does not control may take (a deployment may hold any number of records). */
-export const WALK_PAGE_BUDGET = 20;
 
 /** The largest limit each list path served after refusing a larger one (learned once per run). */
 const servedLimit = new Map<string, number>();
@@ -83,7 +83,9 @@ export async function walk(c: CheckContext, list: ListSpec, o: WalkOptions = {})
 }
 
 /**
- * Follows nextCursor while hasMore, for at most `maxPages` pages (default WALK_PAGE_BUDGET),
+ * Follows nextCursor while hasMore, for at most `maxPages` pages (default CONFORMANCE_WALK_PAGES: a
+ * deployment may hold any number of records, and a walk of a list the run does not control must not
+ * cost more because of that),
  * checking the pagination rules on the way. Running out of pages is not a failure: the result
  * says the walk is incomplete.
  */
@@ -91,7 +93,7 @@ export async function walkWithin(c: CheckContext, list: ListSpec, o: WalkOptions
   const pages: Page[] = [];
   const items: Record<string, unknown>[] = [];
   const seenCursors = new Set<string>();
-  const budget = o.maxPages ?? WALK_PAGE_BUDGET;
+  const budget = o.maxPages ?? c.settings.walkPages;
   let cursor: string | undefined;
   for (let n = 0; ; n += 1) {
     const res = await sendList(c, list.path, { ...list.query, ...o.query, limit: o.limit, sort: o.sort, order: o.order, cursor }, o.auth);
@@ -99,6 +101,7 @@ export async function walkWithin(c: CheckContext, list: ListSpec, o: WalkOptions
     const page = checkPage(list, o, res, cursor !== undefined);
     pages.push(page);
     items.push(...page.data);
+    if (o.stopAt && page.data.some(o.stopAt)) return { items, pages, last: res, complete: !page.page.hasMore };
     if (!page.page.hasMore) {
       // Allowed (§4 rule 3 only says to follow hasMore), but a client pays a request for nothing.
       if (page.data.length === 0 && pages.length > 1) c.warn(`list.empty-last-page${list.path}`, 'hasMore was true on the page before an empty last page: a client pays a request for nothing');
