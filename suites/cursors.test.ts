@@ -6,7 +6,7 @@ import { check, type CheckContext } from './harness/check.js';
 import { population } from './harness/population.js';
 import { property } from './harness/property.js';
 import { expectErrorEnvelope, expectPage } from './harness/validate.js';
-import { fetchPage, lists, walkWithin, type ListSpec } from './harness/walk.js';
+import { fetchPage, lists, SAMPLE_PAGES, walkWithin, type ListSpec } from './harness/walk.js';
 
 const listNames = ['projects', 'assignments', 'organizations', 'cvs'] as const;
 
@@ -71,10 +71,10 @@ check(['LIST-CURSOR-UNDECODABLE', 'ISO-LIST-OWN-TEAM-ONLY'], "property: mutated 
   const ownComplete = new Map<string, boolean>();
   const cursors = new Map<string, string>();
   for (const list of listNames) {
-    const mine = await walkWithin(c, lists[list], { limit: 100 });
+    const mine = await walkWithin(c, lists[list], { limit: 100, maxPages: SAMPLE_PAGES });
     own.set(list, new Set(mine.items.map((i) => i.id)));
     ownComplete.set(list, mine.complete);
-    other.set(list, new Set((await walkWithin(c, lists[list], { limit: 100, auth: 'otherTeam' })).items.map((i) => i.id)));
+    other.set(list, new Set((await walkWithin(c, lists[list], { limit: 100, auth: 'otherTeam', maxPages: SAMPLE_PAGES })).items.map((i) => i.id)));
     const { page } = await fetchPage(c, lists[list], { limit: 1, order: 'asc' });
     if (page.page.nextCursor) cursors.set(list, page.page.nextCursor);
   }

@@ -12,7 +12,7 @@ import { aProject, attachmentsOf, createEmployee, marker, postAssignment, postOr
 import type { KeyName } from './harness/redact.js';
 import { randomId, teamB } from './harness/team-b.js';
 import { expectErrorEnvelope, expectPage } from './harness/validate.js';
-import { fetchPage, lists, walkWithin } from './harness/walk.js';
+import { fetchPage, lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
 const opts = { mutates: true, keys: ['otherTeam' as const] };
@@ -21,7 +21,7 @@ const pageable = ['projects', 'assignments', 'organizations', 'cvs'] as const;
 /** Ids a team is seen holding: the first pages of every list (a bounded prefix on a large deployment). */
 async function idsOf(c: CheckContext, auth: KeyName): Promise<Set<unknown>> {
   const ids = new Set<unknown>();
-  for (const list of pageable) for (const item of (await walkWithin(c, lists[list], { limit: 100, auth })).items) ids.add(item.id);
+  for (const list of pageable) for (const item of (await walkWithin(c, lists[list], { limit: 100, auth, maxPages: SAMPLE_PAGES })).items) ids.add(item.id);
   return ids;
 }
 
@@ -78,7 +78,7 @@ check(['ISO-LIST-OWN-TEAM-ONLY'], "no list shows another team's record, filtered
   const b = await teamB(c);
   const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, b.attachment.id, ...(await idsOf(c, 'otherTeam'))]);
   for (const list of pageable) {
-    const w = await walkWithin(c, lists[list], { limit: 100 });
+    const w = await walkWithin(c, lists[list], { limit: 100, maxPages: SAMPLE_PAGES });
     const leak = w.items.find((i) => theirs.has(i.id));
     if (leak) fail(`GET ${lists[list].path} shows another team's record ${String(leak.id)}`, w.last);
   }

@@ -34,11 +34,15 @@ function walkables(c: CheckContext, pop: Population): Walkable[] {
   ];
 }
 
-/** The reference: the list at limit 100 within the page budget. */
-const reference = (c: CheckContext, w: Walkable, sort?: string, order?: 'asc' | 'desc') => walkWithin(c, w.spec, { limit: 100, sort, order });
+/** About 12 pages at most per walk, whatever the size of the list. */
+const MAX_PAGES = 12;
 
-/** About 25 pages at most, whatever the size of the list. */
-const MAX_PAGES = 25;
+/**
+ * The reference: the list at limit 100, as far as a walk at `limit` over MAX_PAGES pages can reach
+ * (on a small list, the whole list; on a large one, a prefix that costs the same at any size).
+ */
+const reference = (c: CheckContext, w: Walkable, sort?: string, order?: 'asc' | 'desc', limit = 7) =>
+  walkWithin(c, w.spec, { limit: 100, sort, order, maxPages: Math.ceil((MAX_PAGES * limit) / 100) + 1 });
 const cappedLimit = (limit: number, ref: BoundedWalk) => (ref.complete ? Math.max(limit, Math.ceil(ref.items.length / MAX_PAGES)) : limit);
 
 interface WalkParams { list: number; limit: number; order: 'asc' | 'desc' | undefined; sortIndex: number }
@@ -49,7 +53,7 @@ async function randomWalk(c: CheckContext, pop: Population, p: WalkParams) {
   const all = walkables(c, pop);
   const w = all[p.list % all.length]!;
   const sort = w.sorts[p.sortIndex % w.sorts.length];
-  const ref = await reference(c, w, sort, p.order);
+  const ref = await reference(c, w, sort, p.order, p.limit);
   const limit = cappedLimit(p.limit, ref);
   const walked = await walkWithin(c, w.spec, { limit, sort, order: p.order, maxPages: MAX_PAGES });
   const describe = `walk of ${w.name} (limit ${limit}, sort ${sort ?? 'default'}, order ${p.order ?? 'default'})`;
@@ -118,8 +122,8 @@ check(['LIST-ORDER', 'LIST-SORT'], 'order=desc walks the asc walk in reverse (up
   const pop = await population(c);
   for (const w of walkables(c, pop)) {
     for (const sort of w.sorts) {
-      const asc = await reference(c, w, sort, 'asc');
-      const desc = await reference(c, w, sort, 'desc');
+      const asc = await reference(c, w, sort, 'asc', 3);
+      const desc = await reference(c, w, sort, 'desc', 3);
       const field = sort ?? inferSortField(asc.items, 'asc');
       if (!sort && pageable.includes(w.name as ListResource)) c.reading(`list.${w.name}.default-sort`, field ? `ordered by ${field}` : 'not inferred');
       if (field && distinctValues(asc.items, field) >= 2) {

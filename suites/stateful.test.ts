@@ -7,6 +7,7 @@ import { check, type CheckContext } from './harness/check.js';
 import { property } from './harness/property.js';
 import { aProject, createAssignment, createEmployee, createOrganization, testFile, uploadFile } from './harness/records.js';
 import { expectResource } from './harness/validate.js';
+import { newestFirst } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
 import { assignmentPatch, employeePatch } from '../fixtures/arbitraries.js';
 
@@ -117,7 +118,9 @@ class PatchOrganization implements Cmd {
 class ListOrganizations implements Cmd {
   check = (m: Readonly<Model>) => m.orgs.size > 0;
   async run(m: Model, r: Real) {
-    const w = await walkWithin(r.c, lists.organizations, { limit: 100 });
+    // newest first, the model's organizations (all made by this run) are on the first page
+    const spec = newestFirst(r.c, lists.organizations);
+    const w = await walkWithin(r.c, spec, { limit: 100, ...(spec === lists.organizations ? {} : { maxPages: 1 }) });
     for (const [id, notes] of m.orgs) {
       const got = w.items.find((i) => i.id === id);
       if (!got && !w.complete) continue; // beyond the page budget of a large deployment

@@ -38,12 +38,34 @@ export interface CheckContext {
   skip(reason: string): never;
 }
 
+/** A check as declared: what the fault sweep (suites/self/sweep.ts) runs without vitest. */
+export interface CheckDefinition {
+  requirements: string[];
+  /** The test name: title and requirement ids. */
+  name: string;
+  fn: (c: CheckContext) => Promise<void>;
+  options: CheckOptions;
+  /** The concern: the suite file's name without .test.ts. */
+  concern: string;
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __conformanceCheckRegistry: { concern: string; checks: CheckDefinition[] } | undefined;
+}
+
 // Suite files may share one worker (isolate: false): each file gets its own cleanup hook.
 const hookedFiles = new WeakSet<object>();
 
 export function check(requirements: string[], title: string, fn: (c: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const unknown = requirements.filter((id) => !isKnownRequirement(id));
   if (requirements.length === 0 || unknown.length) throw new Error(`check "${title}": unknown requirement id(s) ${unknown.join(', ') || '(none given)'}`);
+  const name = `${title} [${requirements.join(', ')}]`;
+  const registry = globalThis.__conformanceCheckRegistry;
+  if (registry) {
+    registry.checks.push({ requirements, name, fn, options, concern: registry.concern });
+    return;
+  }
   const suite = TestRunner.getCurrentSuite();
   const file = suite.file ?? suite;
   if (!hookedFiles.has(file)) {
@@ -51,36 +73,45 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
     const name = (file as { name?: string }).name ?? 'suite';
     afterAll(() => closeSession(name), 120_000);
   }
-  test(`${title} [${requirements.join(', ')}]`, { timeout: options.timeout ?? 60_000 }, async (ctx) => {
+  test(name, { timeout: options.timeout ?? 60_000 }, async (ctx) => {
     const meta: CheckMeta = { requirements, concern: ctx.task.file.name.replace(/^.*\//, '').replace(/\.test\.ts$/, '') };
     ctx.task.meta.conformance = meta;
-    const skipFor = (reason: string): never => {
-      meta.skipReason = reason;
-      return ctx.skip(reason);
-    };
     // Once traffic stopped (signal, deadline, silent target) a check cannot run: an error, not a failure.
     ctx.signal.addEventListener('abort', () => onCheckAborted(ctx.signal.reason));
-    const cannotRun = (why: string): never => { meta.notRun = why; return skipFor(`not run: ${why}`); };
-    if (notRun()) cannotRun(notRun()!);
-    const t = target();
-    const reason = skipReasonFor(t, requirements, options);
-    if (reason) skipFor(reason);
-    await installInspectors();
-    const state = beginCheck();
-    try {
-      await fn({ api: api(), target: t, settings: t.settings, ledger: theLedger(), reading: recordReading, warn: recordWarning, skip: skipFor });
-      if (state.inspections.length) throw new Error(`response inspection failed: ${state.inspections.join('\n')}`);
-    } catch (e) {
-      if (!meta.skipReason && stoppedBy(e)) cannotRun(notRun()!);
-      if (!meta.skipReason) meta.failure = { ...evidence(e, state), ...concerns(e, requirements) };
-      throw e;
-    } finally {
-      if (Object.keys(state.readings).length) meta.readings = state.readings;
-      if (state.warnings.length) meta.warnings = state.warnings;
-      meta.requests = state.requests;
-      endCheck();
-    }
+    await runCheck({ requirements, name, fn, options, concern: meta.concern }, meta, (reason) => ctx.skip(reason));
   });
+}
+
+/**
+ * The body of a check, for vitest and for the fault sweep alike: skip reasons, the check itself,
+ * and its evidence, readings, warnings and request count left on `meta`. A failure is rethrown;
+ * `skip` must throw (vitest's ctx.skip does).
+ */
+export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (reason: string) => never): Promise<void> {
+  const skipFor = (reason: string): never => {
+    meta.skipReason = reason;
+    return skip(reason);
+  };
+  const cannotRun = (why: string): never => { meta.notRun = why; return skipFor(`not run: ${why}`); };
+  if (notRun()) cannotRun(notRun()!);
+  const t = target();
+  const reason = skipReasonFor(t, def.requirements, def.options);
+  if (reason) skipFor(reason);
+  await installInspectors();
+  const state = beginCheck();
+  try {
+    await def.fn({ api: api(), target: t, settings: t.settings, ledger: theLedger(), reading: recordReading, warn: recordWarning, skip: skipFor });
+    if (state.inspections.length) throw new Error(`response inspection failed: ${state.inspections.join('\n')}`);
+  } catch (e) {
+    if (!meta.skipReason && stoppedBy(e)) cannotRun(notRun()!);
+    if (!meta.skipReason) meta.failure = { ...evidence(e, state), ...concerns(e, def.requirements) };
+    throw e;
+  } finally {
+    if (Object.keys(state.readings).length) meta.readings = state.readings;
+    if (state.warnings.length) meta.warnings = state.warnings;
+    meta.requests = state.requests;
+    endCheck();
+  }
 }
 
 function skipReasonFor(t: ProvidedTarget, requirements: string[], options: CheckOptions): string | undefined {

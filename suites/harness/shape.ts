@@ -28,3 +28,8 @@ export function servedShape(kind: 'project' | 'organization', record: unknown): 
 export function detectedShape(): Shape | undefined {
   return target().settings.shape === 'auto' ? detected?.shape : (target().settings.shape as Shape);
 }
+
+/** Forgets the detected shape: the fault sweep runs one process against many targets. */
+export function forgetDetectedShape(): void {
+  detected = undefined;
+}

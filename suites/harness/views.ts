@@ -70,9 +70,18 @@ function listed(c: CheckContext, list: ListSpec, id: string, auth: KeyName, sear
   return found(c, list, listName(list), (i) => i.id === id, auth, search);
 }
 
+/**
+ * A list sorted newest first when the deployment names created_at among its sort fields: a record
+ * the run just created is then on the first page, however long the list is.
+ */
+export function newestFirst(c: CheckContext, list: ListSpec): ListSpec {
+  const sorts = (c.settings.sortFields as Record<string, string[] | undefined>)[list.path.slice(1)] ?? [];
+  return sorts.includes('created_at') ? { ...list, query: { ...list.query, sort: 'created_at', order: 'desc' } } : list;
+}
+
 /** An organization by its (unique) name: how a create that answered no id is looked for. */
 export function organizationNamed(c: CheckContext, name: string, auth: KeyName = 'team'): View {
-  return found(c, lists.organizations, `GET /organizations (name ${name})`, (i) => i.name === name, auth, name);
+  return found(c, newestFirst(c, lists.organizations), `GET /organizations (name ${name})`, (i) => i.name === name, auth, name);
 }
 
 /** The attachments of an entity, or the assignments of an employee, as one view of the whole set. */
@@ -114,13 +123,13 @@ export function viewsOf(c: CheckContext, s: Subject, auth: KeyName = 'team'): Vi
         filtered({ employee_id: s.employee_id }),
         filtered({ project_id: s.project_id }),
         filtered({ employee_id: s.employee_id, project_id: s.project_id }),
-        listed(c, lists.assignments, s.id, auth),
+        listed(c, newestFirst(c, lists.assignments), s.id, auth),
       ];
     }
     case 'employee':
       return s.assignments.flatMap((a) => embeddedEmployee(c, s.id, a, auth));
     case 'organization':
-      return [listed(c, lists.organizations, s.id, auth, s.name)];
+      return [listed(c, newestFirst(c, lists.organizations), s.id, auth, s.name)];
     case 'attachment':
       return [listed(c, { path: '/attachments', resource: 'attachment', query: { entity_type: s.entity.type, entity_id: s.entity.id } }, s.id, auth)];
     case 'file':

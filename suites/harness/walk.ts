@@ -32,6 +32,17 @@ export interface BoundedWalk extends Walk { complete: boolean }
 const servedLimit = new Map<string, number>();
 
 /**
+ * Pages of a sample of a list the run does not control: checks that look at records (their ids,
+ * their schema) rather than at the walk read this prefix, so they cost the same on any deployment.
+ */
+export const SAMPLE_PAGES = 2;
+
+/** Forgets the limits learned: the fault sweep runs one process against many targets. */
+export function forgetServedLimits(): void {
+  servedLimit.clear();
+}
+
+/**
  * GET of a list whose `limit` is only wanted, not the point of the check. §8 does not show the
  * page-size maximum, so a deployment may refuse a limit above it with 400 instead of clamping:
  * then the largest served limit is found (binary search on the first page), recorded as the

@@ -1,19 +1,18 @@
-// The proof that the checks can fail: the suites pass against the clean mock, and for every fault
-// of mock/faults.ts a run selecting the fault's requirements reports at least one of them failed.
+// The proof that the checks can fail: the suites pass against the clean mock (two real runs, as a
+// user would start them), and for every fault of mock/faults.ts the checks selected by the fault's
+// requirements, run against a mock with the fault on, report at least one of them failed. The
+// faults run in two sweep processes (suites/self/sweep.ts): the same checks and report building,
+// without a vitest start-up per fault.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { faults } from '../../mock/faults.js';
-import { pooled, runConformance, type RunOutcome } from './runner.js';
+import { pooled, runConformance, runFaultSweep, type RunOutcome } from './runner.js';
 
 /** Every run deprecates one operation, so the deprecation checks have something to check. */
 const base = { CONFORMANCE_MOCK_DEPRECATE: 'listCvs', CONFORMANCE_SEED: '20240601' };
 
 /** Faults that only show in the older shape are run against the legacy mock. */
-const settingsFor = (fault: (typeof faults)[number]) => ({
-  ...base,
-  CONFORMANCE_MOCK_FAULT: fault.name,
-  CONFORMANCE_ONLY: fault.requirements.join(','),
-  ...(/legacy shape/i.test(fault.description) || fault.requirements.some((id) => id.endsWith('-LEGACY-SHAPE')) ? { CONFORMANCE_MOCK_SHAPE: 'legacy' } : {}),
-});
+const specOf = (fault: (typeof faults)[number]) =>
+  /legacy shape/i.test(fault.description) || fault.requirements.some((id) => id.endsWith('-LEGACY-SHAPE')) ? `${fault.name}@legacy` : fault.name;
 
 const failedIds = (o: RunOutcome) => o.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
 
@@ -22,15 +21,15 @@ let cleanLegacy: RunOutcome;
 const outcomes = new Map<string, RunOutcome>();
 
 beforeAll(async () => {
-  const runs: [string, Record<string, string>][] = [
-    ['(clean)', base],
-    ['(clean legacy)', { ...base, CONFORMANCE_MOCK_SHAPE: 'legacy' }],
-    ...faults.map((f) => [f.name, settingsFor(f)] as [string, Record<string, string>]),
-  ];
-  const results = await pooled(runs, 2, ([, settings]) => runConformance(settings));
-  runs.forEach(([name], i) => outcomes.set(name, results[i]!));
-  clean = outcomes.get('(clean)')!;
-  cleanLegacy = outcomes.get('(clean legacy)')!;
+  const specs = faults.map(specOf);
+  // two processes, each with every other fault, so both cores work and slow faults are spread
+  const halves = [specs.filter((_, i) => i % 2 === 0), specs.filter((_, i) => i % 2 === 1)];
+  const [cleanRuns, swept] = await Promise.all([
+    pooled([base, { ...base, CONFORMANCE_MOCK_SHAPE: 'legacy' }], 2, (settings) => runConformance(settings)),
+    Promise.all(halves.map((half) => runFaultSweep(half, base))),
+  ]);
+  [clean, cleanLegacy] = cleanRuns as [RunOutcome, RunOutcome];
+  for (const fault of faults) outcomes.set(fault.name, swept.find((m) => m.has(specOf(fault)))!.get(specOf(fault))!);
 }, 600_000);
 
 describe('the suites against the clean mock', () => {

@@ -70,3 +70,34 @@ export async function pooled<T, R>(items: readonly T[], limit: number, fn: (item
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * Runs the checks each fault's requirements select against a mock with that fault, in one process
+ * (suites/self/sweep.ts); `spec` is a fault name, with `@legacy` for the legacy shape.
+ */
+export async function runFaultSweep(specs: readonly string[], settings: Record<string, string>, timeoutMs = 600_000): Promise<Map<string, RunOutcome>> {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-sweep-'));
+  const out = join(dir, 'sweep.json');
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'suites/self/sweep.ts'), out, ...specs], { cwd: root, env: cleanEnv(settings), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    let outcomes: { fault: string; requirements: { id: string; status: string }[]; checks: [string, string][]; error?: string }[] = [];
+    try {
+      outcomes = JSON.parse(readFileSync(out, 'utf8'));
+    } catch {
+      outcomes = [];
+    }
+    return new Map(specs.map((spec) => {
+      const o = outcomes.find((x) => x.fault === spec);
+      return [spec, { exitCode, requirements: o?.requirements ?? [], checks: new Map(o?.checks ?? []), output: o?.error ?? (o ? '' : output) }];
+    }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

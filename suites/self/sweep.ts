@@ -1,0 +1,110 @@
+// The fault sweep: one process runs the checks selected for each mock fault against a mock with
+// that fault on, one fault after another, and writes what a conformance run would have reported.
+// A run per fault through vitest costs about 3 s of start-up each; here the suites are loaded once
+// and every fault costs what its checks cost. The checks are the very ones of suites/*.test.ts
+// (check() records them instead of registering vitest tests, and runCheck is the body vitest
+// runs); the report is built by reports/build-report.ts, as the reporter builds it.
+//
+//   node --import tsx suites/self/sweep.ts <out.json> <fault>[@legacy] ...
+// Environment: CONFORMANCE_SEED, CONFORMANCE_MOCK_DEPRECATE (comma-separated).
+import { readdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { faults as allFaults } from '../../mock/faults.js';
+import { start } from '../../mock/index.js';
+import { buildReport } from '../../reports/build-report.js';
+import { loadCatalog } from '../../reports/catalog.js';
+import type { CheckResult } from '../../reports/types.js';
+import { runCheck, type CheckDefinition } from '../harness/check.js';
+import { resetTrafficForTests } from '../harness/client.js';
+import { requireConfig } from '../harness/config.js';
+import type { CheckMeta } from '../harness/meta.js';
+import { selects } from '../harness/only.js';
+import { closeSession } from '../harness/session.js';
+import { forgetDetectedShape } from '../harness/shape.js';
+import { setTargetForTests } from '../harness/target.js';
+import { forgetServedLimits } from '../harness/walk.js';
+
+/** What one fault's run reported: the report's requirements (id, status) and every check's status. */
+export interface SweepOutcome { fault: string; requirements: { id: string; status: string }[]; checks: [string, string][]; error?: string }
+
+const suitesDir = fileURLToPath(new URL('..', import.meta.url));
+
+/** Thrown by a check's skip: the code vitest's skip uses, so setup steps let it through. */
+class Skipped extends Error {
+  readonly code = 'VITEST_PENDING';
+}
+
+async function loadChecks(): Promise<CheckDefinition[]> {
+  const registry = { concern: '', checks: [] as CheckDefinition[] };
+  globalThis.__conformanceCheckRegistry = registry;
+  for (const file of readdirSync(suitesDir).filter((f) => f.endsWith('.test.ts')).sort()) {
+    registry.concern = file.replace(/\.test\.ts$/, '');
+    await import(pathToFileURL(`${suitesDir}${file}`).href);
+  }
+  return registry.checks;
+}
+
+const timeout = (ms: number, what: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms).unref());
+
+async function runOne(def: CheckDefinition): Promise<CheckResult> {
+  const meta: CheckMeta = { requirements: def.requirements, concern: def.concern };
+  const started = Date.now();
+  let state: CheckResult['state'] = 'passed';
+  const errors: string[] = [];
+  try {
+    await Promise.race([runCheck(def, meta, (reason) => { throw new Skipped(reason); }), timeout(def.options.timeout ?? 60_000, def.name)]);
+  } catch (e) {
+    if (e instanceof Skipped) state = 'skipped';
+    else {
+      state = 'failed';
+      errors.push(String((e as Error)?.message ?? e));
+    }
+  }
+  return { name: def.name, moduleId: `suites/${def.concern}.test.ts`, state, ...(state === 'skipped' ? { note: meta.skipReason } : {}), errors, durationMs: Date.now() - started, meta };
+}
+
+async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: number, deprecate: string[]): Promise<SweepOutcome> {
+  const [fault, shape] = spec.split('@') as [string, string | undefined];
+  const info = allFaults.find((f) => f.name === fault);
+  if (!info) return { fault, requirements: [], checks: [], error: `unknown fault ${fault}` };
+  const mock = await start({ fault, seed, deprecate, ...(shape === 'legacy' ? { shape: 'legacy' as const } : {}) });
+  try {
+    const settings = requireConfig({ ...mock.settings, CONFORMANCE_ONLY: info.requirements.join(',') }) as ReturnType<typeof requireConfig> & { baseUrl: string };
+    settings.seed = seed;
+    setTargetForTests({ settings, runId: `cfm-sweep-${seed.toString(36)}`, seed, kind: 'bundled-mock' });
+    resetTrafficForTests();
+    forgetDetectedShape();
+    forgetServedLimits();
+    const results: CheckResult[] = [];
+    const selected = checks.filter((d) => selects(info.requirements, d.requirements));
+    for (const concern of [...new Set(selected.map((d) => d.concern))]) {
+      for (const def of selected.filter((d) => d.concern === concern)) results.push(await runOne(def));
+      await closeSession(concern);
+    }
+    const catalog = await loadCatalog();
+    const chosen = new Set(catalog.match(info.requirements));
+    const report = buildReport({
+      checks: results, catalog: catalog.entries, only: info.requirements, isSelected: (id) => chosen.has(id),
+      context: { specVersion: catalog.specVersion, seed }, startedAt: new Date().toISOString(), durationMs: 0, seed,
+    });
+    return { fault: spec, requirements: report.requirements.map((r) => ({ id: r.id, status: r.status })), checks: results.map((r) => [r.name, r.state === 'failed' ? 'failed' : r.state]) };
+  } finally {
+    await mock.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const [out, ...specs] = process.argv.slice(2);
+  if (!out) throw new Error('usage: sweep.ts <out.json> <fault>[@legacy] ...');
+  const seed = Number(process.env.CONFORMANCE_SEED ?? 20240601);
+  const deprecate = (process.env.CONFORMANCE_MOCK_DEPRECATE ?? 'listCvs').split(',').map((s) => s.trim()).filter(Boolean);
+  // the checks' console lines (request counts per file) would only be noise here
+  console.log = () => undefined;
+  const checks = await loadChecks();
+  const outcomes: SweepOutcome[] = [];
+  for (const spec of specs) outcomes.push(await sweepOne(checks, spec, seed, deprecate).catch((e: unknown) => ({ fault: spec, requirements: [], checks: [], error: String((e as Error)?.stack ?? e) })));
+  writeFileSync(out, JSON.stringify(outcomes));
+}
+
+await main();
+process.exit(0);
