@@ -6,7 +6,7 @@ import { is2xx } from './assert.js';
 import type { ApiRequest, ApiResponse } from './client.js';
 import type { CheckContext } from './check.js';
 import type { KeyName } from './redact.js';
-import { aProject, createAssignment, createAssignmentFixture, createEmployee, createOrganization, marker, testFile, uploadAttachment, uploadFile } from './records.js';
+import { aProject, createAssignment, createOrganization, createWorkingAssignment, marker, testFile, uploadAttachment, uploadFile, workingEmployee } from './records.js';
 import type { PathSetting } from './settings.js';
 import { teamB } from './team-b.js';
 import { collection, organizationNamed, viewsOf, type Rec, type View } from './views.js';
@@ -55,7 +55,7 @@ export const mutations: readonly Mutation[] = [
   {
     op: 'updateAssignment', name: 'PATCH /assignments/{id}', refusals: ALL,
     async arrange(c, r) {
-      const { assignment: a } = await createAssignmentFixture(c, ownerOf(r));
+      const { assignment: a } = await createWorkingAssignment(c, ownerOf(r));
       const views = viewsOf(c, { kind: 'assignment', id: String(a.id), employee_id: String(a.employee_id), project_id: String(a.project_id) }, ownerOf(r));
       return { views, request: (v) => patch(`/assignments/${a.id}`, 'role', { bill_rate: 'not-a-number' })(c, v) };
     },
@@ -63,7 +63,7 @@ export const mutations: readonly Mutation[] = [
   {
     op: 'deleteAssignment', name: 'DELETE /assignments/{id}', refusals: NO_BODY,
     async arrange(c, r) {
-      const { project, employee, assignment: first } = await createAssignmentFixture(c, ownerOf(r));
+      const { project, employee, assignment: first } = await createWorkingAssignment(c, ownerOf(r));
       const second = await createAssignment(c, { employee_id: employee.id, project_id: project.id }, ownerOf(r));
       const views = [first, second].flatMap((a) => viewsOf(c, { kind: 'assignment', id: String(a.id), employee_id: String(employee.id), project_id: String(project.id) }, ownerOf(r)).slice(0, 2));
       return { views, request: (v) => ({ method: 'DELETE', path: `/assignments/${(v === 'other' ? second : first).id}` }) };
@@ -74,7 +74,7 @@ export const mutations: readonly Mutation[] = [
     async arrange(c, r) {
       const project = await aProject(c);
       // cross-team: the body names another team's employee; the effect would show on either side
-      const employee = r === 'cross-team' ? (await teamB(c)).employee : await createEmployee(c);
+      const employee = r === 'cross-team' ? (await teamB(c)).employee : await workingEmployee(c);
       const mine = { ...lists.assignments, query: { employee_id: String(employee.id) } };
       const views = [collection(c, mine), ...(r === 'cross-team' ? [collection(c, mine, 'otherTeam')] : [])];
       return {
@@ -86,7 +86,7 @@ export const mutations: readonly Mutation[] = [
   {
     op: 'updateEmployee', name: 'PATCH /employees/{id}', refusals: ALL,
     async arrange(c, r) {
-      const { employee, assignment } = await createAssignmentFixture(c, ownerOf(r));
+      const { employee, assignment } = await createWorkingAssignment(c, ownerOf(r));
       const views = viewsOf(c, { kind: 'employee', id: String(employee.id), assignments: [String(assignment.id)] }, ownerOf(r));
       return { views, request: (v) => patch(`/employees/${employee.id}`, 'last_name', { is_active: 'yes' })(c, v) };
     },
@@ -115,7 +115,7 @@ export const mutations: readonly Mutation[] = [
   {
     op: 'uploadAttachment', name: 'POST /attachments', refusals: NO_BODY,
     async arrange(c, r) {
-      const employee = r === 'cross-team' ? (await teamB(c)).employee : await createEmployee(c);
+      const employee = r === 'cross-team' ? (await teamB(c)).employee : await workingEmployee(c);
       const entity = { type: 'employee', id: String(employee.id) };
       const of = { path: '/attachments', resource: 'attachment' as const, query: { entity_type: entity.type, entity_id: entity.id } };
       const views = [collection(c, of), ...(r === 'cross-team' ? [collection(c, of, 'otherTeam')] : [])];
@@ -127,7 +127,7 @@ export const mutations: readonly Mutation[] = [
     op: 'deleteAttachment', name: 'DELETE /attachments/{id}', refusals: NO_BODY,
     async arrange(c, r) {
       const owner = ownerOf(r);
-      const entity = { type: 'employee', id: String((await createEmployee(c, {}, owner)).id) };
+      const entity = { type: 'employee', id: String((await workingEmployee(c, owner)).id) };
       const first = created(await uploadAttachment(c, entity, testFile(c, 32), { auth: owner }));
       const second = created(await uploadAttachment(c, entity, testFile(c, 32), { auth: owner }));
       const of = { path: '/attachments', resource: 'attachment' as const, query: { entity_type: entity.type, entity_id: entity.id } };

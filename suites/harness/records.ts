@@ -8,7 +8,7 @@ import type { ApiResponse, Auth } from './client.js';
 import type { CheckContext } from './check.js';
 import type { KeyName } from './redact.js';
 import type { UploadFile } from './upload.js';
-import { setup } from './setup.js';
+import { setup, shared } from './setup.js';
 import { expectResource } from './validate.js';
 import { fetchPage, lists, sendList } from './walk.js';
 
@@ -65,6 +65,26 @@ export async function postAssignment(c: CheckContext, body: Rec, auth: KeyName =
   const id = (res.body as Rec | undefined)?.id;
   if (is2xx(res) && typeof id === 'string') c.ledger.add('assignment', id, auth);
   return res;
+}
+
+/**
+ * One employee per team and suite file for checks that need an employee but not a fresh one (the
+ * API offers no way to delete employees: each one a run makes is left behind, named with its id).
+ */
+const workingEmployees = { team: shared('the working employee of team A', (c: CheckContext) => createEmployee(c)), otherTeam: shared('the working employee of team B', (c: CheckContext) => createEmployee(c, {}, 'otherTeam')) };
+
+export function workingEmployee(c: CheckContext, auth: KeyName = 'team'): Promise<Rec> {
+  return auth === 'otherTeam' ? workingEmployees.otherTeam(c) : workingEmployees.team(c);
+}
+
+/** A new assignment of the team's working employee to a project of the team. */
+export function createWorkingAssignment(c: CheckContext, auth: KeyName = 'team'): Promise<{ project: Rec; employee: Rec; assignment: Rec }> {
+  return setup(`an assignment of the working employee of ${teamName(auth)}`, async () => {
+    const project = await aProject(c, auth);
+    const employee = await workingEmployee(c, auth);
+    const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id }, auth);
+    return { project, employee, assignment };
+  });
 }
 
 /** An employee plus an assignment of it to a project of the team. */
