@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { requireConfig } from './harness/config.js';
 import { readAccounting } from './harness/journal.js';
-import { preflight, preflightLine, preflightPassed } from './harness/preflight.js';
+import { bundledScratchProjects, preflight, preflightLine, preflightPassed } from './harness/preflight.js';
 import { getRunContext, setRunContext, stopRun, type TargetKind } from './harness/run-context.js';
 import type { Settings } from './harness/settings.js';
 import type { ProvidedTarget } from './harness/target.js';
@@ -20,10 +20,6 @@ const specVersion = (JSON.parse(readFileSync(new URL('../specs/requirements.json
 
 type Stop = () => Promise<void>;
 interface Resolved { kind: TargetKind; env: Record<string, string>; stop: Stop }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** How many of the bundled mock's projects are set aside for testing when none are named. */
-const BUNDLED_SCRATCH = 3;
 
 /** An error vitest prints as its message only: the run context already says what happened. */
 function quiet(message: string): Error {
@@ -106,11 +102,7 @@ async function checkTarget(resolved: Resolved, s: Settings & { baseUrl: string }
     throw quiet(preflightLine(r));
   }
   for (const note of r.notes) console.log(`[conformance] preflight: ${note}`);
-  if (resolved.kind !== 'bundled-mock') return [];
-  // The bundled mock lives as long as the run: a few of its open projects are set aside for the
-  // changes no request can undo (stage, archive), as CONFORMANCE_SCRATCH_PROJECTS would on a deployment.
-  const open = r.firstProjects.filter((p) => !p.archived_at && !p.closed_at && typeof p.id === 'string' && UUID.test(p.id));
-  return open.slice(-BUNDLED_SCRATCH).map((p) => String(p.id));
+  return resolved.kind === 'bundled-mock' ? bundledScratchProjects(r.firstProjects) : [];
 }
 
 /** The target's own settings win for the address and keys; the user's settings win for everything else. */

@@ -9,7 +9,8 @@
 // archived_from_*) are ignored in bodies, null or not; updated_at is bumped.
 import { validate } from '../../specs/index.js';
 import type { AppContext } from '../context.js';
-import { badRequest } from '../errors.js';
+import { ApiError, badRequest } from '../errors.js';
+import { deferRefusal } from '../refusal-faults.js';
 import { findOwn } from '../lookup.js';
 import type { Input, Result, RouteDef } from '../route.js';
 import { findStage, nowIso, type Row, type TeamId } from '../store.js';
@@ -106,8 +107,12 @@ export const projectRoutes: RouteDef[] = [
   {
     // The body is checked here rather than by the route (body: 'project-patch'): null clears a field.
     operationId: 'updateProject', method: 'PATCH', path: '/projects/{id}', scope: 'projects:write', legacyErrors: true,
-    handler: (ctx, { principal, params, body }: Input): Result => {
-      checkPatchBody(body);
+    handler: (ctx, { principal, params, body, req }: Input): Result => {
+      try {
+        checkPatchBody(body);
+      } catch (err) {
+        if (!(err instanceof ApiError) || !deferRefusal(ctx, req, 'invalid-body', err)) throw err;
+      }
       const col = ctx.store.collections.projects;
       const e = findOwn(ctx, col, principal.team, params.id!, 'write');
       if (ctx.faults.on('patch-empty-rejected') && Object.keys(body).length === 0) throw badRequest('Empty patch', { body: 'must not be empty' });

@@ -155,3 +155,13 @@ export function preflightPassed(baseUrl: string): boolean {
 export function preflightLine(r: { code: string; message: string }): string {
   return `preflight failed [${r.code}]: ${r.message}`;
 }
+
+/**
+ * The bundled mock lives as long as the run: a few of its open projects (the last of the first page)
+ * are set aside for the changes no request can undo (stage, archive), as CONFORMANCE_SCRATCH_PROJECTS
+ * would be on a deployment.
+ */
+export function bundledScratchProjects(firstProjects: readonly Record<string, unknown>[], count = 3): string[] {
+  const open = firstProjects.filter((p) => !p.archived_at && !p.closed_at && typeof p.id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(p.id));
+  return open.slice(-count).map((p) => String(p.id));
+}

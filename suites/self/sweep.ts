@@ -17,6 +17,7 @@ import type { CheckResult } from '../../reports/types.js';
 import { runCheck, type CheckDefinition } from '../harness/check.js';
 import { resetTrafficForTests } from '../harness/client.js';
 import { requireConfig } from '../harness/config.js';
+import { bundledScratchProjects } from '../harness/preflight.js';
 import type { CheckMeta } from '../harness/meta.js';
 import { selects } from '../harness/only.js';
 import { closeSession } from '../harness/session.js';
@@ -71,6 +72,10 @@ async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: 
   try {
     const settings = requireConfig({ ...mock.settings, CONFORMANCE_ONLY: info.requirements.join(',') }) as ReturnType<typeof requireConfig> & { baseUrl: string };
     settings.seed = seed;
+    // as the global setup does for the bundled mock: projects set aside for changes no request undoes
+    const first = await fetch(`${mock.url}/api/public/v1/projects`, { headers: { authorization: `Bearer ${mock.settings.CONFORMANCE_API_KEY}` } });
+    const page = (await first.json().catch(() => ({}))) as { data?: Record<string, unknown>[] };
+    settings.scratchProjects = bundledScratchProjects(Array.isArray(page.data) ? page.data : []);
     setTargetForTests({ settings, runId: `cfm-sweep-${seed.toString(36)}`, seed, kind: 'bundled-mock' });
     resetTrafficForTests();
     forgetDetectedShape();
