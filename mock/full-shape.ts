@@ -56,7 +56,8 @@ function planOf(name: SchemaName): PropertyPlan[] {
     const plan: PropertyPlan = { name: prop, ...(items ? { nested: { schema: items, many: true } } : {}) };
     const blank = blankOf(node);
     if (!blank) return plan;
-    const errors = validate(name, { id: SAMPLE_ID, [prop]: blank() }).errors;
+    // judged with formats asserted: "" is no date, so a date without a value is left out, not blanked
+    const errors = validate(name, { id: SAMPLE_ID, [prop]: blank() }, { formats: 'strict' }).errors;
     return errors.some((e) => e.path === `/${prop}` || e.path.startsWith(`/${prop}/`)) ? plan : { ...plan, blank };
   });
 }

@@ -1,6 +1,7 @@
 // The fullest conforming shape on every route: a record created, patched, listed or
 // fetched carries every field its specs/ schema names (nullable ones null when they have
-// no value), whatever the request that made it sent.
+// no value), whatever the request that made it sent — except a date without a value, for
+// which no conforming blank exists ("" is no date): it is left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema, type SchemaName } from '../specs/index.js';
 import { startTestMock, uploadForm, walk, type TestMock } from './testing.js';
@@ -31,7 +32,7 @@ describe('full shape', () => {
   });
 
   it('assignments: created with the two ids only, fetched, patched, listed, with a minimal embedded employee', async () => {
-    const want = fields('assignment');
+    const want = fields('assignment').filter((f) => !f.endsWith('_date'));
     const emp = await t.call('POST', '/employees', { body: { first_name: 'Embedded' } });
     const created = await t.call('POST', '/assignments', { body: { employee_id: emp.json.id, project_id: projectId } });
     expect(created.status).toBe(201);
@@ -40,8 +41,8 @@ describe('full shape', () => {
     expect(keys((await t.call('GET', `/assignments/${created.json.id}`)).json)).toEqual(want);
     expect(keys((await t.call('PATCH', `/assignments/${created.json.id}`, { body: { role: 'r' } })).json)).toEqual(want);
     const listed = (await walk(t, `/assignments?project_id=${projectId}&limit=100`)).items;
-    for (const a of listed) expect(keys(a), a.id).toEqual(want);
-    expect(keys(seeded.assignment)).toEqual(want);
+    for (const a of listed) expect(keys(a).filter((f) => !f.endsWith('_date')), a.id).toEqual(want);
+    expect(keys(seeded.assignment)).toEqual(fields('assignment'));
   });
 
   it('organizations: created with a name only carry notes, website, favicon_url (null) and every other field; addresses too', async () => {

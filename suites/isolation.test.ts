@@ -12,7 +12,7 @@ import { aProject, attachmentsOf, createEmployee, marker, postAssignment, postOr
 import type { KeyName } from './harness/redact.js';
 import { randomId, teamB } from './harness/team-b.js';
 import { expectErrorEnvelope, expectPage } from './harness/validate.js';
-import { fetchPage, lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
+import { fetchPage, lists, SAMPLE_PAGES, sendList, walkWithin } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
 const opts = { mutates: true, keys: ['otherTeam' as const] };
@@ -106,9 +106,9 @@ check(['ISO-LIST-OWN-TEAM-ONLY'], "search q finds only the team's own records, e
   const cv = (await fetchPage(c, lists.cvs, { limit: 1, auth: 'otherTeam' })).page.data[0];
   if (cv) probes.push(['/cvs', String(cv.name)]);
   for (const [path, q] of probes) {
-    const own = await c.api.send({ method: 'GET', path, query: { q, limit: 100 }, auth: 'otherTeam' });
+    const own = await sendList(c, path, { q, limit: 100 }, 'otherTeam');
     if (is2xx(own)) c.reading(`search.q${path}`, expectPage(own, lists[path.slice(1) as (typeof pageable)[number]].resource).data.length ? 'finds records by name' : 'no hit for an exact name');
-    const res = await c.api.send({ method: 'GET', path, query: { q, limit: 100 } });
+    const res = await sendList(c, path, { q, limit: 100 });
     expectStatus(res, '2xx', `GET ${path}?q=`);
     const leak = (res.body as { data?: Rec[] }).data?.find((i) => theirs.has(i.id));
     if (leak) fail(`GET ${path}?q=<another team's name> shows that team's record ${String(leak.id)}`, res);

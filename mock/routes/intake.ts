@@ -34,7 +34,7 @@ export const intakeRoutes: RouteDef[] = [
         if (existing) return json(ctx.faults.on('capture-repeat-status-wrong') ? 201 : 200, existing.row);
       }
       // the fault: no lock between looking for the thread and storing it
-      if (ctx.faults.on('capture-concurrent-duplicates')) await new Promise((r) => setTimeout(r, 20));
+      if (ctx.faults.on('capture-concurrent-duplicates')) await new Promise((r) => setTimeout(r, 150));
       const project = ctx.store.collections.projects.entries(team).find((e) => e.row.source_external_id === body.external_id);
       const pid = project ? project.row.id : null;
       const row: Row = {

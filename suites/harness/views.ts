@@ -7,7 +7,7 @@ import type { ApiResponse } from './client.js';
 import type { CheckContext } from './check.js';
 import type { KeyName } from './redact.js';
 import { expectPage } from './validate.js';
-import { lists, walkWithin, type ListSpec } from './walk.js';
+import { lists, sendList, walkWithin, type ListSpec } from './walk.js';
 
 export type Rec = Record<string, unknown>;
 
@@ -49,7 +49,7 @@ function found(c: CheckContext, list: ListSpec, name: string, matches: (item: Re
     async read() {
       if (search) {
         // §4 q is "search text" of unknown reach: a hit is a shortcut, a miss proves nothing.
-        const res = await c.api.send({ method: 'GET', path: list.path, auth, query: { ...list.query, q: search, limit: 100 } });
+        const res = await sendList(c, list.path, { ...list.query, q: search, limit: 100 }, auth);
         const hit = is2xx(res) ? expectPage(res, list.resource).data.find(matches) : undefined;
         if (hit) return { state: 'present', record: hit, res };
       }
