@@ -3,6 +3,7 @@
 // seed, sets the run context for the reporter and hands the settings to the test workers.
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { requireConfig } from './harness/config.js';
 import { setRunContext, type TargetKind } from './harness/run-context.js';
@@ -76,8 +77,9 @@ async function resolveTarget(s: Settings, seed: number): Promise<Resolved> {
     return { kind: 'container', stop: c.stop, env: { ...c.settings, CONFORMANCE_BASE_URL: c.baseUrl } };
   }
   if (!s.baseUrl) {
-    // The only place the harness touches the mock: the bundled target.
-    const { start, parseReadings } = (await import('../mock/index.js')) as { start(o: object): Promise<{ url: string; settings: Record<string, string>; close: Stop }>; parseReadings(s: string): object };
+    // The only place the harness touches the mock: the bundled target, as built in dist/ (rebuilt first when stale).
+    const { builtEntry } = await import('../build/run.mjs');
+    const { start, parseReadings } = (await import(/* @vite-ignore */ pathToFileURL(await builtEntry('mock')).href)) as { start(o: object): Promise<{ url: string; settings: Record<string, string>; close: Stop }>; parseReadings(s: string): object };
     // CONFORMANCE_MOCK_READINGS=name=value,... : conforming alternatives the bundled mock serves (mock/readings.ts).
     const readings = process.env.CONFORMANCE_MOCK_READINGS ? { readings: parseReadings(process.env.CONFORMANCE_MOCK_READINGS) } : {};
     const mock = await start({ seed, ...(s.mock.shape ? { shape: s.mock.shape } : {}), ...(s.mock.fault ? { fault: s.mock.fault } : {}), ...(s.mock.deprecate.length ? { deprecate: s.mock.deprecate } : {}), ...readings });
