@@ -8,7 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest } from './errors.js';
 import type { Faults } from './faults.js';
 import type { Readings } from './readings.js';
-import type { Collection, Entry, TeamId } from './store.js';
+import { compareKeys, compareValues, type Collection, type Entry, type IndexFilter, type TeamId } from './store.js';
 
 /** Defaults of the readings default-limit and max-limit. */
 export const DEFAULT_LIMIT = 25;
@@ -108,30 +108,22 @@ export function parseListQuery(
   return { limit, sort, order, after, q: q ? q.toLowerCase() : undefined };
 }
 
-function cmpValue(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return -1;
-  if (b === null || b === undefined) return 1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const sa = String(a), sb = String(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
-}
-
-function cmpKey(v: unknown, id: string, e: Entry, sort: string): number {
-  return cmpValue(v, e.row[sort]) || (id < e.row.id ? -1 : id > e.row.id ? 1 : 0);
-}
-
-/** Sorted (ascending) views per collection, team and sort field, rebuilt after mutations. */
+/**
+ * The sorted entries a list walks. Without a fault, the collection's own indexes (kept up to
+ * date on every change, optionally narrowed to one value of a reference field); with the
+ * other-team-in-list and list-filter-leaks faults, every team's entries, sorted per version.
+ */
 export class SortedViews {
-  private readonly cache = new Map<string, { version: number; entries: Entry[] }>();
+  private readonly allTeams = new Map<string, { version: string; entries: Entry[] }>();
 
-  get(col: Collection, team: TeamId, sort: string, allTeams = false): Entry[] {
-    const key = `${col.name}|${allTeams ? '*' : team}|${sort}`;
-    const version = allTeams ? col.version('A') * 1e6 + col.version('B') : col.version(team);
-    const hit = this.cache.get(key);
+  get(col: Collection, team: TeamId, sort: string, allTeams = false, filter?: IndexFilter): Entry[] {
+    if (!allTeams) return col.sorted(team, sort, filter).entries;
+    const key = `${col.name}|${sort}`;
+    const version = `${col.version('A')}.${col.version('B')}.${col.version('C')}`;
+    const hit = this.allTeams.get(key);
     if (hit && hit.version === version) return hit.entries;
-    const entries = col.entries(team, allTeams).sort((x, y) => cmpKey(x.row[sort], x.row.id, y, sort));
-    this.cache.set(key, { version, entries });
+    const entries = col.entries(team, true).sort((x, y) => compareKeys(x.row[sort], x.row.id, y, sort));
+    this.allTeams.set(key, { version, entries });
     return entries;
   }
 }
@@ -151,7 +143,7 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const e = sorted[mid]!;
-      const c = tiesLost ? cmpValue(a.v, e.row[lq.sort]) : cmpKey(a.v, a.i, e, lq.sort);
+      const c = tiesLost ? compareValues(a.v, e.row[lq.sort]) : compareKeys(a.v, a.i, e, lq.sort);
       // asc: find first e with key > cursor; desc: first e with key >= cursor, then step back.
       if (asc ? c >= 0 : c > 0) lo = mid + 1;
       else hi = mid;
