@@ -18,7 +18,15 @@ export type Order = 'asc' | 'desc';
 type SortValue = string | number | boolean | null;
 export interface CursorPayload { s: string; o: Order; v: SortValue; i: string }
 
+/** Cursors remembered per codec, each way; the memo is emptied when full. */
+const CURSOR_MEMO_SIZE = 4096;
+
 export class CursorCodec {
+  // The same cursors come back again and again (every client walks the same pages), and an
+  // HMAC costs more than the rest of a cached page's answer: both directions are memoised.
+  private readonly encoded = new Map<string, string>();
+  private readonly decoded = new Map<string, CursorPayload | undefined>();
+
   constructor(private readonly secret: Buffer = randomBytes(32), private readonly signed = true) {}
 
   private mac(json: string): Buffer {
@@ -27,12 +35,23 @@ export class CursorCodec {
 
   encode(p: CursorPayload): string {
     const json = JSON.stringify(p);
-    if (!this.signed) return Buffer.from(json).toString('base64url');
-    return `${Buffer.from(json).toString('base64url')}.${this.mac(json).toString('base64url')}`;
+    let cursor = this.encoded.get(json);
+    if (cursor === undefined) {
+      cursor = this.signed ? `${Buffer.from(json).toString('base64url')}.${this.mac(json).toString('base64url')}` : Buffer.from(json).toString('base64url');
+      remember(this.encoded, json, cursor);
+    }
+    return cursor;
   }
 
-  /** The payload, or undefined when the cursor is not one this server issued. */
+  /** The payload (shared: callers must not change it), or undefined when the cursor is not one this server issued. */
   decode(cursor: string): CursorPayload | undefined {
+    if (this.decoded.has(cursor)) return this.decoded.get(cursor);
+    const payload = this.verify(cursor);
+    remember(this.decoded, cursor, payload);
+    return payload;
+  }
+
+  private verify(cursor: string): CursorPayload | undefined {
     if (!this.signed) return /^[A-Za-z0-9_-]+$/.test(cursor) ? payloadOf(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
     const dot = cursor.indexOf('.');
     if (dot <= 0 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
@@ -42,6 +61,11 @@ export class CursorCodec {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     return payloadOf(json);
   }
+}
+
+function remember<V>(memo: Map<string, V>, key: string, value: V): void {
+  if (memo.size >= CURSOR_MEMO_SIZE) memo.clear();
+  memo.set(key, value);
 }
 
 function payloadOf(json: string): CursorPayload | undefined {
@@ -167,8 +191,30 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
   return { items, hasMore, nextCursor };
 }
 
-/** Serializes a page envelope from pre-serialized items; reading last-page-cursor=absent omits an empty nextCursor. */
-export function pageJson(itemsJson: string[], page: Page, readings?: Readings): string {
+/** The envelope's text after the items; reading last-page-cursor=absent omits an empty nextCursor. */
+function pageTail(page: Page, readings?: Readings): string {
   const cursor = page.nextCursor === '' && readings?.value('last-page-cursor') === 'absent' ? '' : `,"nextCursor":${JSON.stringify(page.nextCursor)}`;
-  return `{"data":[${itemsJson.join(',')}],"page":{"hasMore":${page.hasMore}${cursor}}}`;
+  return `],"page":{"hasMore":${page.hasMore}${cursor}}}`;
+}
+
+const PAGE_HEAD = '{"data":[';
+
+/** Serializes a page envelope from pre-serialized items. */
+export function pageJson(itemsJson: string[], page: Page, readings?: Readings): string {
+  return `${PAGE_HEAD}${itemsJson.join(',')}${pageTail(page, readings)}`;
+}
+
+/** The UTF-8 bytes of pageJson, assembled from each item's bytes (no page-sized string is built or encoded). */
+export function pageBytes(items: readonly Buffer[], page: Page, readings?: Readings): Buffer {
+  const tail = pageTail(page, readings);
+  let size = PAGE_HEAD.length + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
+  for (const item of items) size += item.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write(PAGE_HEAD, 0, 'latin1');
+  items.forEach((item, i) => {
+    if (i > 0) out[at++] = 0x2c; // ,
+    at += item.copy(out, at);
+  });
+  out.write(tail, at);
+  return out;
 }
