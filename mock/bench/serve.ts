@@ -1,10 +1,11 @@
 // A server for the benchmarks, run in its own process so it does not share an
 // event loop with the load generator. Prints one JSON line once listening:
 //   { "url": "...", "settings": { ... } }
-// Usage:
-//   tsx mock/bench/serve.ts mock            the reference mock (in-memory, default options)
-//   tsx mock/bench/serve.ts mock-framework  the same, every request through fastify (cachedPagesFirst: false)
-//   tsx mock/bench/serve.ts bare <file>     a bare node:http server answering every request
+// Run from its build, dist/bench-serve.js (children.ts), so the mock measured is the one
+// `npm run mock` runs. Usage:
+//   serve mock [N]              the reference mock (in-memory, default options; N: population)
+//   serve mock-framework [N]    the same, every request through fastify (cachedPagesFirst: false)
+//   serve bare <file>           a bare node:http server answering every request
 //                                           with the response captured in <file> (JSON:
 //                                           { status, contentType, bodyBase64 })
 import { readFileSync } from 'node:fs';
@@ -33,11 +34,14 @@ async function serveBare(file: string): Promise<{ url: string }> {
 
 const [kind, file] = process.argv.slice(2);
 if (kind === 'mock' || kind === 'mock-framework') {
-  const mock = await start({ port: 0, cachedPagesFirst: kind === 'mock' });
+  const population = file === undefined ? {} : { population: Number(file) };
+  const mock = await start({ port: 0, cachedPagesFirst: kind === 'mock', ...population });
+  // A clean exit on SIGTERM, so that `node --cpu-prof` writes its profile.
+  process.once('SIGTERM', () => void mock.close().then(() => process.exit(0)));
   process.stdout.write(`${JSON.stringify({ url: mock.url, settings: mock.settings })}\n`);
 } else if (kind === 'bare' && file) {
   process.stdout.write(`${JSON.stringify(await serveBare(file))}\n`);
 } else {
-  process.stderr.write('usage: serve.ts mock | mock-framework | bare <captured-response.json>\n');
+  process.stderr.write('usage: serve mock [population] | mock-framework [population] | bare <captured-response.json>\n');
   process.exit(2);
 }
