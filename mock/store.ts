@@ -211,9 +211,8 @@ export class Collection {
   private noteChangedFields(team: TeamId, before: Row, after: Row): void {
     let changes = this.fieldChanges.get(team);
     if (!changes) this.fieldChanges.set(team, (changes = new Map()));
-    for (const k of new Set([...Object.keys(before), ...Object.keys(after)])) {
-      if (before[k] !== after[k]) changes.set(k, (changes.get(k) ?? 0) + 1);
-    }
+    for (const k in after) if (before[k] !== after[k]) changes.set(k, (changes.get(k) ?? 0) + 1);
+    for (const k in before) if (!(k in after)) changes.set(k, (changes.get(k) ?? 0) + 1);
   }
 }
 
