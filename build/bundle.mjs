@@ -57,19 +57,29 @@ const toPosix = (p) => p.split(sep).join('/');
 const packageName = (path) => (path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]);
 
 /**
- * Every `import.meta.url` of a project module, as that module's source URL relative to dist/:
- * from the output file's own URL (ESM), or from __bundleUrl, set by the banner (CommonJS).
+ * Project sources as esbuild gets them. Every `import.meta.url` becomes the module's source URL
+ * relative to dist/: from the output file's own URL (ESM), or from __bundleUrl, set by the
+ * banner (CommonJS). In CommonJS, an `await import()` of a package (vitest is ES-only) becomes a call
+ * of __dynamicImport, which build/common-js.mjs passes in: code compiled from V8's code cache
+ * loses what a script's own import() needs, and fails with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING.
  */
-function sourceUrls(format) {
+function projectSources(format) {
   const base = format === 'cjs' ? '__bundleUrl' : 'import.meta.url';
   return {
-    name: 'source-import-meta-url',
+    name: 'project-sources',
     setup(build) {
       build.onLoad({ filter: /\.([cm]?ts|mjs)$/ }, (args) => {
         if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
-        const text = readFileSync(args.path, 'utf8');
+        let text = readFileSync(args.path, 'utf8');
         const url = `new URL(${JSON.stringify(toPosix(relative(DIST, args.path)))}, ${base}).href`;
-        return { contents: text.replace(/\bimport\.meta\.url\b/g, url), loader: args.path.endsWith('.mjs') ? 'js' : 'ts' };
+        text = text.replace(/\bimport\.meta\.url\b/g, url);
+        if (format === 'cjs') {
+          // `await import('pkg')` only: `typeof import('pkg')` and other type positions stay.
+          text = text.replace(/\bawait\s+import\((['"])([^./'"][^'"]*)\1\)/g, (call, _q, specifier) =>
+            BUNDLED_PACKAGES.test(packageName(specifier)) ? call : `await __dynamicImport(${JSON.stringify(specifier)})`,
+          );
+        }
+        return { contents: text, loader: args.path.endsWith('.mjs') ? 'js' : 'ts' };
       });
     },
   };
@@ -99,7 +109,7 @@ function esmBuild() {
     chunkNames: 'chunk-[hash]',
     // Bundled CommonJS packages call require(); ES modules have none of their own.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    plugins: [sourceUrls('esm'), externalPackages],
+    plugins: [projectSources('esm'), externalPackages],
   });
 }
 
@@ -110,8 +120,9 @@ function commonJsBuild() {
     format: 'cjs',
     outdir: DIST,
     outExtension: { '.js': '.cjs' },
-    banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-    plugins: [sourceUrls('cjs'), externalPackages],
+    // Run directly by node (not through build/common-js.mjs), the bundle's own import() serves.
+    banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href; var __dynamicImport = typeof __dynamicImport === "function" ? __dynamicImport : (s) => import(s);' },
+    plugins: [projectSources('cjs'), externalPackages],
   });
 }
 
@@ -132,7 +143,7 @@ async function precompileValidators() {
     metafile: false,
     packages: 'external',
     outfile: join(DIST, 'validator-code.mjs'),
-    plugins: [sourceUrls('esm')],
+    plugins: [projectSources('esm')],
   });
   const tmp = join(DIST, `.validator-code-${process.pid}.mjs`);
   writeFileSync(tmp, result.outputFiles[0].contents);

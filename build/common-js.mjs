@@ -10,9 +10,9 @@
 // only the top level; a process that ends sooner (--help, a failed start) writes none, so
 // its few functions never stand for the command's.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire, Module } from 'node:module';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { constants, Script } from 'node:vm';
+import { Script } from 'node:vm';
 
 const WRITE_AFTER_MS = 1_000;
 
@@ -25,14 +25,14 @@ export function runCommonJs(file, cachePath) {
   } catch {
     // no cache yet
   }
-  const script = new Script(Module.wrap(source), {
-    filename: file,
-    cachedData,
-    // The bundle's import() of ES-only packages (vitest) goes to the ordinary loader.
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  // CommonJS's own wrapper, plus __dynamicImport: the bundle's import() of packages (build/bundle.mjs).
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __dynamicImport) { ${source}\n})`;
+  const script = new Script(wrapped, { filename: file, cachedData });
   const module = { exports: {}, filename: file, id: '.', loaded: false };
-  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  const require = createRequire(file);
+  // Packages resolve from build/ as from dist/: both sit beside node_modules.
+  const dynamicImport = (specifier) => import(specifier);
+  script.runInThisContext().call(module.exports, module.exports, require, module, file, dirname(file), dynamicImport);
   if (cachedData === undefined || script.cachedDataRejected) writeLater(script, cachePath);
 }
 
