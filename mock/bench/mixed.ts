@@ -5,6 +5,8 @@
 //   - the mock, fastify only:   cachedPagesFirst: false
 //   - Prism's mock:             `prism mock specs/openapi.json` (stateless: it answers each
 //                               operation's example, whatever the ids, cursors and bodies)
+//   - bare node:http:           answers each request with the bytes the mock answered to it,
+//                               recorded beforehand: what sending these answers costs at least
 // Every server gets the same seeded sequence of requests (cursors are each mock's own; Prism
 // gets the first mock's), repeated until the time is up. CPU per request is the server
 // process's user + system time over the measured rounds divided by the responses it sent.
@@ -17,7 +19,11 @@
 //   BENCH_SEED=1             seed of the request sequences
 //   BENCH_MIXES=read,write   which mixes to run
 //   BENCH_BASELINE=<dir>     also measure the mock of another checkout (children.ts), last
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
 import { startPrismMock } from '../../suites/harness/integrations/prism.js';
 import { startBenchServer, startCheckoutMock } from './children.js';
 import { childPidsMatching, cpuMsOf } from './cpu.js';
@@ -50,10 +56,28 @@ interface Target {
 const headersFor = (key: string) => ({ authorization: `Bearer ${key}`, accept: 'application/json' });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
+/** The mock's answer to each distinct request of the sequence, as serve.ts's `bare` reads them. */
+async function recordAnswers(url: string, seq: RequestSequence, file: string): Promise<void> {
+  const answers: Record<string, { status: number; contentType: string; bodyBase64: string }> = {};
+  for (const r of seq.requests) {
+    const key = `${r.method} ${r.path}`;
+    if (answers[key]) continue;
+    const res = await request(url + r.path, {
+      method: r.method,
+      headers: r.contentType ? { ...seq.headers, 'content-type': r.contentType } : seq.headers,
+      body: r.body === undefined ? undefined : seq.bodies[r.body],
+    });
+    const body = Buffer.from(await res.body.arrayBuffer());
+    answers[key] = { status: res.statusCode, contentType: String(res.headers['content-type'] ?? 'application/json'), bodyBase64: body.toString('base64') };
+  }
+  writeFileSync(file, JSON.stringify({ answers }));
+}
+
 async function runMix(mix: MixName): Promise<Target[]> {
   const steps = mixSteps(mix, { seed });
   const stops: (() => Promise<void>)[] = [];
   const targets: Target[] = [];
+  const work = mkdtempSync(join(tmpdir(), 'bench-mix-'));
   try {
     const mock = await startBenchServer(['mock']);
     stops.push(mock.stop);
@@ -69,10 +93,16 @@ async function runMix(mix: MixName): Promise<Target[]> {
     const frameworkSequence = await resolveSequence(steps, data, new ListWalker(framework.url, frameworkHeaders), frameworkHeaders);
     targets.push({ name: 'reference mock, all through fastify', url: framework.url, pid: framework.pid, sequence: frameworkSequence, results: [], cpuMs: 0 });
 
+    const answersFile = join(work, 'answers.json');
+    await recordAnswers(mock.url, mockSequence, answersFile);
+    const bare = await startBenchServer(['bare', answersFile]);
+    stops.push(bare.stop);
+
     const prism = await startPrismMock({ openapiPath: OPENAPI });
     stops.push(prism.stop);
     const prismPid = childPidsMatching('prism-cli').at(-1);
     targets.push({ name: 'prism mock (same OpenAPI)', url: prism.url, pid: prismPid, sequence: { ...mockSequence, headers: headersFor('bench') }, results: [], cpuMs: 0 });
+    targets.push({ name: "bare node:http (the mock's answers)", url: bare.url, pid: bare.pid, sequence: mockSequence, results: [], cpuMs: 0 });
 
     if (baseline) {
       const base = await startCheckoutMock(baseline);
@@ -95,6 +125,7 @@ async function runMix(mix: MixName): Promise<Target[]> {
     }
   } finally {
     for (const stop of stops.reverse()) await stop();
+    rmSync(work, { recursive: true, force: true });
   }
   return targets;
 }
@@ -122,10 +153,15 @@ function print(mix: MixName, targets: Target[]): void {
       ];
     }),
   );
-  const prism = targets[2];
-  if (prism) console.log(`\n${mix} mix, mock vs prism mock: ${(mockRate / rate(prism)).toFixed(1)}x; fastify only vs prism mock: ${(rate(targets[1]!) / rate(prism)).toFixed(1)}x`);
-  const base = targets[3];
-  if (base) console.log(`${mix} mix, mock vs baseline mock: ${(mockRate / rate(base)).toFixed(1)}x; baseline vs prism mock: ${(rate(base) / rate(prism!)).toFixed(1)}x`);
+  const [, framework, prism, bare, base] = targets;
+  const ratio = (a: Target, b: Target) => (rate(a) / rate(b)).toFixed(1);
+  const cpuRatio = (a: Target, b: Target) => ((b.cpuMs / b.results.reduce((s, r) => s + r.requests, 0)) / (a.cpuMs / a.results.reduce((s, r) => s + r.requests, 0))).toFixed(1);
+  const mock = targets[0]!;
+  if (framework && prism && bare) {
+    console.log(`\n${mix} mix, mock vs prism mock: ${ratio(mock, prism)}x req/s, ${cpuRatio(mock, prism)}x less CPU per request; fastify only vs prism mock: ${ratio(framework, prism)}x`);
+    console.log(`${mix} mix, mock vs bare node:http sending the same answers: ${((100 * rate(mock)) / rate(bare)).toFixed(0)}% of its req/s`);
+  }
+  if (base && prism) console.log(`${mix} mix, mock vs baseline mock: ${ratio(mock, base)}x req/s, ${cpuRatio(mock, base)}x less CPU per request; baseline vs prism mock: ${ratio(base, prism)}x`);
 }
 
 for (const mix of mixes) print(mix, await runMix(mix));

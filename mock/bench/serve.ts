@@ -7,7 +7,9 @@
 //   serve mock-framework [N]    the same, every request through fastify (cachedPagesFirst: false)
 //   serve bare <file>           a bare node:http server answering every request
 //                                           with the response captured in <file> (JSON:
-//                                           { status, contentType, bodyBase64 })
+//                                           { status, contentType, bodyBase64 }), or, when the
+//                                           file holds { answers: { "METHOD /path": that } },
+//                                           each request with the answer recorded for it
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,13 +21,22 @@ interface Captured {
   bodyBase64: string;
 }
 
-async function serveBare(file: string): Promise<{ url: string }> {
-  const captured = JSON.parse(readFileSync(file, 'utf8')) as Captured;
+interface Answer { status: number; headers: Record<string, string>; body: Buffer }
+
+function answerOf(captured: Captured): Answer {
   const body = Buffer.from(captured.bodyBase64, 'base64');
-  const headers = { 'content-type': captured.contentType, 'content-length': String(body.length) };
+  return { status: captured.status, headers: { 'content-type': captured.contentType, 'content-length': String(body.length) }, body };
+}
+
+async function serveBare(file: string): Promise<{ url: string }> {
+  const captured = JSON.parse(readFileSync(file, 'utf8')) as Captured | { answers: Record<string, Captured> };
+  const single = 'answers' in captured ? undefined : answerOf(captured);
+  const answers = new Map('answers' in captured ? Object.entries(captured.answers).map(([k, v]) => [k, answerOf(v)]) : []);
+  const missing = answerOf({ status: 404, contentType: 'application/json', bodyBase64: Buffer.from('{}').toString('base64') });
   const server = createServer((req, res) => {
     req.resume();
-    res.writeHead(captured.status, headers).end(body);
+    const answer = single ?? answers.get(`${req.method} ${req.url}`) ?? missing;
+    res.writeHead(answer.status, answer.headers).end(answer.body);
   });
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
