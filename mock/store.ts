@@ -173,9 +173,8 @@ export class Collection {
       }
       byField.set(filter.field, byValue);
     }
-    let index = byValue.get(filter.value);
-    if (!index) byValue.set(filter.value, (index = new SortedIndex(sort, [])));
-    return index;
+    // A value no entry holds gets an empty index that is not kept: filters by unknown ids must not grow the map.
+    return byValue.get(filter.value) ?? new SortedIndex(sort, []);
   }
 
   private teamIndexes(team: TeamId): TeamIndexes {
