@@ -4,15 +4,23 @@
 //   node build/run.mjs <entry> [args...]      e.g. node build/run.mjs cli mock --port 4010
 //
 // The check stats the inputs listed in dist/manifest.json (about a hundred files, a few
-// milliseconds); esbuild is loaded only when a rebuild is needed. A CommonJS entry runs from
-// V8's code cache (build/common-js.mjs), one cache per entry and first argument (the
-// command), since each command compiles different functions at start.
-import { readFileSync, statSync } from 'node:fs';
+// milliseconds). A rebuild runs build/bundle.mjs in a child process, one process at a time
+// (dist/.build.lock): the others wait and use its build, as when the self-test starts many
+// runs at once after an edit; in a child, because the caller may be a module loaded by
+// vitest, whose module runner is no place to run esbuild and the validator generator. A
+// CommonJS entry runs from V8's code cache (build/common-js.mjs), one cache per entry and
+// first argument (the command), since each command compiles different functions at start.
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
+const BUNDLE = join(ROOT, 'build/bundle.mjs');
+const LOCK = join(DIST, '.build.lock');
+/** A lock older than this is a build that died without removing it. */
+const LOCK_STALE_MS = 120_000;
 
 function readManifest() {
   try {
@@ -37,27 +45,58 @@ export function staleReason(manifest = readManifest()) {
   return undefined;
 }
 
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** Rebuilds dist/ unless another process does; returns once dist/ is fresh. */
+function rebuild() {
+  mkdirSync(DIST, { recursive: true });
+  for (;;) {
+    let lock;
+    try {
+      lock = openSync(LOCK, 'wx');
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    if (lock !== undefined) {
+      try {
+        // A build may have finished while this process waited for the lock.
+        const still = staleReason();
+        if (still === undefined) return;
+        process.stderr.write(`building dist/ (${still})\n`);
+        const run = spawnSync(process.execPath, [BUNDLE], { stdio: ['ignore', 'ignore', 'inherit'] });
+        if (run.status !== 0) throw new Error(`build/bundle.mjs failed (${run.status ?? run.signal})`);
+        return;
+      } finally {
+        closeSync(lock);
+        rmSync(LOCK, { force: true });
+      }
+    }
+    try {
+      if (Date.now() - statSync(LOCK).mtimeMs > LOCK_STALE_MS) rmSync(LOCK, { force: true });
+    } catch {
+      // released meanwhile
+    }
+    sleep(50);
+    if (staleReason() === undefined) return;
+  }
+}
+
 /** dist/'s manifest, after building or rebuilding dist/ when it is stale. */
-async function freshManifest() {
-  const manifest = readManifest();
-  const reason = staleReason(manifest);
-  if (reason === undefined) return manifest;
-  const { bundle } = await import('./bundle.mjs');
-  process.stderr.write(`building dist/ (${reason})\n`);
-  await bundle();
+function freshManifest() {
+  if (staleReason() !== undefined) rebuild();
   return readManifest();
 }
 
 /** The path of an entry's file in dist/, built or rebuilt first when stale. */
 export async function builtEntry(entry) {
-  const found = (await freshManifest()).entries[entry];
+  const found = freshManifest().entries[entry];
   if (!found) throw new Error(`dist/ has no entry ${entry}`);
   return join(DIST, found.file);
 }
 
 /** Runs an entry of dist/ with `args` as its command-line arguments. */
 export async function runEntry(entry, args) {
-  const found = (await freshManifest()).entries[entry];
+  const found = freshManifest().entries[entry];
   if (!found) {
     process.stderr.write(`build/run.mjs: dist/ has no entry ${entry}\n`);
     process.exit(2);
