@@ -16,6 +16,7 @@ LABEL conformance.image=mock
 WORKDIR /app
 COPY --chown=1000:1000 . .
 USER 1000
+RUN ["node", "build/bundle.mjs"]
 # The mock listens on 127.0.0.1 only, here too: mock/container-relay.ts starts it on the
 # container's loopback (port 4011) and relays the published port 4010 to it; the
 # relay refuses to run unless MOCK_IN_CONTAINER=1. Arguments after the image name
@@ -25,4 +26,4 @@ ENV MOCK_IN_CONTAINER=1 \
     NODE_ENV=production \
     HOME=/tmp
 EXPOSE 4010
-ENTRYPOINT ["node", "--import", "tsx", "mock/container-relay.ts"]
+ENTRYPOINT ["node", "build/run.mjs", "container-relay"]

@@ -22,9 +22,10 @@ if (process.env.MOCK_IN_CONTAINER !== '1') {
 
 const relayPort = Number(process.env.RELAY_PORT ?? 4010);
 const mockPort = Number(process.env.MOCK_PORT ?? 4011);
-const cli = fileURLToPath(new URL('../bin/cli.ts', import.meta.url));
+// The command line as built in dist/ (build/run.mjs rebuilds it first if a source changed).
+const run = fileURLToPath(new URL('../build/run.mjs', import.meta.url));
 
-const mock = spawn(process.execPath, ['--import', 'tsx', cli, 'mock', '--port', String(mockPort), ...process.argv.slice(2)], {
+const mock = spawn(process.execPath, [run, 'cli', 'mock', '--port', String(mockPort), ...process.argv.slice(2)], {
   stdio: 'inherit',
 });
 

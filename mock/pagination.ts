@@ -8,7 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest } from './errors.js';
 import type { Faults } from './faults.js';
 import type { Readings } from './readings.js';
-import type { Collection, Entry, TeamId } from './store.js';
+import { compareKeys, compareValues, type Collection, type Entry, type IndexFilter, type TeamId } from './store.js';
 
 /** Defaults of the readings default-limit and max-limit. */
 export const DEFAULT_LIMIT = 25;
@@ -18,7 +18,15 @@ export type Order = 'asc' | 'desc';
 type SortValue = string | number | boolean | null;
 export interface CursorPayload { s: string; o: Order; v: SortValue; i: string }
 
+/** Cursors remembered per codec, each way; the memo is emptied when full. */
+const CURSOR_MEMO_SIZE = 4096;
+
 export class CursorCodec {
+  // The same cursors come back again and again (every client walks the same pages), and an
+  // HMAC costs more than the rest of a cached page's answer: both directions are memoised.
+  private readonly encoded = new Map<string, string>();
+  private readonly decoded = new Map<string, CursorPayload | undefined>();
+
   constructor(private readonly secret: Buffer = randomBytes(32), private readonly signed = true) {}
 
   private mac(json: string): Buffer {
@@ -27,12 +35,23 @@ export class CursorCodec {
 
   encode(p: CursorPayload): string {
     const json = JSON.stringify(p);
-    if (!this.signed) return Buffer.from(json).toString('base64url');
-    return `${Buffer.from(json).toString('base64url')}.${this.mac(json).toString('base64url')}`;
+    let cursor = this.encoded.get(json);
+    if (cursor === undefined) {
+      cursor = this.signed ? `${Buffer.from(json).toString('base64url')}.${this.mac(json).toString('base64url')}` : Buffer.from(json).toString('base64url');
+      remember(this.encoded, json, cursor);
+    }
+    return cursor;
   }
 
-  /** The payload, or undefined when the cursor is not one this server issued. */
+  /** The payload (shared: callers must not change it), or undefined when the cursor is not one this server issued. */
   decode(cursor: string): CursorPayload | undefined {
+    if (this.decoded.has(cursor)) return this.decoded.get(cursor);
+    const payload = this.verify(cursor);
+    remember(this.decoded, cursor, payload);
+    return payload;
+  }
+
+  private verify(cursor: string): CursorPayload | undefined {
     if (!this.signed) return /^[A-Za-z0-9_-]+$/.test(cursor) ? payloadOf(Buffer.from(cursor, 'base64url').toString('utf8')) : undefined;
     const dot = cursor.indexOf('.');
     if (dot <= 0 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
@@ -42,6 +61,11 @@ export class CursorCodec {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     return payloadOf(json);
   }
+}
+
+function remember<V>(memo: Map<string, V>, key: string, value: V): void {
+  if (memo.size >= CURSOR_MEMO_SIZE) memo.clear();
+  memo.set(key, value);
 }
 
 function payloadOf(json: string): CursorPayload | undefined {
@@ -108,30 +132,22 @@ export function parseListQuery(
   return { limit, sort, order, after, q: q ? q.toLowerCase() : undefined };
 }
 
-function cmpValue(a: unknown, b: unknown): number {
-  if (a === b) return 0;
-  if (a === null || a === undefined) return -1;
-  if (b === null || b === undefined) return 1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const sa = String(a), sb = String(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
-}
-
-function cmpKey(v: unknown, id: string, e: Entry, sort: string): number {
-  return cmpValue(v, e.row[sort]) || (id < e.row.id ? -1 : id > e.row.id ? 1 : 0);
-}
-
-/** Sorted (ascending) views per collection, team and sort field, rebuilt after mutations. */
+/**
+ * The sorted entries a list walks. Without a fault, the collection's own indexes (kept up to
+ * date on every change, optionally narrowed to one value of a reference field); with the
+ * other-team-in-list and list-filter-leaks faults, every team's entries, sorted per version.
+ */
 export class SortedViews {
-  private readonly cache = new Map<string, { version: number; entries: Entry[] }>();
+  private readonly allTeams = new Map<string, { version: string; entries: Entry[] }>();
 
-  get(col: Collection, team: TeamId, sort: string, allTeams = false): Entry[] {
-    const key = `${col.name}|${allTeams ? '*' : team}|${sort}`;
-    const version = allTeams ? col.version('A') * 1e6 + col.version('B') : col.version(team);
-    const hit = this.cache.get(key);
+  get(col: Collection, team: TeamId, sort: string, allTeams = false, filter?: IndexFilter): Entry[] {
+    if (!allTeams) return col.sorted(team, sort, filter).entries;
+    const key = `${col.name}|${sort}`;
+    const version = `${col.version('A')}.${col.version('B')}.${col.version('C')}`;
+    const hit = this.allTeams.get(key);
     if (hit && hit.version === version) return hit.entries;
-    const entries = col.entries(team, allTeams).sort((x, y) => cmpKey(x.row[sort], x.row.id, y, sort));
-    this.cache.set(key, { version, entries });
+    const entries = col.entries(team, true).sort((x, y) => compareKeys(x.row[sort], x.row.id, y, sort));
+    this.allTeams.set(key, { version, entries });
     return entries;
   }
 }
@@ -151,7 +167,7 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const e = sorted[mid]!;
-      const c = tiesLost ? cmpValue(a.v, e.row[lq.sort]) : cmpKey(a.v, a.i, e, lq.sort);
+      const c = tiesLost ? compareValues(a.v, e.row[lq.sort]) : compareKeys(a.v, a.i, e, lq.sort);
       // asc: find first e with key > cursor; desc: first e with key >= cursor, then step back.
       if (asc ? c >= 0 : c > 0) lo = mid + 1;
       else hi = mid;
@@ -175,8 +191,30 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
   return { items, hasMore, nextCursor };
 }
 
-/** Serializes a page envelope from pre-serialized items; reading last-page-cursor=absent omits an empty nextCursor. */
-export function pageJson(itemsJson: string[], page: Page, readings?: Readings): string {
+/** The envelope's text after the items; reading last-page-cursor=absent omits an empty nextCursor. */
+function pageTail(page: Page, readings?: Readings): string {
   const cursor = page.nextCursor === '' && readings?.value('last-page-cursor') === 'absent' ? '' : `,"nextCursor":${JSON.stringify(page.nextCursor)}`;
-  return `{"data":[${itemsJson.join(',')}],"page":{"hasMore":${page.hasMore}${cursor}}}`;
+  return `],"page":{"hasMore":${page.hasMore}${cursor}}}`;
+}
+
+const PAGE_HEAD = '{"data":[';
+
+/** Serializes a page envelope from pre-serialized items. */
+export function pageJson(itemsJson: string[], page: Page, readings?: Readings): string {
+  return `${PAGE_HEAD}${itemsJson.join(',')}${pageTail(page, readings)}`;
+}
+
+/** The UTF-8 bytes of pageJson, assembled from each item's bytes (no page-sized string is built or encoded). */
+export function pageBytes(items: readonly Buffer[], page: Page, readings?: Readings): Buffer {
+  const tail = pageTail(page, readings);
+  let size = PAGE_HEAD.length + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
+  for (const item of items) size += item.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write(PAGE_HEAD, 0, 'latin1');
+  items.forEach((item, i) => {
+    if (i > 0) out[at++] = 0x2c; // ,
+    at += item.copy(out, at);
+  });
+  out.write(tail, at);
+  return out;
 }

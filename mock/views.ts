@@ -56,7 +56,8 @@ export class Views {
   project(e: Entry): string {
     let shape = this.shape;
     if (this.faults.on('shape-mixed') && this.mixedCounter++ % 2 === 1) shape = shape === 'full' ? 'legacy' : 'full';
-    return this.cached(`project-${shape}`, e, () => this.projectObj(e, shape));
+    // A literal kind: a string built per call would be hashed again at every lookup.
+    return this.cached(shape === 'full' ? 'project-full' : 'project-legacy', e, () => this.projectObj(e, shape));
   }
 
   private projectObj(e: Entry, shape: Shape): Obj {

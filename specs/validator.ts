@@ -7,17 +7,27 @@
 // say, epoch-millisecond strings is not failed for it (the ambiguity rule). A second
 // instance asserting RFC 3339 date/date-time is built on first use of
 // `{ formats: 'strict' }`, for checks that want to record which reading a target chose.
+//
+// Start-up. Compiling every schema costs a few hundred milliseconds, paid by every process
+// that validates (the mock, each test worker). The lenient validators are therefore taken
+// from dist/validators.cjs, ajv's standalone code of the same schemas written by the build
+// (build/bundle.mjs, specs/validator-code.ts), when its hash matches the schemas on disk;
+// otherwise, and in strict mode, ajv compiles on first use. Ajv itself is loaded only then.
+// The strict instance compiles every schema, and specs/schemas.test.ts uses it, so a broken
+// schema still fails the tests.
 
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { UUID_PATTERN } from './ids.js';
+import { UUID_PATTERN, UUID_PATTERN_SOURCE } from './ids.js';
 import { readSchemaFile, schemaId, schemaNames, type SchemaName } from './names.js';
 
-// ajv-formats is CommonJS typed with `export default`: under NodeNext the default import
-// is typed as the module object, while at runtime it is the plugin, which also carries
-// itself as `.default`. `.default` is right for both.
-const addFormats = addFormatsModule.default;
+const require = createRequire(import.meta.url);
+
+/** Options of every instance; part of the precompiled code's hash. */
+const AJV_OPTIONS = { allErrors: true, strict: true } as const;
 
 export type FormatMode = 'lenient' | 'strict';
 
@@ -39,8 +49,12 @@ export interface ValidateOptions {
   formats?: FormatMode;
 }
 
-function createAjv(mode: FormatMode): Ajv2020 {
-  const instance = new Ajv2020({ allErrors: true, strict: true });
+/** A fresh instance with every schema added; `standalone` keeps each function's source (specs/validator-code.ts). */
+export function createAjv(mode: FormatMode, standalone = false): Ajv2020 {
+  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // ajv-formats is CommonJS; its export is the plugin, which also carries itself as `.default`.
+  const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+  const instance = new Ajv({ ...AJV_OPTIONS, ...(standalone ? { code: { source: true } } : {}) });
   addFormats(instance);
   instance.addFormat('uuid', UUID_PATTERN);
   if (mode === 'lenient') {
@@ -48,19 +62,78 @@ function createAjv(mode: FormatMode): Ajv2020 {
     instance.addFormat('date-time', true);
   }
   for (const name of schemaNames) instance.addSchema(readSchemaFile(name));
-  // Compile everything now, so a broken schema fails at load rather than at first use.
-  for (const name of schemaNames) instance.getSchema(schemaId(name));
   return instance;
 }
 
-/** The single Ajv2020 instance of the default (lenient) mode, every schema added once. */
-export const ajv: Ajv2020 = createAjv('lenient');
-let strictAjv: Ajv2020 | undefined;
+/** The page-envelope schema whose `data` items are `item` (validatePage). */
+export function pageOfSchema(item: SchemaName): object {
+  return {
+    $id: pageOfId(item),
+    allOf: [
+      { $ref: schemaId('page') },
+      { type: 'object', properties: { data: { type: 'array', items: { $ref: schemaId(item) } } } },
+    ],
+  };
+}
+
+/**
+ * What the precompiled validators were generated from: ajv's version, the options, the uuid
+ * pattern and every schema document. Bump the trailing number when the generator changes.
+ */
+export function schemaHash(): string {
+  const hash = createHash('sha256').update(`ajv ${(require('ajv/package.json') as { version: string }).version} ${JSON.stringify(AJV_OPTIONS)} ${UUID_PATTERN_SOURCE} 1\n`);
+  for (const name of schemaNames) hash.update(`${name}\n${JSON.stringify(readSchemaFile(name))}\n`);
+  return hash.digest('hex');
+}
+
+const PRECOMPILED = fileURLToPath(new URL('../dist/validators.cjs', import.meta.url));
+let precompiled: Record<string, ValidateFunction> | null | undefined;
+
+/** The build's lenient validators by key (schema name, or page-of-<name>); null when absent or stale. */
+function precompiledValidators(): Record<string, ValidateFunction> | null {
+  if (precompiled !== undefined) return precompiled;
+  try {
+    const mod = require(PRECOMPILED) as Record<string, ValidateFunction> & { schemaHash?: string };
+    precompiled = mod.schemaHash === schemaHash() ? mod : null;
+  } catch {
+    precompiled = null;
+  }
+  return precompiled;
+}
+
+const instances = new Map<FormatMode, Ajv2020>();
 
 function instanceFor(mode: FormatMode): Ajv2020 {
-  if (mode === 'lenient') return ajv;
-  strictAjv ??= createAjv('strict');
-  return strictAjv;
+  let instance = instances.get(mode);
+  if (!instance) {
+    instance = createAjv(mode);
+    // Compile everything now, so a broken schema fails at its first use rather than later.
+    for (const name of schemaNames) instance.getSchema(schemaId(name));
+    instances.set(mode, instance);
+  }
+  return instance;
+}
+
+/**
+ * The single Ajv2020 instance of the default (lenient) mode, every schema added once. Built on
+ * first use: validate() and validatePage() mostly run on precompiled code and never need it.
+ */
+export const ajv: Ajv2020 = lazyInstance(() => instanceFor('lenient'));
+
+/** An object standing for the value `make` returns, made on the first use of any member. */
+function lazyInstance<T extends object>(make: () => T): T {
+  let real: T | undefined;
+  const target = () => (real ??= make());
+  return new Proxy({} as T, {
+    get(_, key) {
+      const r = target();
+      const v = Reflect.get(r, key, r) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(r) : v;
+    },
+    set: (_, key, value) => Reflect.set(target(), key, value),
+    has: (_, key) => Reflect.has(target(), key),
+    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
+  });
 }
 
 const compiled = new Map<string, ValidateFunction>();
@@ -69,7 +142,7 @@ function validatorFor(mode: FormatMode, key: string, build: (a: Ajv2020) => Vali
   const cacheKey = `${mode} ${key}`;
   let fn = compiled.get(cacheKey);
   if (!fn) {
-    fn = build(instanceFor(mode));
+    fn = (mode === 'lenient' ? precompiledValidators()?.[key] : undefined) ?? build(instanceFor(mode));
     compiled.set(cacheKey, fn);
   }
   return fn;
@@ -103,15 +176,7 @@ export function validate(name: SchemaName, value: unknown, options: ValidateOpti
 /** A page envelope whose `data` items are `item`, compiled once per item and mode. */
 export function validatePage(item: SchemaName, value: unknown, options: ValidateOptions = {}): ValidationResult {
   const mode = options.formats ?? 'lenient';
-  const fn = validatorFor(mode, `page-of-${item}`, (a) =>
-    a.compile({
-      $id: pageOfId(item),
-      allOf: [
-        { $ref: schemaId('page') },
-        { type: 'object', properties: { data: { type: 'array', items: { $ref: schemaId(item) } } } },
-      ],
-    }),
-  );
+  const fn = validatorFor(mode, `page-of-${item}`, (a) => a.getSchema(pageOfId(item)) ?? a.compile(pageOfSchema(item)));
   return run(fn, value);
 }
 

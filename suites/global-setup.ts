@@ -7,6 +7,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { requireConfig } from './harness/config.js';
 import { readAccounting } from './harness/journal.js';
@@ -131,8 +132,9 @@ async function resolveTarget(s: Settings, seed: number): Promise<Resolved> {
     return { kind: 'container', stop: c.stop, env: { ...c.settings, CONFORMANCE_BASE_URL: c.baseUrl } };
   }
   if (!s.baseUrl) {
-    // The only place the harness touches the mock: the bundled target.
-    const { start, parseReadings } = (await import('../mock/index.js')) as { start(o: object): Promise<{ url: string; settings: Record<string, string>; close: Stop }>; parseReadings(s: string): object };
+    // The only place the harness touches the mock: the bundled target, as built in dist/ (rebuilt first when stale).
+    const { builtEntry } = await import('../build/run.mjs');
+    const { start, parseReadings } = (await import(/* @vite-ignore */ pathToFileURL(await builtEntry('mock')).href)) as { start(o: object): Promise<{ url: string; settings: Record<string, string>; close: Stop }>; parseReadings(s: string): object };
     // CONFORMANCE_MOCK_READINGS=name=value,... : conforming alternatives the bundled mock serves (mock/readings.ts).
     const readings = process.env.CONFORMANCE_MOCK_READINGS ? { readings: parseReadings(process.env.CONFORMANCE_MOCK_READINGS) } : {};
     const mock = await start({

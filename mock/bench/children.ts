@@ -2,8 +2,10 @@
 // with the peak resident set size read from /proc.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { builtEntry } from '../../build/run.mjs';
 
 export interface BenchServer {
   url: string;
@@ -14,8 +16,8 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
-const START_TIMEOUT_MS = 30_000;
+/** Generous: a population of 50,000 per list takes seconds to generate. */
+const START_TIMEOUT_MS = 120_000;
 
 export function peakRssOf(pid: number): number | undefined {
   try {
@@ -36,16 +38,34 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Runs serve.ts with node itself (not through npx), so the PID is the server's own. */
+/** Runs serve.ts, as built in dist/, with node itself (not through npx), so the PID is the server's own. */
 export async function startBenchServer(args: string[]): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVE, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return startChild([await builtEntry('bench-serve'), ...args], args.join(' '));
+}
+
+/**
+ * The mock of another checkout of this project (BENCH_BASELINE, e.g. `git archive main | tar -x
+ * -C /tmp/base` with node_modules linked), started through its own sources with tsx, so any
+ * version that has start() can be measured beside this one.
+ */
+export function startCheckoutMock(dir: string, options: { cachedPagesFirst?: boolean; population?: number } = {}): Promise<BenchServer> {
+  const index = pathToFileURL(join(dir, 'mock/index.ts')).href;
+  const script = `const { start } = await import(${JSON.stringify(index)});
+const mock = await start({ port: 0, ...${JSON.stringify(options)} });
+process.once('SIGTERM', () => void mock.close().then(() => process.exit(0)));
+process.stdout.write(JSON.stringify({ url: mock.url, settings: mock.settings }) + '\\n');`;
+  return startChild(['--import', 'tsx', '--input-type=module', '--eval', script], `baseline ${dir}`, dir);
+}
+
+async function startChild(args: string[], label: string, cwd?: string): Promise<BenchServer> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], ...(cwd ? { cwd } : {}) });
   if (child.pid === undefined) throw new Error('benchmark server did not start');
   const pid = child.pid;
   const lines = createInterface({ input: child.stdout! });
   const first = new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`benchmark server ${args.join(' ')} exited (${code})`)));
-    setTimeout(() => reject(new Error(`benchmark server ${args.join(' ')} did not start in time`)), START_TIMEOUT_MS);
+    child.once('exit', (code) => reject(new Error(`benchmark server ${label} exited (${code})`)));
+    setTimeout(() => reject(new Error(`benchmark server ${label} did not start in time`)), START_TIMEOUT_MS).unref();
   });
   let ready: { url: string; settings?: Record<string, string> };
   try {

@@ -1,6 +1,8 @@
 // A bounded closed-loop load generator on undici: `concurrency` workers each send
-// the same request back to back until the duration ends, after a short warm-up.
+// requests back to back until the duration ends, after a short warm-up: the same GET,
+// or the requests of a sequence (sequence.ts) in turn, starting again at its end.
 import { Pool } from 'undici';
+import type { RequestSequence } from './sequence.js';
 
 export interface LoadOptions {
   url: string;
@@ -11,6 +13,8 @@ export interface LoadOptions {
   warmupMs?: number;
   /** Default 16. */
   concurrency?: number;
+  /** Requests to send in turn instead of GET `url` (then only the origin of `url` counts). */
+  sequence?: RequestSequence;
 }
 
 export interface LoadResult {
@@ -20,6 +24,7 @@ export interface LoadResult {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** The status of the first response (single URL), or 200 when every response was a 2xx (sequence). */
   status: number;
 }
 
@@ -34,18 +39,28 @@ export async function measure(options: LoadOptions): Promise<LoadResult> {
   const concurrency = options.concurrency ?? 16;
   const pool = new Pool(target.origin, { connections: concurrency, keepAliveTimeout: 10_000 });
   const headers = options.headers ?? {};
-  let status = 0;
+  const seq = options.sequence;
+  let status = seq ? 200 : 0;
+  let next = 0;
+  const nextRequest = () => {
+    if (!seq) return { method: 'GET' as const, path, headers };
+    const r = seq.requests[next]!;
+    next = (next + 1) % seq.requests.length;
+    const body = r.body === undefined ? undefined : seq.bodies[r.body];
+    return { method: r.method, path: r.path, headers: r.contentType ? { ...seq.headers, 'content-type': r.contentType } : seq.headers, body };
+  };
 
   const run = async (until: number, latencies: number[] | undefined) => {
     let ok = 0;
     let unexpected = 0;
     while (Date.now() < until) {
       const started = performance.now();
-      const res = await pool.request({ method: 'GET', path, headers });
+      const res = await pool.request(nextRequest());
       await res.body.dump({ limit: Number.MAX_SAFE_INTEGER });
       latencies?.push(performance.now() - started);
       if (status === 0) status = res.statusCode;
-      if (res.statusCode === status) ok += 1;
+      const expected = seq ? res.statusCode < 300 : res.statusCode === status;
+      if (expected) ok += 1;
       else unexpected += 1;
     }
     return { ok, unexpected };

@@ -1,12 +1,14 @@
 // The shared list pipeline of every list endpoint: parse the §4 list parameters,
-// take the team's sorted view, filter, paginate, serialize the page envelope.
+// take the team's sorted index (narrowed to one reference when the query filters by one),
+// filter, paginate, serialize the page envelope, and keep the page in the page cache for
+// as long as nothing it shows or depends on changes.
 import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
-import { pageJson, paginate, parseListQuery } from '../pagination.js';
+import { pageBytes, pageJson, paginate, parseListQuery } from '../pagination.js';
 import { operationHeaders } from '../deprecation.js';
-import { versionsOf } from '../page-cache.js';
+import { versionsOf, type CachedPage } from '../page-cache.js';
 import { JSON_TYPE, type Input, type Result, type RouteConfig } from '../route.js';
-import type { Collection, Entry } from '../store.js';
+import type { Collection, Entry, IndexFilter, ResourceName, TeamId } from '../store.js';
 
 /** Documented sort fields per list; the first is the default (order default: asc, reading default-order). */
 export const SORT_FIELDS = {
@@ -16,6 +18,18 @@ export const SORT_FIELDS = {
   cvs: ['created_at', 'updated_at', 'name'],
   attachments: ['created_at', 'filename'],
 } as const;
+
+/**
+ * The row fields each list's query filters compare (the query parameter has the field's name).
+ * A cached page depends on them; those holding ids are indexed, so a filtered page costs in
+ * proportion to the page, not to the team's whole collection.
+ */
+const FILTER_FIELDS: Partial<Record<ResourceName, readonly string[]>> = {
+  assignments: ['project_id', 'employee_id'],
+  cvs: ['employee_id'],
+  attachments: ['entity_type', 'entity_id'],
+};
+const ID_FILTERS = new Set(['project_id', 'employee_id', 'entity_id']);
 
 /** The CONFORMANCE_SORT_FIELDS value (the suite's settings name the four paginated lists it walks). */
 export const sortFieldsSetting = (): string =>
@@ -45,18 +59,57 @@ export function listPage(ctx: AppContext, input: Input, spec: ListSpec): Result 
   const url = input.req.url;
   const hit = f.on('shape-mixed') ? undefined : ctx.pages.get(team, url);
   if (hit) return { status: 200, json: hit.body };
+  // Under a fault, a page is kept only while no collection it reads changes at all.
   const collections = [spec.col, ...(spec.dependsOn ?? [])];
-  const versions = versionsOf(collections);
-  const result = buildPage(ctx, input, spec);
-  const body = Buffer.from(result.json);
+  const versions = f.active === undefined ? undefined : versionsOf(collections);
+  const built = buildPage(ctx, input, spec);
+  const { body } = built;
   const { operationId, scope } = input.req.routeOptions.config as Partial<RouteConfig>;
-  if (!scope) return result;
-  const headers = { 'content-type': JSON_TYPE, 'content-length': String(body.length), ...Object.fromEntries(operationHeaders(ctx, operationId)) };
-  ctx.pages.set(team, url, { body, headers, scope, collections, versions });
-  return result;
+  if (scope) {
+    const headers = { 'content-type': JSON_TYPE, 'content-length': String(body.length), ...Object.fromEntries(operationHeaders(ctx, operationId)) };
+    const current = versions === undefined ? stillCurrent(spec, team, built) : () => versionsOf(collections) === versions;
+    ctx.pages.set(team, url, { body, headers, scope, current });
+  }
+  return { status: 200, json: body };
 }
 
-function buildPage(ctx: AppContext, input: Input, spec: ListSpec): { status: number; json: string } {
+interface BuiltPage {
+  body: Buffer;
+  items: Entry[];
+  /** The fields the page's order, filter and search read. */
+  fields: string[];
+}
+
+/**
+ * Whether a page built without a fault is still the answer: no entry it shows was replaced
+ * or removed, no entry was added or removed and no value of a field it is ordered, filtered or
+ * searched by changed, and the collections its items embed are unchanged.
+ */
+function stillCurrent(spec: ListSpec, team: TeamId, built: BuiltPage): CachedPage['current'] {
+  const { col } = spec;
+  const { items, fields } = built;
+  const stamp = col.orderStamp(team, fields);
+  const deps = (spec.dependsOn ?? []).map((d) => [d, d.version(team)] as const);
+  // A filter on fields this module does not know of may read anything: any change then counts.
+  const opaque = spec.filter !== undefined && FILTER_FIELDS[col.name] === undefined;
+  const version = col.version(team);
+  return () =>
+    (opaque ? col.version(team) === version : col.orderStamp(team, fields) === stamp) &&
+    deps.every(([d, v]) => d.version(team) === v) &&
+    items.every((e) => e.superseded !== true);
+}
+
+/** The reference filter of the query an index can serve (ids are validated by the handler first). */
+function indexFilterOf(col: Collection, query: Record<string, unknown>): IndexFilter | undefined {
+  for (const field of FILTER_FIELDS[col.name] ?? []) {
+    if (!ID_FILTERS.has(field)) continue;
+    const value = idFilter(query, field);
+    if (value !== undefined) return { field, value };
+  }
+  return undefined;
+}
+
+function buildPage(ctx: AppContext, input: Input, spec: ListSpec): BuiltPage {
   const f = ctx.faults;
   const query = input.query;
   if (f.on('list-params-rejected') && spec.secondary) {
@@ -66,16 +119,31 @@ function buildPage(ctx: AppContext, input: Input, spec: ListSpec): { status: num
   if (f.on('q-rejected') && query.q !== undefined) throw badRequest('Unsupported query parameter', { q: 'is not supported' });
   const lq = parseListQuery(query, spec.sortFields, ctx.codec, f, ctx.readings);
   const allTeams = f.on('other-team-in-list') || (f.on('list-filter-leaks') && spec.filtered === true);
-  const sorted = ctx.sorted.get(spec.col, input.principal.team, lq.sort, allTeams);
+  // Faults change what a filter keeps (list-filter-ignored, ...): the index is used without one only.
+  const narrowed = f.active === undefined && spec.filter !== undefined ? indexFilterOf(spec.col, query) : undefined;
+  const sorted = ctx.sorted.get(spec.col, input.principal.team, lq.sort, allTeams, narrowed);
   const q = lq.q;
   const filter = spec.filter;
   const keep = (e: Entry): boolean =>
     (!filter || filter(e)) && (!q || String(e.row[spec.searchField] ?? '').toLowerCase().includes(q));
   const page = paginate(sorted, lq, keep, ctx.codec, f);
+  const fields = [lq.sort, ...(filter ? (FILTER_FIELDS[spec.col.name] ?? []) : []), ...(q ? [spec.searchField] : [])];
+  if (f.active === undefined) return { body: pageBytes(page.items.map((e) => bytesOf(e, spec.view(e))), page, ctx.readings), items: page.items, fields };
   let json = pageJson(page.items.map(spec.view), page, ctx.readings);
   if (f.on('page-envelope-wrong')) json = json.replace(/"hasMore":(true|false)/, '"hasMore":"$1"');
   if (f.on('next-cursor-missing')) json = json.replace(/"nextCursor":"[^"]+"/, '"nextCursor":""');
-  return { status: 200, json };
+  return { body: Buffer.from(json), items: page.items, fields };
+}
+
+/** Each entry's JSON as UTF-8, kept while the view answers the same text, so pages copy bytes instead of encoding. */
+const entryBytes = new WeakMap<Entry, { json: string; bytes: Buffer }>();
+
+function bytesOf(e: Entry, json: string): Buffer {
+  const hit = entryBytes.get(e);
+  if (hit && hit.json === json) return hit.bytes;
+  const bytes = Buffer.from(json);
+  entryBytes.set(e, { json, bytes });
+  return bytes;
 }
 
 /** A query filter that must be a UUID when given (400 with detail otherwise). */

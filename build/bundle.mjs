@@ -1,0 +1,200 @@
+// Builds dist/: the TypeScript entry points bundled to plain JavaScript with esbuild, and
+// the schema validators precompiled by ajv (specs/validator-code.ts), so that running the
+// mock or the command line compiles no TypeScript and no schema at start. Run by
+// `npm ci`/`npm install` (the `prepare` script) and by build/run.mjs whenever an input is
+// newer than the build.
+//
+//   node build/bundle.mjs            build dist/
+//
+// Output (git-ignored), every file written under a temporary name and renamed into place,
+// entries last, so a process starting meanwhile loads either the old build or the new one:
+//   dist/cli.cjs           the command line, one CommonJS file (run from V8's code cache by
+//                          build/common-js.mjs; the caches go to dist/cache/)
+//   dist/<entry>.js        the other ESM_ENTRIES, ES modules; shared code in dist/chunk-<hash>.js
+//   dist/validators.cjs    ajv standalone code of every schema (specs/validator.ts loads it
+//                          when its schema hash matches the schemas on disk)
+//   dist/manifest.json     build time, entries (with a hash of each CommonJS bundle) and every
+//                          input, for build/run.mjs's freshness check
+//
+// Only the mock's run-time packages are bundled (BUNDLED_PACKAGES); the others load from
+// node_modules. Sources are not type-checked here (`npm run typecheck` does). `import.meta.url`
+// in a project module is rewritten to that module's source location, so the paths it resolves
+// (schemas, specs/openapi.json, the suites) are the same from dist/ as from the sources.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DIST = join(ROOT, 'dist');
+export const MANIFEST = join(DIST, 'manifest.json');
+
+/** dist/<key>.cjs ← source: one CommonJS file each. */
+export const COMMONJS_ENTRIES = { cli: 'build/cli-entry.mjs' };
+
+/** dist/<key>.js ← source: ES modules sharing chunks (imported by vitest's global set-up, the benchmark, the image). */
+export const ESM_ENTRIES = {
+  mock: 'mock/index.ts',
+  'container-relay': 'mock/container-relay.ts',
+  'bench-serve': 'mock/bench/serve.ts',
+};
+
+/** Files that are not imported but still shape the build's output. */
+const EXTRA_INPUTS = ['build/bundle.mjs', 'specs/validator-code.ts', 'package-lock.json'];
+
+/** Superseded files stay this long, for a process that loaded the previous entry just before. */
+const STALE_CHUNK_MS = 60_000;
+
+/**
+ * The mock's own run-time packages are bundled (one file loads faster than hundreds, about
+ * 25 ms less at start); every other package stays in node_modules: the test runner, Prism,
+ * testcontainers and undici are loaded only by commands that need them.
+ */
+const BUNDLED_PACKAGES = /^(fastify|@fastify\/multipart)$/;
+
+const toPosix = (p) => p.split(sep).join('/');
+const packageName = (path) => (path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]);
+
+/**
+ * Project sources as esbuild gets them. Every `import.meta.url` becomes the module's source URL
+ * relative to dist/: from the output file's own URL (ESM), or from __bundleUrl, set by the
+ * banner (CommonJS). In CommonJS, an `await import()` of a package (vitest is ES-only) becomes a call
+ * of __dynamicImport, which build/common-js.mjs passes in: code compiled from V8's code cache
+ * loses what a script's own import() needs, and fails with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING.
+ */
+function projectSources(format) {
+  const base = format === 'cjs' ? '__bundleUrl' : 'import.meta.url';
+  return {
+    name: 'project-sources',
+    setup(build) {
+      build.onLoad({ filter: /\.([cm]?ts|mjs)$/ }, (args) => {
+        if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+        let text = readFileSync(args.path, 'utf8');
+        const url = `new URL(${JSON.stringify(toPosix(relative(DIST, args.path)))}, ${base}).href`;
+        text = text.replace(/\bimport\.meta\.url\b/g, url);
+        if (format === 'cjs') {
+          // `await import('pkg')` only: `typeof import('pkg')` and other type positions stay.
+          text = text.replace(/\bawait\s+import\((['"])([^./'"][^'"]*)\1\)/g, (call, _q, specifier) =>
+            BUNDLED_PACKAGES.test(packageName(specifier)) ? call : `await __dynamicImport(${JSON.stringify(specifier)})`,
+          );
+        }
+        return { contents: text, loader: args.path.endsWith('.mjs') ? 'js' : 'ts' };
+      });
+    },
+  };
+}
+
+const externalPackages = {
+  name: 'external-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { path: args.path, external: true };
+      const fromPackage = args.importer.includes(`${sep}node_modules${sep}`);
+      if (fromPackage || BUNDLED_PACKAGES.test(packageName(args.path))) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+const COMMON = { bundle: true, write: false, platform: 'node', target: 'node20', absWorkingDir: ROOT, metafile: true, sourcemap: 'linked', logLevel: 'error' };
+
+function esmBuild() {
+  return esbuild.build({
+    ...COMMON,
+    entryPoints: Object.fromEntries(Object.entries(ESM_ENTRIES).map(([k, v]) => [k, join(ROOT, v)])),
+    format: 'esm',
+    splitting: true,
+    outdir: DIST,
+    chunkNames: 'chunk-[hash]',
+    // Bundled CommonJS packages call require(); ES modules have none of their own.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    plugins: [projectSources('esm'), externalPackages],
+  });
+}
+
+function commonJsBuild() {
+  return esbuild.build({
+    ...COMMON,
+    entryPoints: Object.fromEntries(Object.entries(COMMONJS_ENTRIES).map(([k, v]) => [k, join(ROOT, v)])),
+    format: 'cjs',
+    outdir: DIST,
+    outExtension: { '.js': '.cjs' },
+    // Run directly by node (not through build/common-js.mjs), the bundle's own import() serves.
+    banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href; var __dynamicImport = typeof __dynamicImport === "function" ? __dynamicImport : (s) => import(s);' },
+    plugins: [projectSources('cjs'), externalPackages],
+  });
+}
+
+function writeAtomically(path, contents) {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, contents);
+  renameSync(tmp, path);
+}
+
+/** The ajv standalone module of every schema, from the TypeScript generator bundled on the fly. */
+async function precompileValidators() {
+  const result = await esbuild.build({
+    ...COMMON,
+    entryPoints: [join(ROOT, 'specs/validator-code.ts')],
+    format: 'esm',
+    sourcemap: false,
+    metafile: false,
+    packages: 'external',
+    outfile: join(DIST, 'validator-code.mjs'),
+    plugins: [projectSources('esm')],
+  });
+  const tmp = join(DIST, `.validator-code-${process.pid}.mjs`);
+  writeFileSync(tmp, result.outputFiles[0].contents);
+  try {
+    const { standaloneValidators } = await import(pathToFileURL(tmp).href);
+    return standaloneValidators();
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+function removeSuperseded(current) {
+  const now = Date.now();
+  for (const name of readdirSync(DIST)) {
+    const path = join(DIST, name);
+    const superseded = /\.c?js(\.map)?$/.test(name) && name !== 'validators.cjs' && !current.has(path);
+    const leftover = /\.tmp-\d+$/.test(name);
+    if ((superseded || leftover) && now - statSync(path).mtimeMs > STALE_CHUNK_MS) rmSync(path, { force: true });
+  }
+  // Code caches name the bundle's hash; those of older bundles are never read again.
+  rmSync(join(DIST, 'cache'), { recursive: true, force: true });
+}
+
+/** The schema documents: the precompiled validators depend on them. */
+function schemaFiles() {
+  return readdirSync(join(ROOT, 'specs/schemas')).filter((n) => n.endsWith('.json')).map((n) => `specs/schemas/${n}`);
+}
+
+export async function bundle() {
+  const builtAt = Date.now();
+  mkdirSync(DIST, { recursive: true });
+  const [esm, cjs, validators] = await Promise.all([esmBuild(), commonJsBuild(), precompileValidators()]);
+  const entryPaths = new Set([...Object.keys(ESM_ENTRIES).map((k) => join(DIST, `${k}.js`)), ...Object.keys(COMMONJS_ENTRIES).map((k) => join(DIST, `${k}.cjs`))]);
+  const outputs = [...esm.outputFiles, ...cjs.outputFiles].sort((a, b) => Number(entryPaths.has(a.path)) - Number(entryPaths.has(b.path)));
+  writeAtomically(join(DIST, 'validators.cjs'), validators);
+  for (const file of outputs) writeAtomically(file.path, file.contents);
+  const hashOf = (path) => createHash('sha256').update(outputs.find((f) => f.path === path).contents).digest('hex').slice(0, 16);
+  const entries = {
+    ...Object.fromEntries(Object.keys(ESM_ENTRIES).map((k) => [k, { file: `${k}.js` }])),
+    ...Object.fromEntries(Object.keys(COMMONJS_ENTRIES).map((k) => [k, { file: `${k}.cjs`, hash: hashOf(join(DIST, `${k}.cjs`)) }])),
+  };
+  // Packages are covered by package-lock.json: an install that changes one rewrites it.
+  const sources = [...Object.keys(esm.metafile.inputs), ...Object.keys(cjs.metafile.inputs)].map(toPosix).filter((p) => !p.startsWith('node_modules/'));
+  const inputs = [...new Set([...sources, ...EXTRA_INPUTS, ...schemaFiles()])].sort();
+  writeAtomically(MANIFEST, `${JSON.stringify({ builtAt, esbuild: esbuild.version, entries, inputs }, null, 1)}\n`);
+  removeSuperseded(new Set(outputs.map((f) => f.path)));
+  return { builtAt, inputs };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const started = performance.now();
+  const { inputs } = await bundle();
+  process.stdout.write(`dist/ built from ${inputs.length} inputs in ${(performance.now() - started).toFixed(0)} ms\n`);
+}
