@@ -34,10 +34,9 @@ export default defineConfig({
     // Files run one after another: a list walked by one file must not change under it because of another.
     fileParallelism: false,
     pool: 'forks',
-    // Transformed suites and harness are kept on disk between runs (keyed by content, config and
-    // lockfile; written atomically, so parallel runs share them): transforming the same files
-    // again took up to a second of a run's wall time on 2 cores.
-    experimental: { fsModuleCache: true },
+    // vitest's experimental on-disk module cache (experimental.fsModuleCache) is left off: with it,
+    // preparing the stack of an error raised in the main process (a socket closed mid-request)
+    // throws inside vite's source-map support, and the run dies with an unhandled rejection.
     // One worker imports the harness once for all files; each file still cleans up after itself.
     isolate: false,
     testTimeout: 60_000,
