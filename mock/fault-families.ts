@@ -4,6 +4,7 @@
 // server applies it anyway; every list and filter can keep deleted records, ignore limit after
 // the first page or leak another team's records through a channel; every record kind can lose a
 // field its schema requires. The self-test (suites/self/faults.test.ts) proves each is detected.
+import { parameters } from '../specs/openapi/components.js';
 import { endpoints, type Endpoint } from '../specs/openapi/operations.js';
 import { schema, type SchemaName } from '../specs/index.js';
 
@@ -80,6 +81,50 @@ export const createStoresLess = (op: string) => `create-stores-less:${op}`;
 const createOps = () => endpoints.filter((e) => e.method === 'post').map((e) => e.operationId);
 export const idempotencyRace = (op: string) => `idempotency-race:${op}`;
 
+/** A list endpoint: its operation, its resource's path, and its filters by query parameter name. */
+interface ListEndpoint { op: string; path: string; idFilters: string[]; requiredFilters: boolean; deletable: boolean }
+
+function listEndpoints(): ListEndpoint[] {
+  const param = (component: string) => (parameters as Record<string, { name: string; required?: boolean; schema?: { format?: string; $ref?: string } }>)[component]!;
+  return endpoints.filter((e) => e.list).map((e) => {
+    const filters = (e.filters ?? []).map(param);
+    const isId = (p: (typeof filters)[number]) => p.name.endsWith('_id');
+    return {
+      op: e.operationId, path: e.path,
+      idFilters: filters.filter(isId).map((p) => p.name),
+      requiredFilters: filters.some((p) => p.required === true),
+      deletable: endpoints.some((d) => d.method === 'delete' && d.path === `${e.path}/{id}`),
+    };
+  });
+}
+
+/** The views of a list a request asks for: the operation, and the operation with each id filter it gives. */
+export const listViews = (op: string, filters: readonly string[]) => [op, ...filters.map((f) => `${op}?${f}`)];
+
+export const deletedStillListed = (view: string) => `deleted-still-listed:${view}`;
+export const limitIgnoredAfterFirstPage = (op: string) => `limit-ignored-after-first-page:${op}`;
+export const leakSearch = (op: string) => `leak-search:${op}`;
+export const leakCursor = (op: string) => `leak-cursor:${op}`;
+export const leakFilter = (view: string) => `leak-filter:${view}`;
+
+function listFaults(): FaultInfo[] {
+  const out: FaultInfo[] = [];
+  for (const l of listEndpoints()) {
+    out.push({ name: limitIgnoredAfterFirstPage(l.op), requirements: ['LIST-LIMIT'], description: `${l.op} serves pages after the first at the default size, whatever limit says` });
+    // a list every request narrows to one entity cannot show another team's records through q or a cursor
+    if (!l.requiredFilters) {
+      out.push({ name: leakSearch(l.op), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} with q searches every team's records` });
+      out.push({ name: leakCursor(l.op), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} cursors carry the team they were issued to, and whoever follows one reads that team's records` });
+    }
+    for (const f of l.idFilters) out.push({ name: leakFilter(`${l.op}?${f}`), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} filtered by ${f} searches every team's records` });
+    if (!l.deletable) continue;
+    for (const view of [...(l.requiredFilters ? [] : [l.op]), ...l.idFilters.map((f) => `${l.op}?${f}`)]) {
+      out.push({ name: deletedStillListed(view), requirements: ['EP-DELETE-GONE'], description: `${view.replace('?', ' filtered by ')} keeps showing deleted records` });
+    }
+  }
+  return out;
+}
+
 export function familyFaults(): FaultInfo[] {
   const out: FaultInfo[] = [];
   for (const { op, refusal } of refusalCases()) {
@@ -96,5 +141,5 @@ export function familyFaults(): FaultInfo[] {
     out.push({ name: idempotencyRace(op), requirements: ['IDEM-REPLAY'], description: `${op} has no in-flight lock: concurrent requests with one key each create a record` });
     out.push({ name: createStoresLess(op), requirements: ['EP-CREATE-PERSISTS'], description: `${op} answers the fields sent but stores only those its schema requires` });
   }
-  return out;
+  return [...out, ...listFaults()];
 }

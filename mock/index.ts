@@ -71,6 +71,7 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
   try {
     const openapi = servedOpenApi({ deprecate: options.deprecate ?? [], shape, baseUrl: 'http://127.0.0.1:4010', faults });
     const store = createStore(options.seed ?? 1, options.population);
+    if (faults.active?.startsWith('deleted-still-listed:')) for (const col of Object.values(store.collections)) col.keepRemoved = true;
     const ctx: AppContext = {
       basePath: faults.on('v1-path-missing') ? '/api/public/v2' : BASE_PATH,
       shape,

@@ -16,7 +16,11 @@ export const MAX_LIMIT = 100;
 
 export type Order = 'asc' | 'desc';
 type SortValue = string | number | boolean | null;
-export interface CursorPayload { s: string; o: Order; v: SortValue; i: string }
+export interface CursorPayload {
+  s: string; o: Order; v: SortValue; i: string;
+  /** Only under the leak-cursor fault: the team the cursor was issued to. */
+  t?: TeamId;
+}
 
 /** Cursors remembered per codec, each way; the memo is emptied when full. */
 const CURSOR_MEMO_SIZE = 4096;
@@ -155,7 +159,8 @@ export class SortedViews {
 export interface Page { items: Entry[]; hasMore: boolean; nextCursor: string }
 
 /** One page of `sorted` (ascending) in the query's order, after the cursor, passing `keep`. */
-export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boolean, codec: CursorCodec, faults: Faults): Page {
+/** `lookAhead: false` (reading empty-last-page=after-full-page): a full page says hasMore without looking for one more record. */
+export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boolean, codec: CursorCodec, faults: Faults, lookAhead = true): Page {
   const n = sorted.length;
   const asc = lq.order === 'asc';
   let start = asc ? 0 : n - 1;
@@ -185,6 +190,7 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
     if (items.length === want) { hasMore = true; break; }
     items.push(e);
   }
+  if (!lookAhead && items.length === want) hasMore = true;
   const last = items[items.length - 1];
   const nextCursor = hasMore && last ? codec.encode({ s: lq.sort, o: lq.order, v: (last.row[lq.sort] ?? null) as SortValue, i: last.row.id }) : '';
   if (faults.on('has-more-wrong') && hasMore) return { items, hasMore: false, nextCursor: '' };
@@ -217,4 +223,9 @@ export function pageBytes(items: readonly Buffer[], page: Page, readings?: Readi
   });
   out.write(tail, at);
   return out;
+}
+
+/** `sorted` with `extra` entries merged in, in the same order (the deleted-still-listed faults). */
+export function withEntries(sorted: readonly Entry[], extra: readonly Entry[], sort: string): Entry[] {
+  return extra.length === 0 ? [...sorted] : [...sorted, ...extra].sort((x, y) => compareKeys(x.row[sort], x.row.id, y, sort));
 }

@@ -34,6 +34,8 @@ export const readings = [
   r('idempotency-reused-status', ['422', '409'],
     '§4 fixes 422 only for uploads ("Upload rules" 3); for JSON endpoints a key reused with another body has no status shown (uploads keep 422).'),
   r('file-delete', ['200', '204'], '§4 Files: the delete\'s response is "not specified": 204 with no body is as valid as the delete result.'),
+  r('empty-last-page', ['never', 'after-full-page'],
+    '§4 rule 3 only says to request the next page while hasMore is true: a server that does not look ahead says hasMore true on a full page and answers the next request with an empty last page.'),
   r('trailing-slash-lists', ['404', 'list'],
     '§4 shows the lists at /projects, /assignments, ...; whether /projects/ (a trailing slash) is the same route is a routing choice the document does not fix.'),
   r('timestamp-format', ['rfc3339-z', 'offset', 'space'],

@@ -87,7 +87,16 @@ export class Collection {
   private readonly fieldChanges = new Map<TeamId, Map<string, number>>();
   private readonly indexes = new Map<TeamId, TeamIndexes>();
 
+  /** Deleted entries kept per team, only for the deleted-still-listed faults (mock/index.ts sets it). */
+  keepRemoved = false;
+  private readonly removed = new Map<TeamId, Entry[]>();
+
   constructor(readonly name: ResourceName) {}
+
+  /** The team's deleted entries (empty unless keepRemoved). */
+  removedOf(team: TeamId): readonly Entry[] {
+    return this.removed.get(team) ?? [];
+  }
 
   version(team: TeamId): number {
     return this.versions.get(team) ?? 0;
@@ -138,6 +147,7 @@ export class Collection {
   }
 
   delete(entry: Entry): void {
+    if (this.keepRemoved) this.removed.set(entry.team, [...this.removedOf(entry.team), entry]);
     this.unindex(entry);
     this.byId.delete(entry.row.id.toLowerCase());
     this.memberships.set(entry.team, (this.memberships.get(entry.team) ?? 0) + 1);

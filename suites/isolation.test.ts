@@ -83,12 +83,15 @@ check(['ISO-LIST-OWN-TEAM-ONLY'], "no list shows another team's record, filtered
     if (leak) fail(`GET ${lists[list].path} shows another team's record ${String(leak.id)}`, w.last);
   }
   const project = await aProject(c);
+  // an employee of the other team that has a CV (the run's own employees have none)
+  const theirCv = (await fetchPage(c, lists.cvs, { limit: 1, auth: 'otherTeam' })).page.data[0];
   const filtered: [string, Record<string, string>][] = [
     ['/assignments', { project_id: String(b.project.id) }],
     ['/assignments', { employee_id: String(b.employee.id) }],
     ['/assignments', { project_id: String(project.id), employee_id: String(b.employee.id) }],
     ['/assignments', { project_id: String(b.project.id), employee_id: String(b.employee.id) }],
     ['/cvs', { employee_id: String(b.employee.id) }],
+    ...(theirCv ? [['/cvs', { employee_id: String(theirCv.employee_id) }] as [string, Record<string, string>]] : []),
     ['/attachments', { entity_type: 'project', entity_id: String(b.project.id) }],
   ];
   for (const [path, query] of filtered) {

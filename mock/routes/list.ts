@@ -4,7 +4,8 @@
 // as long as nothing it shows or depends on changes.
 import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
-import { pageBytes, pageJson, paginate, parseListQuery } from '../pagination.js';
+import { listFaultEffects } from '../list-faults.js';
+import { pageBytes, pageJson, paginate, parseListQuery, withEntries } from '../pagination.js';
 import { operationHeaders } from '../deprecation.js';
 import { versionsOf, type CachedPage } from '../page-cache.js';
 import { JSON_TYPE, type Input, type Result, type RouteConfig } from '../route.js';
@@ -117,16 +118,21 @@ function buildPage(ctx: AppContext, input: Input, spec: ListSpec): BuiltPage {
     if (given.length) throw badRequest('Unsupported query parameters', Object.fromEntries(given.map((p) => [p, 'is not supported'])));
   }
   if (f.on('q-rejected') && query.q !== undefined) throw badRequest('Unsupported query parameter', { q: 'is not supported' });
-  const lq = parseListQuery(query, spec.sortFields, ctx.codec, f, ctx.readings);
-  const allTeams = f.on('other-team-in-list') || (f.on('list-filter-leaks') && spec.filtered === true);
+  let lq = parseListQuery(query, spec.sortFields, ctx.codec, f, ctx.readings);
+  const lf = listFaultEffects(ctx, (input.req.routeOptions.config as Partial<RouteConfig>).operationId ?? '', query);
+  if (lf?.limitAfterFirst && lq.after) lq = { ...lq, limit: Number(ctx.readings.value('default-limit')) };
+  const team = lf?.cursorTeam && lq.after?.t ? lq.after.t : input.principal.team;
+  const allTeams = f.on('other-team-in-list') || (f.on('list-filter-leaks') && spec.filtered === true) || lf?.allTeams === true;
   // Faults change what a filter keeps (list-filter-ignored, ...): the index is used without one only.
   const narrowed = f.active === undefined && spec.filter !== undefined ? indexFilterOf(spec.col, query) : undefined;
-  const sorted = ctx.sorted.get(spec.col, input.principal.team, lq.sort, allTeams, narrowed);
+  let sorted = ctx.sorted.get(spec.col, team, lq.sort, allTeams, narrowed);
+  if (lf?.keepRemoved) sorted = withEntries(sorted, spec.col.removedOf(team), lq.sort);
   const q = lq.q;
   const filter = spec.filter;
   const keep = (e: Entry): boolean =>
     (!filter || filter(e)) && (!q || String(e.row[spec.searchField] ?? '').toLowerCase().includes(q));
-  const page = paginate(sorted, lq, keep, ctx.codec, f);
+  const page = paginate(sorted, lq, keep, ctx.codec, f, ctx.readings.value('empty-last-page') === 'never');
+  if (lf?.cursorTeam && page.nextCursor) page.nextCursor = ctx.codec.encode({ ...ctx.codec.decode(page.nextCursor)!, t: team });
   const fields = [lq.sort, ...(filter ? (FILTER_FIELDS[spec.col.name] ?? []) : []), ...(q ? [spec.searchField] : [])];
   if (f.active === undefined) return { body: pageBytes(page.items.map((e) => bytesOf(e, spec.view(e))), page, ctx.readings), items: page.items, fields };
   let json = pageJson(page.items.map(spec.view), page, ctx.readings);

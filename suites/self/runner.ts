@@ -15,6 +15,8 @@ export interface RunOutcome {
   summary?: { passed: number; failed: number; skipped: number };
   /** The readings the checks observed (conformance.json target.readings). */
   readings?: Record<string, string>;
+  /** Names of the warnings the checks raised (conformance.json target.warnings). */
+  warnings?: string[];
   /** The kind of target the run resolved (conformance.json target.kind), e.g. bundled-mock or container. */
   targetKind?: string;
   output: string;
@@ -44,14 +46,14 @@ export async function runConformance(settings: Record<string, string>, timeoutMs
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearTimeout(timer);
-    let report: { requirements?: { id: string; status: string; checks?: { name: string; status: string }[] }[]; summary?: RunOutcome['summary']; target?: { kind?: string; readings?: Record<string, string> } } = {};
+    let report: { requirements?: { id: string; status: string; checks?: { name: string; status: string }[] }[]; summary?: RunOutcome['summary']; target?: { kind?: string; readings?: Record<string, string>; warnings?: { name: string }[] } } = {};
     try {
       report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
     } catch {
       report = {};
     }
     const checks = new Map((report.requirements ?? []).flatMap((r) => r.checks ?? []).map((c) => [c.name, c.status] as const));
-    return { exitCode, requirements: report.requirements ?? [], checks, summary: report.summary, readings: report.target?.readings, targetKind: report.target?.kind, output };
+    return { exitCode, requirements: report.requirements ?? [], checks, summary: report.summary, readings: report.target?.readings, warnings: report.target?.warnings?.map((w) => w.name), targetKind: report.target?.kind, output };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,31 @@
+// The list families of mock/fault-families.ts, for the page being built: which one applies to
+// this request's operation and filters, and what it changes — nothing unless one is active.
+import type { AppContext } from './context.js';
+import { deletedStillListed, leakCursor, leakFilter, leakSearch, limitIgnoredAfterFirstPage } from './fault-families.js';
+
+export interface ListFaultEffects {
+  /** The page draws from every team's records (a search or a filter that ignores the team). */
+  allTeams: boolean;
+  /** Deleted records are still shown. */
+  keepRemoved: boolean;
+  /** A page after the first has the default size, whatever limit says. */
+  limitAfterFirst: boolean;
+  /** Cursors carry the team they were issued to, and the page follows that team. */
+  cursorTeam: boolean;
+}
+
+const ID_FILTERS = ['project_id', 'employee_id', 'entity_id'];
+
+export function listFaultEffects(ctx: AppContext, op: string, query: Record<string, unknown>): ListFaultEffects | undefined {
+  const on = (name: string) => ctx.faults.on(name);
+  if (ctx.faults.active === undefined) return undefined;
+  const filters = ID_FILTERS.filter((f) => query[f] !== undefined && query[f] !== '');
+  // the view a request asks for: the plain list, or the list filtered by each id it gives
+  const views = filters.length ? filters.map((f) => `${op}?${f}`) : [op];
+  return {
+    allTeams: (query.q !== undefined && query.q !== '' && on(leakSearch(op))) || views.some((v) => on(leakFilter(v))),
+    keepRemoved: views.some((v) => on(deletedStillListed(v))),
+    limitAfterFirst: on(limitIgnoredAfterFirstPage(op)),
+    cursorTeam: on(leakCursor(op)),
+  };
+}
