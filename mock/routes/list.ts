@@ -130,7 +130,7 @@ function buildPage(ctx: AppContext, input: Input, spec: ListSpec): BuiltPage {
   const q = lq.q;
   const filter = spec.filter;
   const keep = (e: Entry): boolean =>
-    (!filter || filter(e)) && (!q || String(e.row[spec.searchField] ?? '').toLowerCase().includes(q));
+    (!filter || filter(e)) && (!q || searchText(e, spec.searchField).includes(q));
   const page = paginate(sorted, lq, keep, ctx.codec, f, ctx.readings.value('empty-last-page') === 'never');
   if (lf?.cursorTeam && page.nextCursor) page.nextCursor = ctx.codec.encode({ ...ctx.codec.decode(page.nextCursor)!, t: team });
   const fields = [lq.sort, ...(filter ? (FILTER_FIELDS[spec.col.name] ?? []) : []), ...(q ? [spec.searchField] : [])];
@@ -139,6 +139,15 @@ function buildPage(ctx: AppContext, input: Input, spec: ListSpec): BuiltPage {
   if (f.on('page-envelope-wrong')) json = json.replace(/"hasMore":(true|false)/, '"hasMore":"$1"');
   if (f.on('next-cursor-missing')) json = json.replace(/"nextCursor":"[^"]+"/, '"nextCursor":""');
   return { body: Buffer.from(json), items: page.items, fields };
+}
+
+/** Each entry's searched text, lower-cased once: a search reads every entry of the team's list. */
+const searchTexts = new WeakMap<Entry, string>();
+
+function searchText(e: Entry, field: string): string {
+  let text = searchTexts.get(e);
+  if (text === undefined) searchTexts.set(e, (text = String(e.row[field] ?? '').toLowerCase()));
+  return text;
 }
 
 /** Each entry's JSON as UTF-8, kept while the view answers the same text, so pages copy bytes instead of encoding. */
