@@ -2,12 +2,15 @@
 // (validated by config.schema.json). The environment overrides the file.
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import type { ConfigError } from './config-error.js';
 
 const schema = JSON.parse(readFileSync(new URL('./config.schema.json', import.meta.url), 'utf8')) as {
   properties: Record<string, unknown>;
 };
-const validateFile = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+// Compiled when a settings file is given: most runs have none.
+let compiled: ValidateFunction | undefined;
+const validateFile = (doc: unknown) => (compiled ??= new Ajv2020({ allErrors: true, strict: false }).compile(schema))(doc);
 
 /** Every setting name the harness knows. */
 export const settingNames: readonly string[] = Object.keys(schema.properties);
@@ -27,7 +30,7 @@ export function readSources(env: NodeJS.ProcessEnv): { raw: RawSettings; errors:
       errors.push({ code: 'config_file_unreadable', setting: 'CONFORMANCE_CONFIG', message: `cannot read ${file}: ${why}` });
     }
     if (doc !== undefined && !validateFile(doc)) {
-      for (const err of validateFile.errors ?? []) {
+      for (const err of compiled?.errors ?? []) {
         const setting = String(err.params?.additionalProperty ?? err.instancePath.replace(/^\//, '').split('/')[0] ?? '');
         const code = err.keyword === 'additionalProperties' ? 'unknown_setting' : 'config_file_invalid';
         // the value itself is never repeated: it may be a key
