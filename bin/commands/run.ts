@@ -121,7 +121,8 @@ function readReport(path: string): Report | undefined {
 }
 
 export async function runRun(argv: string[]): Promise<number> {
-  const plan = planRun(argv, process.cwd(), join(projectRoot, 'reports'));
+  // --report-dir wins, then CONFORMANCE_REPORT_DIR, then reports/ of the project
+  const plan = planRun(argv, process.cwd(), process.env.CONFORMANCE_REPORT_DIR || join(projectRoot, 'reports'));
   if ('error' in plan) return usageError('run', plan.error);
   const planProblem = await checkPlan(plan);
   if (planProblem) return usageError('run', planProblem);
