@@ -15,6 +15,8 @@ FROM ${BASE_IMAGE}
 LABEL conformance.image=mock
 WORKDIR /app
 COPY --chown=1000:1000 . .
+# WORKDIR made /app as root: dist/ (and its code cache, written at run time) must belong to the user.
+RUN ["node", "-e", "const fs = require('node:fs'); fs.mkdirSync('/app/dist', { recursive: true }); fs.chownSync('/app/dist', 1000, 1000)"]
 USER 1000
 RUN ["node", "build/bundle.mjs"]
 # The mock listens on 127.0.0.1 only, here too: mock/container-relay.ts starts it on the
