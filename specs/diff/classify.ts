@@ -109,6 +109,10 @@ export const kinds = {
 
 export type ChangeKind = keyof typeof kinds;
 
+/** An edit seen in several places is classified by its strictest consequence: breaking wins. */
+const STRICTNESS: Record<Classification, number> = { breaking: 2, 'non-breaking': 1, documentation: 0 };
+export const stricter = (a: Classification, b: Classification): boolean => STRICTNESS[a] > STRICTNESS[b];
+
 export function classify(kind: ChangeKind): { classification: Classification; rule: string } {
   const [classification, rule] = kinds[kind];
   return { classification, rule: rules[rule] };

@@ -23,6 +23,7 @@ describe('conformance diff', () => {
     dir = mkdtempSync(join(tmpdir(), 'diff-cli-'));
     writeFileSync(join(dir, 'broken.json'), '{ "openapi": ');
     writeFileSync(join(dir, 'swagger.json'), JSON.stringify({ swagger: '2.0', info: { version: '1.0.0' } }));
+    writeFileSync(join(dir, 'ref-to-nothing.json'), readFileSync(join(fixtures, 'input-ref-unresolved', 'new.json')));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -49,12 +50,13 @@ describe('conformance diff', () => {
     expect(r.stdout).toMatch(/required bump: none; ok/);
   });
 
-  test('breaking within the major: exit 1; text grouped with location and rule', async () => {
+  test('breaking within the major: exit 1; one entry per edit, with location, affected operations and rule', async () => {
     const r = await run(pair('response-field-removed'));
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^Breaking \(\d+ changes?\)$/m);
+    expect(r.stdout).toMatch(/^Breaking \(1 change\)$/m);
     expect(r.stdout).toMatch(/\[response\.property\.removed\] property "note" removed/);
-    expect(r.stdout).toMatch(/at GET \/api\/public\/v1\/items\/\{id\}|at GET \/api\/public\/v1\/items /);
+    expect(r.stdout).toContain('at /components/schemas/Item/properties/note');
+    expect(r.stdout).toContain('affects 3 operations: GET /api/public/v1/items, POST /api/public/v1/items, GET /api/public/v1/items/{id}');
     expect(r.stdout).toMatch(/rule: §9 breaking: removing or renaming/);
     expect(r.stdout).toMatch(/x BREAKING_WITHIN_MAJOR/);
   });
@@ -73,6 +75,7 @@ describe('conformance diff', () => {
     ['missing.json', 'DIFF_FILE_UNREADABLE'],
     ['broken.json', 'DIFF_NOT_JSON'],
     ['swagger.json', 'DIFF_NOT_OPENAPI_31'],
+    ['ref-to-nothing.json', 'DIFF_REF_UNRESOLVED'],
   ])('input %s exits 2 with %s (json mode prints the error as data)', async (file, code) => {
     const text = await run([join(dir, file), pair('no-change')[1]!]);
     expect(text.code).toBe(2);

@@ -1,8 +1,10 @@
-// Gathers changes, classifying each through the rules table. Changes found inside the pagination or
-// error envelope that would break a client are reported as an envelope change (§9 names those apart).
+// Gathers what the walkers find, classifying each finding through the rules table, and folds the
+// findings into one entry per edit (./edits.js). Findings inside the pagination or error envelope
+// that would break a client are reported as an envelope change (§9 names those apart).
 import { classify, type ChangeKind } from './classify.js';
+import { foldEdits } from './edits.js';
 import type { Resolver } from './resolve.js';
-import type { Change, Direction } from './types.js';
+import type { Change, Direction, Effect } from './types.js';
 
 /** Where in a response or request a schema sits, as far as §9's envelope rules care. */
 export type Role =
@@ -35,28 +37,50 @@ export function childRole(role: Role, property: string | undefined): Role {
   }
 }
 
+/**
+ * What the edit changed: the node's own keywords (`node`), or its membership in the parent
+ * (`member`: a property's presence and requiredness, which live in the parent schema).
+ */
+export type Part = 'node' | 'member';
+
+export interface Site {
+  operation?: string;
+  /** Pointer of the edited node, when it differs from `location` (a referenced or shared node). */
+  origin?: string;
+  part?: Part;
+}
+
+/** One sighting of an edit: the walker meets a shared node once per place that reaches it. */
+export interface Finding extends Effect {
+  at: string;
+  part: Part;
+}
+
 export class Collector {
-  readonly changes: Change[] = [];
+  readonly findings: Finding[] = [];
   constructor(
     readonly old: Resolver,
     readonly now: Resolver,
   ) {}
 
-  add(kind: ChangeKind, location: string, message: string, extra: { operation?: string; origin?: string } = {}): void {
-    const { classification, rule } = classify(kind);
-    const change: Change = { kind, classification, location, rule, message };
-    if (extra.operation) change.operation = extra.operation;
-    if (extra.origin && extra.origin !== `#${location}`) change.origin = extra.origin;
-    this.changes.push(change);
+  /** The findings folded into one entry per edit. */
+  get changes(): Change[] {
+    return foldEdits(this.findings);
+  }
+
+  add(kind: ChangeKind, location: string, message: string, site: Site = {}): void {
+    const finding: Finding = { kind, classification: classify(kind).classification, location, message, at: site.origin ?? `#${location}`, part: site.part ?? 'node' };
+    if (site.operation) finding.operation = site.operation;
+    this.findings.push(finding);
   }
 
   /** Adds a change found at `scope`, relabelled as an envelope change when it breaks the envelope. */
-  addIn(scope: Scope, kind: ChangeKind, message: string, origin?: string): void {
+  addIn(scope: Scope, kind: ChangeKind, message: string, origin?: string, part?: Part): void {
     const envelope = envelopeOf(scope.role);
     // error-code.* keep their own kind: §9 names error codes apart from the envelope.
     const breaks = classify(kind).classification === 'breaking' && !kind.startsWith('error-code.');
     const relabelled = envelope && breaks ? (`${envelope}.changed` as const) : kind;
     const text = relabelled === kind ? message : `${kind}: ${message}`;
-    this.add(relabelled, scope.location, text, { operation: scope.operation, origin });
+    this.add(relabelled, scope.location, text, { operation: scope.operation, origin, part });
   }
 }

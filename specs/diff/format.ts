@@ -1,6 +1,6 @@
-// Output of a diff: JSON for machines (the DiffResult as is) and grouped text for people, where one
-// change of a shared schema seen from several operations is printed once with every place it affects.
-import type { Classification } from './classify.js';
+// Output of a diff: JSON for machines (the DiffResult as is, every entry with all its consequences)
+// and grouped text for people, one entry per edit with the operations it affects on one line.
+import { stricter, type Classification } from './classify.js';
 import { unescapeToken } from './pointer.js';
 import type { Change, DiffResult } from './types.js';
 
@@ -14,11 +14,16 @@ const GROUPS: [Classification, string][] = [
   ['documentation', 'Documentation only'],
 ];
 
-/** `/paths/~1a~1b/get/x` → `GET /a/b  x`: the operation first, then where inside it. */
+const METHOD = /^(get|put|post|delete|options|head|patch|trace)$/;
+
+/** `/paths/~1a~1b/get/x` → `GET /a/b  x`: the operation (or path item) first, then where inside it. */
 export function readableLocation(location: string): string {
-  const m = /^\/paths\/([^/]+)\/([a-z]+)(\/.*)?$/.exec(location);
+  const m = /^\/paths\/([^/]+)(?:\/(.*))?$/.exec(location);
   if (!m) return location === '' ? '(document root)' : location;
-  return `${m[2]!.toUpperCase()} ${unescapeToken(m[1]!)}${m[3] ? `  ${m[3].slice(1)}` : ''}`;
+  const [first = '', ...rest] = (m[2] ?? '').split('/');
+  const path = unescapeToken(m[1]!);
+  if (METHOD.test(first)) return `${first.toUpperCase()} ${path}${rest.length > 0 ? `  ${rest.join('/')}` : ''}`;
+  return m[2] ? `${path}  ${m[2]}` : path;
 }
 
 export function formatText(result: DiffResult, labels: { old: string; new: string }): string {
@@ -33,14 +38,12 @@ export function formatText(result: DiffResult, labels: { old: string; new: strin
   for (const [classification, title] of GROUPS) {
     const changes = result.changes.filter((c) => c.classification === classification);
     if (changes.length === 0) continue;
-    const groups = groupByOrigin(changes);
     lines.push(`${title} (${changes.length} change${changes.length === 1 ? '' : 's'})`);
-    for (const group of groups) {
-      const first = group[0]!;
-      lines.push(`  - [${first.kind}] ${first.message}`, `      at ${readableLocation(first.location)}`);
-      if (group.length > 1) lines.push(`      also at ${group.length - 1} more place(s) in: ${operations(group.slice(1))}`);
-      if (first.origin) lines.push(`      defined at ${first.origin}`);
-      lines.push(`      rule: ${first.rule}`);
+    for (const change of changes) {
+      lines.push(`  - [${change.kind}] ${change.message}`, `      at ${readableLocation(change.location)}`);
+      if (change.origin) lines.push(`      defined at ${change.origin}`);
+      if (change.affects) lines.push(`      affects ${affected(change)}`);
+      lines.push(`      rule: ${change.rule}`);
     }
     lines.push('');
   }
@@ -51,19 +54,20 @@ export function formatText(result: DiffResult, labels: { old: string; new: strin
   return lines.join('\n') + '\n';
 }
 
-/** Changes of one node of a shared schema (same kind, message and origin) reached from several places. */
-function groupByOrigin(changes: Change[]): Change[][] {
-  const groups = new Map<string, Change[]>();
-  for (const change of changes) {
-    const key = change.origin ? `${change.kind}\u0000${change.message}\u0000${change.origin}` : `${groups.size}\u0000${change.location}\u0000${change.kind}\u0000${change.message}`;
-    groups.set(key, [...(groups.get(key) ?? []), change]);
+/**
+ * `3 operations: GET /a, POST /a, GET /b` — each place once, with its strictest consequence; split by
+ * classification when the edit means different things in different places (a request and a response).
+ */
+function affected(change: Change): string {
+  const worst = new Map<string, Classification>();
+  for (const effect of change.affects ?? []) {
+    const where = effect.operation ?? readableLocation(effect.location);
+    const seen = worst.get(where);
+    if (!seen || stricter(effect.classification, seen)) worst.set(where, effect.classification);
   }
-  return [...groups.values()];
-}
-
-/** Distinct operations of some changes, with how many places each: `GET /a (2), PATCH /a`. */
-function operations(changes: Change[]): string {
-  const counts = new Map<string, number>();
-  for (const c of changes) counts.set(c.operation ?? readableLocation(c.location), (counts.get(c.operation ?? readableLocation(c.location)) ?? 0) + 1);
-  return [...counts].map(([op, n]) => (n > 1 ? `${op} (${n})` : op)).join(', ');
+  const noun = (change.affects ?? []).every((e) => e.operation) ? 'operation' : 'place';
+  const head = `${worst.size} ${noun}${worst.size === 1 ? '' : 's'}: `;
+  const classes = GROUPS.map(([c]) => c).filter((c) => [...worst.values()].includes(c));
+  const list = (c?: Classification) => [...worst].filter(([, k]) => c === undefined || k === c).map(([w]) => w).join(', ');
+  return head + (classes.length === 1 ? list() : classes.map((c) => `${c} in ${list(c)}`).join('; '));
 }

@@ -1,6 +1,6 @@
-// The change checker: compares two OpenAPI 3.1 documents, classifies every change by §9 of the API
-// document and checks the version bump. `diffDocuments` takes parsed documents; `loadDocument`
-// (./load.js) reads them from files or git revisions and checks they are OpenAPI 3.1.
+// The change checker: compares two OpenAPI 3.1 documents, reports one entry per edit classified by
+// §9 of the API document, and checks the version bump. `diffDocuments` takes parsed documents;
+// `loadDocument` (./load.js) reads them from files or git revisions and checks they are OpenAPI 3.1.
 import { compareOperations } from './operations.js';
 import { Collector } from './collector.js';
 import { compareDocument } from './document.js';
@@ -39,5 +39,5 @@ function side(value: Json | DiffSide): DiffSide {
 export { DEFAULT_DOCUMENT, loadDocument, repositoryRoot, type LoadedDocument, type LoadOptions } from './load.js';
 export { DiffInputError, diffErrorCodes, type DiffErrorCode } from './errors.js';
 export { formatJson, formatText } from './format.js';
-export { kinds, classify, type Classification, type ChangeKind } from './classify.js';
-export type { Change, DiffResult, VersionReport, VersionProblem, Bump } from './types.js';
+export { kinds, classify, stricter, type Classification, type ChangeKind } from './classify.js';
+export type { Change, Effect, DiffResult, VersionReport, VersionProblem, Bump } from './types.js';

@@ -1,5 +1,6 @@
 // The major versions a document serves, read from its paths (`/api/public/vN/...`, §9.1), or from
-// its server URLs when the paths are written relative to `/api/public/vN`.
+// its server URLs when the paths are written relative to `/api/public/vN`; and the majors an entry reaches.
+import { stricter } from './classify.js';
 import { unescapeToken } from './pointer.js';
 import type { Change, Json } from './types.js';
 import { isObject } from './types.js';
@@ -20,9 +21,24 @@ export function pathMajors(doc: Json): number[] {
   return [...new Set(majors)].sort((a, b) => a - b);
 }
 
-/** The major a change belongs to: that of the path it sits under; undefined for document-wide changes. */
-export function majorOfChange(change: Change, fallback: number | undefined): number | undefined {
-  if (!change.location.startsWith('/paths/')) return undefined;
-  const path = unescapeToken(change.location.split('/')[2] ?? '');
+/** The major of a location: that of the path it sits under; undefined outside the paths. */
+function majorOfLocation(location: string, fallback: number | undefined): number | undefined {
+  if (!location.startsWith('/paths/')) return undefined;
+  const path = unescapeToken(location.split('/')[2] ?? '');
   return majorOfPath(path) ?? fallback;
+}
+
+/**
+ * An entry as it stands in each major it reaches (undefined: document-wide), with its strictest
+ * consequence there: one edit of a shared component can reach v1 and v2, and mean different things
+ * in each.
+ */
+export function perMajor(change: Change, fallback: number | undefined): [number | undefined, Change][] {
+  const found = new Map<number | undefined, Change>();
+  for (const site of change.affects ?? [change]) {
+    const major = majorOfLocation(site.location, fallback);
+    const seen = found.get(major);
+    if (!seen || stricter(site.classification, seen.classification)) found.set(major, { ...change, kind: site.kind, classification: site.classification });
+  }
+  return [...found];
 }

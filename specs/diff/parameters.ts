@@ -1,6 +1,8 @@
 // Operation parameters: path-level ones merged with the operation's own (which win), matched by
 // location and name (header names without case; path parameters by position in the template, as
 // their names are invisible to clients). The `cursor` query parameter is the §9 cursor format.
+// Adding or removing a parameter edits the list holding it (the operation's or the path item's,
+// `at`); changing one edits the parameter itself, which several operations may share.
 import type { Collector } from './collector.js';
 import type { Operation } from './operations.js';
 import type { Located, Resolver } from './resolve.js';
@@ -11,6 +13,7 @@ interface Parameter {
   label: string;
   node: Located;
   value: Json;
+  at: string;
 }
 
 const SERIALIZATION = ['style', 'explode', 'allowReserved', 'allowEmptyValue'];
@@ -23,12 +26,13 @@ function parameters(resolver: Resolver, op: Operation): Map<string, Parameter> {
     const list = resolver.child(owner, 'parameters');
     if (!Array.isArray(list.value)) continue;
     list.value.forEach((_, i) => {
+      const at = resolver.child(list, i).origin;
       const node = resolver.deref(resolver.child(list, i));
       if (!isObject(node.value)) return;
       const p = node.value;
       const name = String(p.name);
       const key = p.in === 'path' ? `path:#${names.indexOf(name)}` : `${String(p.in)}:${p.in === 'header' ? name.toLowerCase() : name}`;
-      found.set(key, { label: `${String(p.in)} parameter "${name}"`, node, value: p });
+      found.set(key, { label: `${String(p.in)} parameter "${name}"`, node, value: p, at });
     });
   }
   return found;
@@ -48,12 +52,13 @@ export function compareParameters(c: Collector, o: Operation, n: Operation, opLo
     const a = olds.get(key);
     const b = news.get(key);
     const location = `${opLocation}/parameters/${(b ?? a)!.value.in}:${String((b ?? a)!.value.name)}`;
-    const add = (kind: Parameters<Collector['add']>[0], message: string) => c.add(kind, location, message, { operation });
-    if (!b) { add('parameter.removed', `${a!.label} removed`); continue; }
+    if (!b) { c.add('parameter.removed', location, `${a!.label} removed`, { operation, origin: a!.at }); continue; }
     if (!a) {
-      add(b.value.required === true ? 'parameter.added-required' : 'parameter.added', `${b.value.required === true ? 'required' : 'optional'} ${b.label} added`);
+      const kind = b.value.required === true ? 'parameter.added-required' : 'parameter.added';
+      c.add(kind, location, `${b.value.required === true ? 'required' : 'optional'} ${b.label} added`, { operation, origin: b.at });
       continue;
     }
+    const add = (kind: Parameters<Collector['add']>[0], message: string) => c.add(kind, location, message, { operation, origin: b.node.origin });
     if (a.value.in === 'query' && a.value.name === 'cursor') {
       compareCursorParameter(c, a, b, location, operation);
       continue;
@@ -75,7 +80,7 @@ function compareCursorParameter(c: Collector, a: Parameter, b: Parameter, locati
   const { schema: _a, ...restA } = a.value;
   const { schema: _b, ...restB } = b.value;
   if (JSON.stringify(restA) !== JSON.stringify(restB)) {
-    c.add('cursor.changed', location, `cursor parameter changed: ${JSON.stringify(restA)} → ${JSON.stringify(restB)}`, { operation });
+    c.add('cursor.changed', location, `cursor parameter changed: ${JSON.stringify(restA)} → ${JSON.stringify(restB)}`, { operation, origin: b.node.origin });
     return;
   }
   const [sa, sb] = [schemaOf(c.old, a), schemaOf(c.now, b)];

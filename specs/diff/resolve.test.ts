@@ -32,7 +32,7 @@ describe('ref resolution', () => {
     });
     const ref = 'https://x.test/schemas/thing.json';
     expect(kinds(document(schemas(true), ref), document(schemas(false), ref, '1.1.0'))).toEqual([
-      'response.property.removed #/components/schemas/part/properties/color',
+      'response.property.removed /components/schemas/part/properties/color',
     ]);
   });
 

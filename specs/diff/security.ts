@@ -1,5 +1,7 @@
 // Authentication and scoping. §9 lists any observable change of authentication or scoping as
 // breaking, so a changed requirement is breaking whichever way it moves; the message says which.
+// An operation without its own `security` inherits the document's: a change there is one edit of
+// the document-level list, seen in every operation that inherits it.
 import type { Collector } from './collector.js';
 import { escapeToken } from './pointer.js';
 import type { Located } from './resolve.js';
@@ -23,10 +25,11 @@ export function compareOperationSecurity(c: Collector, oldOp: Located, newOp: Lo
   const a = effective(oldOp, c.old.root().value as Json);
   const b = effective(newOp, c.now.root().value as Json);
   if (show(a) === show(b)) return;
+  const inherited = (oldOp.value as Json).security === undefined && (newOp.value as Json).security === undefined;
   // Every old credential still works when each old alternative satisfies some new alternative.
   const oldStillWorks = (a.length === 0 ? [new Map()] : a).every((alt) => b.length === 0 || b.some((nb) => within(nb, alt)));
   const direction = oldStillWorks ? 'loosened' : 'tightened (existing credentials may be refused)';
-  c.add('security.changed', `${location}/security`, `security ${direction}: ${show(a)} → ${show(b)}`, { operation });
+  c.add('security.changed', `${location}/security`, `security ${direction}: ${show(a)} → ${show(b)}`, { operation, origin: inherited ? '#/security' : undefined });
 }
 
 const SCHEME_FIELDS = ['type', 'scheme', 'in', 'name', 'openIdConnectUrl'];

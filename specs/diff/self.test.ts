@@ -19,7 +19,18 @@ function diffWith(edit: (doc: Doc) => void, version?: string): DiffResult {
 
 const kinds = (r: DiffResult, classification?: string) =>
   [...new Set(r.changes.filter((c) => !classification || c.classification === classification).map((c) => c.kind))].sort();
+/** The kinds of every consequence of the entries: how the edit shows in each place it reaches. */
+const effects = (r: DiffResult, classification?: string) =>
+  [...new Set(r.changes.flatMap((c) => c.affects ?? [c]).filter((e) => !classification || e.classification === classification).map((e) => e.kind))].sort();
 const schemas = (d: Doc) => d.components.schemas;
+/** `METHOD /path` of every operation that lists the parameter `ref`, itself or through its path item. */
+function usersOf(ref: string): string[] {
+  const doc = loadDocument(path).document as Doc;
+  const lists = (...owners: Doc[]) => owners.flatMap((o) => (o.parameters ?? []) as Doc[]).some((p) => p.$ref === ref);
+  return Object.entries(doc.paths as Record<string, Doc>).flatMap(([p, item]) =>
+    ['get', 'put', 'post', 'delete', 'patch'].filter((m) => item[m] && lists(item, item[m])).map((m) => `${m.toUpperCase()} ${p}`),
+  ).sort();
+}
 const v1 = (d: Doc, p: string) => d.paths[`/api/public/v1${p}`];
 
 describe.skipIf(!present)('diff of specs/openapi.json (skipped: specs/openapi.json absent)', () => {
@@ -53,10 +64,11 @@ describe.skipIf(!present)('diff of specs/openapi.json (skipped: specs/openapi.js
     expect(r.version.required).toBe('major');
   });
 
-  test("a field's type changed: breaking wherever the field is read or written", () => {
+  test("a field's type changed: one breaking entry, breaking wherever the field is read or written", () => {
     const r = diffWith((d) => (schemas(d).Employee.properties.bill_rate.type = 'string'), '2.0.0');
-    expect(kinds(r, 'breaking')).toContain('response.type.changed');
-    expect(kinds(r, 'non-breaking')).toEqual([]);
+    expect(r.changes).toHaveLength(1);
+    expect(effects(r, 'breaking')).toContain('response.type.changed');
+    expect(effects(r, 'non-breaking')).toEqual([]);
     expect(r.version.problems.map((p) => p.code).sort()).toEqual(['BREAKING_WITHIN_MAJOR', 'VERSION_MAJOR_PATH_MISMATCH']);
   });
 
@@ -83,15 +95,17 @@ describe.skipIf(!present)('diff of specs/openapi.json (skipped: specs/openapi.js
 
   test('an enum value added to a response field: non-breaking (clients tolerate unknown values)', () => {
     const r = diffWith((d) => schemas(d).Attachment.properties.entity_type.enum.push('task'), '1.7.0');
-    expect(kinds(r)).toContain('response.enum.value-added');
+    expect(r.changes).toHaveLength(1);
+    expect(effects(r)).toContain('response.enum.value-added');
     expect(r.breaking).toBe(false);
     expect(r.version).toMatchObject({ required: 'minor', ok: true });
   });
 
   test('an enum value removed: breaking', () => {
     const r = diffWith((d) => (schemas(d).Attachment.properties.entity_type.enum = ['project', 'organization', 'employee']), '1.7.0');
-    expect(kinds(r, 'breaking')).toContain('response.enum.value-removed');
-    expect(kinds(r, 'breaking')).toContain('request.enum.value-removed');
+    expect(r.changes).toHaveLength(1);
+    expect(effects(r, 'breaking')).toContain('response.enum.value-removed');
+    expect(effects(r, 'breaking')).toContain('request.enum.value-removed');
     expect(r.version.required).toBe('major');
   });
 
@@ -106,10 +120,20 @@ describe.skipIf(!present)('diff of specs/openapi.json (skipped: specs/openapi.js
     expect(kinds(r)).toEqual(['cursor.changed']);
   });
 
-  test('the pagination envelope changed: breaking envelope change on every list', () => {
+  test('the pagination envelope changed: one breaking envelope entry that lists every list operation', () => {
     const r = diffWith((d) => (schemas(d).PageEnvelope.properties.page.properties.hasMore.type = 'string'), '1.7.0');
     expect(kinds(r)).toEqual(['pagination-envelope.changed']);
-    expect(new Set(r.changes.map((c) => c.operation)).size).toBeGreaterThanOrEqual(5);
+    expect(r.changes).toHaveLength(1);
+    expect(new Set(r.changes[0]!.affects!.map((e) => e.operation)).size).toBeGreaterThanOrEqual(5);
+  });
+
+  test('the shared path parameter Id changes type: one breaking entry at the component, every operation it serves listed', () => {
+    const r = diffWith((d) => (d.components.parameters.Id.schema = { type: 'integer' }), '1.7.0');
+    expect(r.changes).toHaveLength(1);
+    const [change] = r.changes;
+    expect(change).toMatchObject({ kind: 'request.type.changed', classification: 'breaking', location: '/components/parameters/Id/schema' });
+    expect(change!.message).toMatch(/^type "string" → "integer" \(also: .*format "uuid" → "none"/);
+    expect([...new Set(change!.affects!.map((e) => e.operation))].sort()).toEqual(usersOf('#/components/parameters/Id'));
   });
 
   test('the error envelope changed: breaking envelope change', () => {

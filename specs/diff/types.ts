@@ -3,19 +3,32 @@ import type { ChangeKind, Classification } from './classify.js';
 
 export type { ChangeKind, Classification };
 
-/** One difference between the two documents, as reported. */
+/** One edit between the two documents, as reported: one entry however many places the edit reaches. */
 export interface Change {
+  /** The kind of the edit's strictest consequence. */
   kind: ChangeKind;
   classification: Classification;
-  /** JSON-pointer-like path through the document, following $refs where the change matters. */
+  /** JSON pointer of the edited node (a component, a path-item parameter, a property of a schema). */
   location: string;
   /** The §9 rule the classification falls under. */
   rule: string;
   message: string;
-  /** `METHOD /path` of the operation the change affects, when it affects one. */
+  /** `METHOD /path` of the operation the edit affects, when it affects exactly one. */
   operation?: string;
-  /** Pointer to the node that changed, when it lives elsewhere than `location` (a referenced schema). */
+  /** `uri#/pointer` of the edited node when it is in another file; `location` is then where the document reaches it. */
   origin?: string;
+  /** Every place the edit is seen and what it means there, when that is more than its own location. */
+  affects?: Effect[];
+}
+
+/** One consequence of an edit: how it shows at one place of one operation, in one direction. */
+export interface Effect {
+  kind: ChangeKind;
+  classification: Classification;
+  /** Where the edit is seen, following the operation down (parameters by `in:name`). */
+  location: string;
+  message: string;
+  operation?: string;
 }
 
 export type Bump = 'major' | 'minor' | 'patch' | 'none';

@@ -3,7 +3,7 @@
 // breaking changes never land in a served major, and an older major keeps its contract unchanged
 // for its support window. A bump without a visible change is allowed: behaviour can change without
 // the document changing (the 1.4.0 changelog entry is such a change).
-import { majorOfChange, pathMajors } from './majors.js';
+import { pathMajors, perMajor } from './majors.js';
 import { bumpOf, compareCore, higher, parseSemVer, rank, type Level, type SemVer } from './semver.js';
 import type { Change, Json, VersionProblem, VersionReport } from './types.js';
 
@@ -27,9 +27,8 @@ export function checkVersion(oldDoc: Json, newDoc: Json, changes: Change[]): Ver
   if (newMajors.length === 0) note('PATH_VERSION_UNKNOWN', 'no /api/public/vN path or server: MAJOR cannot be checked against the path');
 
   const olderMajorChanges = new Map<number, Change[]>();
-  const breakingInServedMajor: Change[] = [];
-  for (const change of changes) {
-    const major = majorOfChange(change, newest);
+  const breakingInServedMajor = new Set<Change>();
+  for (const [entry, major, change] of changes.flatMap((e) => perMajor(e, newest).map(([m, c]) => [e, m, c] as const))) {
     if (major !== undefined && newest !== undefined && major < newest) {
       olderMajorChanges.set(major, [...(olderMajorChanges.get(major) ?? []), change]);
       report.required = higher(report.required, change.classification === 'documentation' ? 'patch' : 'minor');
@@ -38,10 +37,10 @@ export function checkVersion(oldDoc: Json, newDoc: Json, changes: Change[]): Ver
     report.required = higher(report.required, levelOf(change));
     if (change.classification !== 'breaking') continue;
     const served = major === undefined ? (a && b ? a.major === b.major : true) : oldMajors.includes(major) || (oldMajors.length === 0 && a?.major === b?.major);
-    if (served) breakingInServedMajor.push(change);
+    if (served) breakingInServedMajor.add(entry);
   }
-  if (breakingInServedMajor.length > 0) {
-    problem('BREAKING_WITHIN_MAJOR', `${breakingInServedMajor.length} breaking change(s) within a served major version, e.g. ${examples(breakingInServedMajor)}: breaking changes need a new major version under a new path (§9)`);
+  if (breakingInServedMajor.size > 0) {
+    problem('BREAKING_WITHIN_MAJOR', `${breakingInServedMajor.size} breaking change(s) within a served major version, e.g. ${examples([...breakingInServedMajor])}: breaking changes need a new major version under a new path (§9)`);
   }
   for (const [major, list] of olderMajorChanges) checkOlderMajor(major, list, oldMajors, newMajors, problem, note);
   // A new path major is a new major version (§9.2 MAJOR equals the path version).

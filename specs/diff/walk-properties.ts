@@ -1,5 +1,6 @@
 // Object properties compared in a direction. A request never carries readOnly properties and a
-// response never carries writeOnly ones, so those count as absent on that side.
+// response never carries writeOnly ones, so those count as absent on that side. A property's
+// presence and requiredness are the `member` part of its node: an edit apart from its own keywords.
 import { childRole, type Collector, type Scope } from './collector.js';
 import { escapeToken } from './pointer.js';
 import type { Located, Resolver } from './resolve.js';
@@ -18,18 +19,18 @@ export function compareProperties(c: Collector, a: SchemaView, b: SchemaView, sc
     const is = n !== undefined && visible(c.now, n, scope);
     const origin = n?.[0]?.origin ?? o?.[0]?.origin;
     if (was && is) {
-      if (!a.required.has(name) && b.required.has(name)) c.addIn(child, `${scope.dir}.property.became-required`, `property "${name}" became required`, origin);
-      if (a.required.has(name) && !b.required.has(name)) c.addIn(child, `${scope.dir}.property.became-optional`, `property "${name}" became optional`, origin);
+      if (!a.required.has(name) && b.required.has(name)) c.addIn(child, `${scope.dir}.property.became-required`, `property "${name}" became required`, origin, 'member');
+      if (a.required.has(name) && !b.required.has(name)) c.addIn(child, `${scope.dir}.property.became-optional`, `property "${name}" became optional`, origin, 'member');
       recurse(o, n, child);
     } else if (was && n !== undefined) {
       const kind = scope.dir === 'request' ? 'request.property.read-only' : 'response.property.write-only';
-      c.addIn(child, kind, `property "${name}" became ${scope.dir === 'request' ? 'readOnly' : 'writeOnly'}`, origin);
+      c.addIn(child, kind, `property "${name}" became ${scope.dir === 'request' ? 'readOnly' : 'writeOnly'}`, origin, 'member');
     } else if (was) {
-      c.addIn(child, `${scope.dir}.property.removed`, `property "${name}" removed`, o?.[0]?.origin);
+      c.addIn(child, `${scope.dir}.property.removed`, `property "${name}" removed`, o?.[0]?.origin, 'member');
     } else if (is) {
       const required = b.required.has(name);
       const kind = scope.dir === 'request' && required ? 'request.property.added-required' : `${scope.dir}.property.added` as const;
-      c.addIn(child, kind, `${required ? 'required' : 'optional'} property "${name}" added`, origin);
+      c.addIn(child, kind, `${required ? 'required' : 'optional'} property "${name}" added`, origin, 'member');
     }
   }
   compareAdditional(c, a, b, scope, recurse);

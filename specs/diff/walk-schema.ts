@@ -56,7 +56,8 @@ function compareCursor(c: Collector, old: Schemas, now: Schemas, scope: Scope): 
   const a = [old].flat().map((l) => c.old.deref(l).value);
   const b = [now].flat().map((l) => c.now.deref(l).value);
   if (JSON.stringify(a) !== JSON.stringify(b)) {
-    c.add('cursor.changed', scope.location, `cursor format changed: ${JSON.stringify(a)} → ${JSON.stringify(b)}`, { operation: scope.operation });
+    const origin = [now].flat()[0]?.origin;
+    c.add('cursor.changed', scope.location, `cursor format changed: ${JSON.stringify(a)} → ${JSON.stringify(b)}`, { operation: scope.operation, origin });
   }
 }
 
