@@ -17,12 +17,13 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseFlags, wantsHelp } from '../args
 export const diffHelp = `Usage: conformance diff <old> <new> [--format text|json]
        conformance diff --rev <rev> [<new>] [--format text|json]
 
-Lists every change between two OpenAPI 3.1 documents (JSON), classifies each as breaking,
+Lists every change between two OpenAPI 3.1 documents (JSON or YAML), classifies each as breaking,
 non-breaking or documentation-only under §9 (Versioning) of the API document, and checks
 info.version: semver, MAJOR equal to the path version (/api/public/vN), MINOR raised for
 backward-compatible additions, PATCH for documentation fixes, never lowered; breaking changes
 only under a new major path, and an older major path unchanged while it is served.
 
+OpenAPI documents named .yaml or .yml are read as YAML, others as JSON (a $ref's target too).
 A document is a file path, git:REV (specs/openapi.json at that revision), or git:REV:PATH
 (PATH at that revision, relative to the repository root as in 'git show REV:PATH').
 
@@ -40,7 +41,7 @@ Examples:
   conformance diff old.json new.json --format json
 
 Exit codes: 0 the change fits its version; 1 a breaking change within a served major or a
-wrong info.version; 2 usage or input error (unreadable file, not JSON, not OpenAPI 3.1,
+wrong info.version; 2 usage or input error (unreadable file, not JSON or YAML, not OpenAPI 3.1,
 a $ref to nothing), printed as "[CODE] message".
 `;
 

@@ -22,6 +22,7 @@ describe('conformance diff', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'diff-cli-'));
     writeFileSync(join(dir, 'broken.json'), '{ "openapi": ');
+    writeFileSync(join(dir, 'broken.yaml'), 'openapi: 3.1.0\ninfo: [1,\npaths: {}\n');
     writeFileSync(join(dir, 'swagger.json'), JSON.stringify({ swagger: '2.0', info: { version: '1.0.0' } }));
     writeFileSync(join(dir, 'ref-to-nothing.json'), readFileSync(join(fixtures, 'input-ref-unresolved', 'new.json')));
   });
@@ -74,6 +75,7 @@ describe('conformance diff', () => {
   test.each([
     ['missing.json', 'DIFF_FILE_UNREADABLE'],
     ['broken.json', 'DIFF_NOT_JSON'],
+    ['broken.yaml', 'DIFF_NOT_YAML'],
     ['swagger.json', 'DIFF_NOT_OPENAPI_31'],
     ['ref-to-nothing.json', 'DIFF_REF_UNRESOLVED'],
   ])('input %s exits 2 with %s (json mode prints the error as data)', async (file, code) => {

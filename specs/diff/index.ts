@@ -1,6 +1,7 @@
 // The change checker: compares two OpenAPI 3.1 documents, reports one entry per edit classified by
 // §9 of the API document, and checks the version bump. `diffDocuments` takes parsed documents;
-// `loadDocument` (./load.js) reads them from files or git revisions and checks they are OpenAPI 3.1.
+// `loadDocument` (./load.js) reads them (JSON or YAML) from files or git revisions and checks they
+// are OpenAPI 3.1.
 import { compareOperations } from './operations.js';
 import { Collector } from './collector.js';
 import { compareDocument } from './document.js';
@@ -37,7 +38,8 @@ function side(value: Json | DiffSide): DiffSide {
 }
 
 export { DEFAULT_DOCUMENT, loadDocument, repositoryRoot, type LoadedDocument, type LoadOptions } from './load.js';
-export { DiffInputError, diffErrorCodes, type DiffErrorCode } from './errors.js';
+export { DiffInputError, diffErrorCodes, type DiffErrorCode, type DiffErrorDetails } from './errors.js';
+export { isYamlName, parseText } from './parse.js';
 export { formatJson, formatText } from './format.js';
 export { kinds, classify, stricter, type Classification, type ChangeKind } from './classify.js';
 export type { Change, Effect, DiffResult, VersionReport, VersionProblem, Bump } from './types.js';

@@ -1,12 +1,14 @@
 // Reads the two documents to compare: a file path, or `git:REV[:PATH]` for the document as of a git
 // revision, PATH relative to the repository root as in `git show REV:PATH` (default
-// `specs/openapi.json`). Only JSON is read. A document
-// must be an OpenAPI 3.1 description (`openapi: 3.1.x`, an `info.version`), else an input error.
+// `specs/openapi.json`). A name ending .yaml or .yml is read as YAML, any other as JSON (./parse.js),
+// documents a $ref reaches included. A document must be an OpenAPI 3.1 description
+// (`openapi: 3.1.x`, an `info.version`), else an input error.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DiffInputError } from './errors.js';
+import { parseText } from './parse.js';
 import type { ExternalLoader } from './resolve.js';
 import { isObject, type Json } from './types.js';
 
@@ -43,7 +45,7 @@ export function loadDocument(source: string, options: LoadOptions = {}): LoadedD
   } catch (error) {
     throw new DiffInputError('DIFF_FILE_UNREADABLE', `cannot read ${source}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  return checked(text, source, pathToFileURL(file).href, (uri) => parseOrUndefined(() => read(fileURLToPath(uri))));
+  return checked(text, source, pathToFileURL(file).href, (uri) => parseOrUndefined(uri, () => read(fileURLToPath(uri))));
 }
 
 /** The root of the git repository `cwd` is in. */
@@ -57,7 +59,7 @@ function fromGit(rev: string, path: string, cwd: string): LoadedDocument {
   const repoPath = (file: string) => relative(top, file).split(sep).join('/');
   const file = resolve(top, path);
   return checked(show(repoPath(file)), `git:${rev}:${repoPath(file)}`, pathToFileURL(file).href, (uri) =>
-    parseOrUndefined(() => show(repoPath(fileURLToPath(uri)))),
+    parseOrUndefined(uri, () => show(repoPath(fileURLToPath(uri)))),
   );
 }
 
@@ -70,22 +72,17 @@ function git(args: string[], cwd: string, label: string): string {
   }
 }
 
-function parseOrUndefined(read: () => string): unknown {
+function parseOrUndefined(uri: string, read: () => string): unknown {
   try {
-    return JSON.parse(read());
+    return parseText(read(), uri, uri);
   } catch {
     return undefined;
   }
 }
 
 function checked(text: string, label: string, uri: string, loadExternal: ExternalLoader): LoadedDocument {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    throw new DiffInputError('DIFF_NOT_JSON', `${label} is not JSON (only JSON documents are read): ${(error as Error).message}`);
-  }
-  if (!isObject(document)) throw new DiffInputError('DIFF_NOT_OPENAPI_31', `${label}: not an OpenAPI document (not a JSON object)`);
+  const document = parseText(text, uri, label);
+  if (!isObject(document)) throw new DiffInputError('DIFF_NOT_OPENAPI_31', `${label}: not an OpenAPI document (not an object)`);
   if (typeof document.openapi !== 'string' || !/^3\.1\.\d+/.test(document.openapi)) {
     const found = document.openapi === undefined ? (document.swagger ? `swagger "${String(document.swagger)}"` : 'no "openapi" field') : `openapi "${String(document.openapi)}"`;
     throw new DiffInputError('DIFF_NOT_OPENAPI_31', `${label}: expected an OpenAPI 3.1 document (openapi: 3.1.x), found ${found}`);

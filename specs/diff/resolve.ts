@@ -14,10 +14,7 @@ export interface Located {
   base: string;
 }
 
-interface Target {
-  root: unknown;
-  origin: string;
-}
+interface Target { root: unknown; origin: string }
 
 export type ExternalLoader = (uri: string) => unknown;
 
@@ -45,10 +42,8 @@ export class Resolver {
     while (isObject(current.value) && typeof current.value.$ref === 'string') {
       const { $ref, ...siblings } = current.value;
       if (Object.keys(siblings).length > 0) overlay = { ...siblings, ...overlay };
-      const target = this.lookupRef($ref, current.base);
-      if (refs.includes(target.origin)) {
-        throw new DiffInputError('DIFF_REF_UNRESOLVED', `${this.label} document: $ref cycle through ${target.origin}`);
-      }
+      const target = this.lookupRef($ref, current);
+      if (refs.includes(target.origin)) throw this.unresolved($ref, current.origin, `is part of a $ref cycle through ${target.origin}`);
       refs.push(target.origin);
       current = target;
     }
@@ -67,19 +62,24 @@ export class Resolver {
     return { value, origin, base };
   }
 
-  private lookupRef(ref: string, base: string): Located {
+  /** An input error naming the side, the object holding the $ref (as a JSON pointer) and the ref. */
+  private unresolved(ref: string, at: string, problem: string): DiffInputError {
+    return new DiffInputError('DIFF_REF_UNRESOLVED', `${this.label} document: $ref "${ref}" at ${at} ${problem}`, { document: this.label, at, ref });
+  }
+
+  private lookupRef(ref: string, from: Located): Located {
     let uri: URL;
     try {
-      uri = new URL(ref, base);
+      uri = new URL(ref, from.base);
     } catch {
-      throw new DiffInputError('DIFF_REF_UNRESOLVED', `${this.label} document: $ref "${ref}" is not a URI reference`);
+      throw this.unresolved(ref, from.origin, 'is not a URI reference');
     }
     const fragment = decodeURIComponent(uri.hash.replace(/^#/, ''));
     const resource = stripHash(uri.href);
     const target = this.targets.get(resource) ?? this.external(resource);
     const value = target && (fragment === '' || fragment.startsWith('/')) ? lookup(target.root, fragment) : undefined;
     if (!target || value === undefined) {
-      throw new DiffInputError('DIFF_REF_UNRESOLVED', `${this.label} document: $ref "${ref}" points to nothing`);
+      throw this.unresolved(ref, from.origin, 'points to nothing');
     }
     const origin = target.origin.includes('#') ? target.origin + fragment : `${target.origin}#${fragment}`;
     const nextBase = isObject(value) && typeof value.$id === 'string' ? stripHash(new URL(value.$id, resource).href) : resource;
