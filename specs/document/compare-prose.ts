@@ -4,7 +4,7 @@
 import type { Change } from '../diff/index.js';
 import type { ApiDocument } from './api-document.js';
 import { documentChange, proseKinds } from './kinds.js';
-import { isNormative, similarity, type Unit } from './sentences.js';
+import { isNormative, placeName, similarity, type Unit } from './sentences.js';
 
 export interface ProseChanges {
   changes: Change[];
@@ -12,7 +12,7 @@ export interface ProseChanges {
   normative: number;
 }
 
-const placeOf = (u: Unit): string => (u.section ? `§${u.section} ${u.subsection ?? u.sectionTitle}` : u.sectionTitle);
+const placeOf = (u: Unit): string => (u.section ? `§${placeName(u)}` : placeName(u));
 const quote = (text: string): string => `"${text.length > 160 ? `${text.slice(0, 157)}...` : text}"`;
 
 export function compareProse(a: ApiDocument, b: ApiDocument): ProseChanges {

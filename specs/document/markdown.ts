@@ -8,6 +8,8 @@ export interface Place {
   section: string;
   sectionTitle: string;
   subsection?: string;
+  /** For a list item: the paragraph ending in `:` that leads into the list (`Upload rules`). */
+  lead?: string;
   /** 1-based line in the document. */
   line: number;
 }
@@ -48,10 +50,12 @@ export function readBlocks(text: string, label: string): MarkdownDocument {
   const blocks: Block[] = [];
   let title = '';
   let place: Omit<Place, 'line'> = { section: '', sectionTitle: 'Introduction' };
+  let intro: string | undefined;
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i]!.trim();
     const at = { ...place, line: i + 1 };
     if (line === '') continue;
+    if (!LIST_ITEM.test(line)) intro = undefined;
     if (/^#\s/.test(line)) title ||= line.slice(2).trim();
     else if (SECTION.test(line)) {
       const [, section, sectionTitle] = SECTION.exec(line)!;
@@ -59,12 +63,14 @@ export function readBlocks(text: string, label: string): MarkdownDocument {
     } else if (/^#{3,}\s/.test(line)) place = { ...place, subsection: line.replace(/^#+\s*/, '') };
     else if (/^#{2}\s/.test(line)) place = { section: '', sectionTitle: line.slice(3).trim() };
     else if (line.startsWith('|')) i = readTable(lines, i, at, blocks, label) - 1;
-    else if (LIST_ITEM.test(line)) blocks.push({ kind: 'prose', ...at, text: line.replace(LIST_ITEM, '') });
+    else if (LIST_ITEM.test(line)) blocks.push({ kind: 'prose', ...at, ...(intro ? { lead: intro } : {}), text: line.replace(LIST_ITEM, '') });
     else {
       // A paragraph runs to the next blank line, heading, table or list item.
       let end = i + 1;
       while (end < lines.length && /^[^#|\-*\d\s]/.test(lines[end]!.trim()) && lines[end]!.trim() !== '') end += 1;
-      blocks.push({ kind: 'prose', ...at, text: lines.slice(i, end).map((l) => l.trim()).join(' ') });
+      const text = lines.slice(i, end).map((l) => l.trim()).join(' ');
+      blocks.push({ kind: 'prose', ...at, text });
+      if (text.endsWith(':')) intro = text.slice(0, -1).replace(/\s*\([^)]*\)/g, '').trim();
       i = end - 1;
     }
   }

@@ -5,7 +5,7 @@
 // sentence of the current document, and a change should show only what it adds. `all` lists them all.
 import { normalizeDocumentText, type Requirement } from '../requirements.js';
 import { readBlocks } from './markdown.js';
-import { isNormative, nearestUnit, unitsOf, type Unit } from './sentences.js';
+import { isNormative, nearestUnit, placeName, unitsOf, type Unit } from './sentences.js';
 
 export interface MissingQuote {
   id: string;
@@ -41,8 +41,6 @@ export interface RequirementsCheckInput {
   all?: boolean;
 }
 
-const sectionOf = (u: Unit): string => (u.section ? `${u.section} ${u.subsection ?? u.sectionTitle}` : u.sectionTitle);
-
 export function checkRequirements(input: RequirementsCheckInput): RequirementsCheck {
   const units = unitsOf(readBlocks(input.text, input.label));
   const whole = normalizeDocumentText(input.text);
@@ -58,7 +56,7 @@ export function checkRequirements(input: RequirementsCheckInput): RequirementsCh
   const known = new Set(input.baseline && !input.all ? unitsOf(readBlocks(input.baseline.text, input.baseline.label)).map((u) => u.norm) : []);
   const unquoted = units
     .filter((u) => isNormative(u) && !quoted(u) && !known.has(u.norm))
-    .map((u) => ({ section: sectionOf(u), line: u.line, text: u.text }));
+    .map((u) => ({ section: placeName(u), line: u.line, text: u.text }));
   return {
     document: input.label,
     ...(input.baseline && !input.all ? { baseline: input.baseline.label } : {}),

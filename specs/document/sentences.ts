@@ -16,6 +16,9 @@ export interface Unit extends Place {
 // `1.6.0`, `per RFC 8594); deprecated` and list clauses ending in `;` stay whole.
 const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z`(])/;
 
+/** `4 Upload rules`: the section number and the most specific name of where a unit stands. */
+export const placeName = (u: Place): string => [u.section, u.lead ?? u.subsection ?? u.sectionTitle].filter(Boolean).join(' ');
+
 export const splitSentences = (text: string): string[] => text.split(SENTENCE_END).map((s) => s.trim()).filter(Boolean);
 
 export function unitsOf(doc: MarkdownDocument): Unit[] {
@@ -23,11 +26,14 @@ export function unitsOf(doc: MarkdownDocument): Unit[] {
     const { section, sectionTitle, subsection } = block;
     const place = { section, sectionTitle, ...(subsection !== undefined ? { subsection } : {}) };
     if (block.kind === 'prose') {
-      return splitSentences(block.text).map((text) => ({ ...place, line: block.line, kind: 'sentence', text, norm: normalizeDocumentText(text) }));
+      const lead = block.lead !== undefined ? { lead: block.lead } : {};
+      return splitSentences(block.text).map((text) => ({ ...place, ...lead, line: block.line, kind: 'sentence', text, norm: normalizeDocumentText(text) }));
     }
+    // A table's rows stand under its caption (`Known conditions`), as list items under their lead.
+    const lead = block.caption !== undefined ? { lead: block.caption } : {};
     return block.rows.map((row) => {
       const text = row.cells.join(' | ');
-      return { ...place, line: row.line, kind: 'row', text, norm: normalizeDocumentText(text) };
+      return { ...place, ...lead, line: row.line, kind: 'row', text, norm: normalizeDocumentText(text) };
     });
   });
 }
