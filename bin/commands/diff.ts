@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import {
   DiffInputError,
   diffDocuments,
@@ -9,10 +9,13 @@ import {
   repositoryRoot,
   type LoadedDocument,
 } from '../../specs/diff/index.js';
+import { diffApiDocuments, loadApiDocument } from '../../specs/document/diff.js';
+import { DocumentInputError } from '../../specs/document/errors.js';
+import { isMarkdownSource } from '../../specs/document/source.js';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, parseFlags, wantsHelp } from '../args.js';
 
-// `conformance diff`: what a change of the machine-readable description breaks under §9 of the API
-// document, and whether its info.version bump fits.
+// `conformance diff`: what a change of the machine-readable description, or of the API document
+// itself (Markdown), breaks under §9 of the API document, and whether its version bump fits.
 
 export const diffHelp = `Usage: conformance diff <old> <new> [--format text|json]
        conformance diff --rev <rev> [<new>] [--format text|json]
@@ -23,9 +26,17 @@ info.version: semver, MAJOR equal to the path version (/api/public/vN), MINOR ra
 backward-compatible additions, PATCH for documentation fixes, never lowered; breaking changes
 only under a new major path, and an older major path unchanged while it is served.
 
+When both documents are Markdown (.md, or git:REV:PATH ending in .md), they are read as the
+API document itself (specs/public-api-v1.md): the field tables of §2 (type, "or null",
+"required on create", values listed), the endpoint tables of §4 (method, path, query, body,
+response), the known conditions of §7, the limits of §8; prose is compared as wording. The
+document's version is its newest changelog row (§9): it must rise as the changes require,
+released rows stay, newest first. Same output and exit codes.
+
 OpenAPI documents named .yaml or .yml are read as YAML, others as JSON (a $ref's target too).
 A document is a file path, git:REV (specs/openapi.json at that revision), or git:REV:PATH
-(PATH at that revision, relative to the repository root as in 'git show REV:PATH').
+(PATH at that revision, relative to the repository root as in 'git show REV:PATH'). With
+--rev and a Markdown <new>, the old document is that same path at <rev>.
 
 Options:
   --rev <rev>            the old document is specs/openapi.json at <rev>; <new> defaults to
@@ -39,10 +50,13 @@ Examples:
   conformance diff git:HEAD~1 specs/openapi.json
   conformance diff --rev main
   conformance diff old.json new.json --format json
+  conformance diff git:HEAD~1:specs/public-api-v1.md specs/public-api-v1.md
+  conformance diff --rev main specs/public-api-v1.md --format json
 
 Exit codes: 0 the change fits its version; 1 a breaking change within a served major or a
-wrong info.version; 2 usage or input error (unreadable file, not JSON or YAML, not OpenAPI 3.1,
-a $ref to nothing), printed as "[CODE] message".
+wrong info.version (or document version); 2 usage or input error (unreadable file, not JSON or YAML,
+not OpenAPI 3.1, a $ref to nothing; for Markdown DOC_FILE_UNREADABLE, DOC_GIT_UNREADABLE,
+DOC_NOT_API_DOCUMENT, DOC_TABLE_MALFORMED), printed as "[CODE] message".
 `;
 
 const options = {
@@ -86,6 +100,16 @@ export async function runDiffWith(argv: string[], io: DiffIo): Promise<number> {
   if (withRev ? positionals.length > 1 : positionals.length !== 2) {
     return fail('DIFF_USAGE', withRev ? 'with --rev, give at most one document (the new one)' : 'give two documents: <old> <new>');
   }
+  const markdown = positionals.map(isMarkdownSource);
+  if (markdown.includes(true)) {
+    if (markdown.includes(false)) return fail('DIFF_USAGE', 'compare two API documents (.md) or two OpenAPI documents, not one of each');
+    try {
+      return diffMarkdown(withRev ? [previousRevision(values.rev!, positionals[0]!, io.cwd), positionals[0]!] : positionals, json, io);
+    } catch (error) {
+      if (error instanceof DocumentInputError || error instanceof DiffInputError) return fail(error.code, error.message);
+      throw error;
+    }
+  }
   try {
     const current = () => join(repositoryRoot(io.cwd), DEFAULT_DOCUMENT);
     const sources = withRev ? [`git:${values.rev}`, positionals[0] ?? current()] : positionals;
@@ -97,4 +121,20 @@ export async function runDiffWith(argv: string[], io: DiffIo): Promise<number> {
     if (error instanceof DiffInputError) return fail(error.code, error.message);
     throw error;
   }
+}
+
+/** The API document (Markdown) as of `rev`, at the path `source` names (a file or `git:REV:PATH`). */
+function previousRevision(rev: string, source: string, cwd: string): string {
+  const git = /^git:[^:]*:(.+)$/.exec(source);
+  if (git) return `git:${rev}:${git[1]}`;
+  const path = relative(repositoryRoot(cwd), resolve(cwd, source));
+  if (path.startsWith('..')) throw new DiffInputError('DIFF_USAGE', `--rev: ${source} is outside the repository, so it has no version at ${rev}; name the old document instead`);
+  return `git:${rev}:${path.split(sep).join('/')}`;
+}
+
+function diffMarkdown(sources: string[], json: boolean, io: DiffIo): number {
+  const [a, b] = sources.map((s) => loadApiDocument(s, io.cwd));
+  const result = diffApiDocuments(a!, b!);
+  io.out(json ? formatJson(result) : formatText(result, { old: a!.label, new: b!.label }));
+  return result.version.ok ? EXIT_OK : EXIT_FAILED;
 }

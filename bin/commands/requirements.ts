@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { EXIT_FAILED, EXIT_OK, out, err, parseFlags, unknownValue, usageError } from '../args.js';
 import { scanSuites, type RegisteredCheck } from './coverage-scan.js';
+import { requirementsCheckHelp, runRequirementsCheck } from './requirements-check.js';
 
 const suitesDir = fileURLToPath(new URL('../../suites', import.meta.url));
 
@@ -20,12 +21,14 @@ Options:
 
 Exit codes: 0 listed; 1 a check names an id the catalog does not know; 2 usage error
 (an unknown flag or level, a glob that matches no requirement).
-`;
+
+${requirementsCheckHelp}`;
 
 const flags = { json: { type: 'boolean' }, uncovered: { type: 'boolean' }, level: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 const LEVELS = ['must', 'implied', 'not-testable'] as const;
 
 export async function runRequirements(argv: string[]): Promise<number> {
+  if (argv[0] === 'check') return runRequirementsCheck(argv.slice(1));
   const parsed = parseFlags(argv, flags);
   if (!parsed.ok) return usageError('requirements', parsed.message);
   const { values } = parsed;
