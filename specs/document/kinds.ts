@@ -1,8 +1,7 @@
 // What each change of the document's structure is under §9, as a kind of the OpenAPI change checker
 // (specs/diff/classify.ts), which owns the classifications and the §9 rule each falls under. Changes
 // of the document thus read, and print, like those of the OpenAPI diff.
-import { classify, type ChangeKind } from '../diff/index.js';
-import type { Change } from '../diff/index.js';
+import { classify, type Change, type ChangeKind } from '../diff/index.js';
 
 type FieldChange =
   | 'table-added' | 'table-removed' | 'added' | 'added-required' | 'removed' | 'type-changed' | 'became-nullable'
