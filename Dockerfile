@@ -1,9 +1,9 @@
 # The reference mock as a container image. No image registry is needed: the base
-# image is built on this machine by suites/harness/integrations/build-base-image.sh
+# image is built on this machine by integrations/build-base-image.sh
 # (this machine's node binary and its shared libraries), and the project's
 # node_modules are copied from the build context as installed by `npm ci`.
 #
-#   bash suites/harness/integrations/build-base-image.sh
+#   bash integrations/build-base-image.sh
 #   docker build -t conformance-mock:local .
 #   docker run --rm -p 127.0.0.1:4010:4010 -e MOCK_API_KEY_TEAM_A=... conformance-mock:local
 #

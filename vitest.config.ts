@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// The project's own tests (`npm test`). The conformance suites themselves
-// (suites/*.test.ts) run under suites/conformance.config.ts, started by `npm start`
+// The project's own tests (`npm test`): every *.test.ts. The conformance checks
+// (suites/*.check.ts) run under suites/conformance.config.ts, started by `npm start`
 // or by the self-test, never directly by this config.
 export default defineConfig({
   test: {
@@ -11,6 +11,7 @@ export default defineConfig({
       'mock/**/*.test.ts',
       'reports/**/*.test.ts',
       'bin/**/*.test.ts',
+      'integrations/**/*.test.ts',
       'suites/harness/**/*.test.ts',
       'suites/self/**/*.test.ts',
     ],

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// Package bin shim: TypeScript sources run through tsx's loader, no build step.
-import { register } from 'tsx/esm/api';
+// Package bin: runs the command line's build (bin/cli.ts bundled into dist/), rebuilt first when stale.
+import { runEntry } from '../build/run.mjs';
 
-register();
-await import('./cli.ts');
+await runEntry('cli', process.argv.slice(2));

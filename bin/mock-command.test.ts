@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { faults } from './faults.js';
-import { exportLine, mockHelp, runMock } from './main.js';
+import { faults } from '../mock/faults.js';
+import { exportLine, mockHelp, runMock } from './commands/mock.js';
 
 function capture() {
   const out: string[] = [];
@@ -55,15 +55,16 @@ describe('runMock', () => {
   });
 });
 
-describe('mock/run.ts process', () => {
+describe('conformance mock (the command line, as a process)', () => {
   it('prints export lines with keys from the environment and stops cleanly on SIGTERM', async () => {
-    const script = fileURLToPath(new URL('./run.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', '0', '--seed', '2'], {
+    const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'mock', '--port', '0', '--seed', '2'], {
       env: { ...process.env, MOCK_API_KEY_TEAM_A: 'key-a', MOCK_API_KEY_TEAM_B: 'key-b', MOCK_API_KEY_READ_ONLY: 'key-ro', MOCK_API_KEY_NO_API_ACCESS: 'key-free' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
     await vi.waitFor(() => expect(out).toContain('CONFORMANCE_SORT_FIELDS'), { timeout: 20_000, interval: 100 });
     expect(out).toContain("export CONFORMANCE_API_KEY='key-a'");
     expect(out).toContain("export CONFORMANCE_API_KEY_NO_API_ACCESS='key-free'");

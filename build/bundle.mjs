@@ -31,7 +31,7 @@ export const DIST = join(ROOT, 'dist');
 export const MANIFEST = join(DIST, 'manifest.json');
 
 /** dist/<key>.cjs ← source: one CommonJS file each. */
-export const COMMONJS_ENTRIES = { cli: 'build/cli-entry.mjs' };
+export const COMMONJS_ENTRIES = { cli: 'bin/cli.ts' };
 
 /** dist/<key>.js ← source: ES modules sharing chunks (imported by vitest's global set-up, the benchmark, the image). */
 export const ESM_ENTRIES = {

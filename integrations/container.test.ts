@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { startContainerTarget, parseImageEnv, parseSettingsLog, type ContainerTarget } from './container.js';
 import { buildMockImage, engineStatus, MOCK_IMAGE } from './docker-engine.js';
-import { runConformance } from '../../self/runner.js';
+import { runConformance } from '../suites/self/runner.js';
 
 const engine = await engineStatus();
 const skipReason = engine.ok ? undefined : engine.reason;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 export const BASE_IMAGE = 'conformance-node-base:local';
 export const MOCK_IMAGE = 'conformance-mock:local';
-export const PROJECT_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 export type EngineStatus = { ok: true; version: string } | { ok: false; reason: string };
 
@@ -29,7 +29,7 @@ export async function engineStatus(): Promise<EngineStatus> {
   }
   const base = await run('docker', ['image', 'inspect', BASE_IMAGE], 15_000);
   if (base.code !== 0) {
-    return { ok: false, reason: `base image ${BASE_IMAGE} missing; run suites/harness/integrations/build-base-image.sh` };
+    return { ok: false, reason: `base image ${BASE_IMAGE} missing; run integrations/build-base-image.sh` };
   }
   return { ok: true, version: info.out };
 }

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { start } from '../../../mock/index.js';
+import { start } from '../mock/index.js';
 import { documentRoutes } from './document-routes.js';
 import { inspectExchange, requirementFor } from './prism-inspector.js';
 import { parseViolations, prismViolations, responseErrors, type PrismViolation } from './prism-violations.js';
 import { startPrismMock, startPrismProxy, type PrismTarget } from './prism.js';
 
-const OPENAPI = fileURLToPath(new URL('../../../specs/openapi.json', import.meta.url));
+const OPENAPI = fileURLToPath(new URL('../specs/openapi.json', import.meta.url));
 const API = '/api/public/v1';
 const NIL = '00000000-0000-0000-0000-000000000000';
 

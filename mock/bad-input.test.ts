@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../specs/index.js';
 import { MAX_JSON_DEPTH } from './context.js';
 import { rawExchange, type RawReply } from './raw-http.js';
-import { startTestMock, type Reply, type TestMock } from './testing.js';
+import { startTestMock, type Reply, type TestMock } from '../testing/mock.js';
 
 let t: TestMock;
 let projectId: string;

@@ -16,7 +16,7 @@ export interface MockOptions {
   host?: '127.0.0.1';
   /** Seed number of the fixture data; default 1. */
   seed?: number;
-  /** Records per list and team in the fixture data (fixtures/seed.ts populationCounts); default the small seed (55 projects). */
+  /** Records per list and team in the fixture data (mock/seed.ts populationCounts); default the small seed (55 projects). */
   population?: number;
   /** Response shape of projects and organizations (§2); default 'full'. */
   shape?: Shape;

@@ -1,6 +1,6 @@
 // Every §4 endpoint answers with a schema-valid body; auth, ids, isolation and errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestMock, uploadForm, type TestMock } from './testing.js';
+import { startTestMock, uploadForm, type TestMock } from '../testing/mock.js';
 
 let t: TestMock;
 let projectId: string;

@@ -7,7 +7,7 @@ import { isPathId } from '../specs/ids.js';
 import { isKnownRequirement, testableRequirements } from '../specs/requirements.js';
 import { start } from './index.js';
 import { faults, writtenFaults } from './faults.js';
-import { bigMultipart, startTestMock, uploadForm, type Reply, type TestMock } from './testing.js';
+import { bigMultipart, startTestMock, uploadForm, type Reply, type TestMock } from '../testing/mock.js';
 
 describe('catalog', () => {
   it('names only known requirement ids', () => {

@@ -8,10 +8,10 @@
 // 4000 requests); a failure prints the seed and the failing request.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { employeeCreate, organizationCreate, assignmentPatch, employeePatch } from '../fixtures/arbitraries.js';
+import { employeeCreate, organizationCreate, assignmentPatch, employeePatch } from '../suites/harness/arbitraries.js';
 import { validate } from '../specs/index.js';
 import { rawExchange, type RawReply } from './raw-http.js';
-import { startTestMock, type TestMock } from './testing.js';
+import { startTestMock, type TestMock } from '../testing/mock.js';
 
 const SEED = Number(process.env.MOCK_FUZZ_SEED ?? 1414);
 const RUNS = Number(process.env.MOCK_FUZZ_RUNS ?? 4000);

@@ -8,7 +8,7 @@ import { Authenticator, resolveKeys } from './auth.js';
 import { Faults } from './faults.js';
 import { PageCache, versionsOf } from './page-cache.js';
 import { Collection } from './store.js';
-import { startTestMock, walk, type Reply, type TestMock } from './testing.js';
+import { startTestMock, walk, type Reply, type TestMock } from '../testing/mock.js';
 
 describe('PageCache.answer', () => {
   const keys = resolveKeys();

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CursorCodec } from './pagination.js';
 import { SORT_FIELDS } from './routes/list.js';
-import { startTestMock, walk, type TestMock } from './testing.js';
+import { startTestMock, walk, type TestMock } from '../testing/mock.js';
 
 let t: TestMock;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 // Alternative readings: parsing, refusal of unknown names/values, and each branch served.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { start } from './index.js';
-import { runMock } from './main.js';
+import { runMock } from '../bin/commands/mock.js';
 import { formatTimestamp, parseReadings, ReadingError, Readings, readings } from './readings.js';
-import { startTestMock, uploadForm, type TestMock } from './testing.js';
+import { startTestMock, uploadForm, type TestMock } from '../testing/mock.js';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,10 +1,10 @@
 // The fixture seed: deterministic, big enough, with ties, and valid against the schemas.
 import { describe, expect, it } from 'vitest';
-import { generateSeed, populationCounts, publicStage, SEED_COUNTS } from '../fixtures/seed.js';
+import { generateSeed, populationCounts, publicStage, SEED_COUNTS } from './seed.js';
 import { isPathId, validate } from '../specs/index.js';
-import { startTestMock } from './testing.js';
+import { startTestMock } from '../testing/mock.js';
 
-describe('fixtures/seed.ts', () => {
+describe('mock/seed.ts', () => {
   it('is deterministic per seed number', () => {
     expect(generateSeed(5)).toEqual(generateSeed(5));
     expect(generateSeed(5).teams.A.projects[0]!.row.id).not.toBe(generateSeed(6).teams.A.projects[0]!.row.id);

@@ -1,7 +1,7 @@
 // The collection's sorted indexes are kept up to date by every change: after any sequence
 // of puts, replaces and deletes they equal a fresh sort of the team's entries.
 import { describe, expect, it } from 'vitest';
-import { prng } from '../fixtures/seed.js';
+import { prng } from './seed.js';
 import { Collection, compareKeys, type Entry, type Row, type TeamId } from './store.js';
 
 const TEAMS: TeamId[] = ['A', 'B'];

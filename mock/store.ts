@@ -4,7 +4,7 @@
 // serialized pages can be cached until the next mutation, and keeps its sorted indexes
 // (SortedIndex) up to date itself, so a change costs a binary search per index instead
 // of a sort of the whole collection at the next read.
-import { generateSeed, publicStage, type SeedRow, type TeamSeed } from '../fixtures/seed.js';
+import { generateSeed, publicStage, type SeedRow, type TeamSeed } from './seed.js';
 
 export type TeamId = 'A' | 'B' | 'C';
 export type Row = Record<string, unknown> & { id: string; created_at: string };

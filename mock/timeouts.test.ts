@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { validate } from '../specs/index.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './context.js';
 import { MockOptionsError, start } from './index.js';
-import { runMock } from './main.js';
+import { runMock } from '../bin/commands/mock.js';
 import { rawExchange, type RawReply } from './raw-http.js';
-import { startTestMock, uploadForm, type TestMock } from './testing.js';
+import { startTestMock, uploadForm, type TestMock } from '../testing/mock.js';
 
 const BODY_TIMEOUT_MS = 300;
 const REQUEST_TIMEOUT_MS = 1_500;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { FormData as UndiciFormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_LIMIT_BYTES } from './context.js';
-import { bigMultipart, startTestMock, uploadForm, walk, type TestMock } from './testing.js';
+import { bigMultipart, startTestMock, uploadForm, walk, type TestMock } from '../testing/mock.js';
 
 let t: TestMock;
 let projectId: string;

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
-import { fakeInput } from './fake-run.js';
+import { fakeInput } from '../testing/fake-run.js';
 import { embedJson } from './html.js';
 import { secretsFrom } from './redact.js';
 import { writeReport } from './write.js';

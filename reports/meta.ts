@@ -12,7 +12,7 @@ export function idsFromName(name: string): string[] {
   return m?.[1] ? m[1].split(',').map((s) => s.trim()) : [];
 }
 
-/** `suites/uploads.test.ts` → `uploads`. */
+/** `suites/uploads.check.ts` → `uploads`. */
 export function concernFromModule(moduleId: string): string {
   return basename(moduleId).replace(/\.(test|spec|check)\.[cm]?[jt]s$/, '');
 }

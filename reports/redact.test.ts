@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
-import { fakeInput, PLANTED_KEY } from './fake-run.js';
+import { fakeInput, PLANTED_KEY } from '../testing/fake-run.js';
 import { redactDeep, redactString, secretsFrom } from './redact.js';
 import { writeReport } from './write.js';
 

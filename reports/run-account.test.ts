@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { accountFor } from '../suites/harness/journal.js';
 import { buildReport } from './build-report.js';
-import { fakeChecks, fakeInput } from './fake-run.js';
+import { fakeChecks, fakeInput } from '../testing/fake-run.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { validateReport } from './schema.js';
@@ -55,8 +55,8 @@ describe('the run account in the report', () => {
     const input = fakeInput();
     const checks: CheckResult[] = [
       ...fakeChecks(),
-      { name: 'checks never started [LIST-PAGE-ENVELOPE]', moduleId: 'suites/pagination.test.ts', state: 'skipped', note: 'The test run was aborted by the user.', errors: [], durationMs: 0 },
-      { name: 'stopped mid-way [UPLOAD-LIMIT]', moduleId: 'suites/uploads.test.ts', state: 'skipped', errors: [], durationMs: 3, meta: { requirements: ['UPLOAD-LIMIT'], concern: 'uploads', skipReason: 'not run: x', notRun: 'the target stopped answering: 5 requests in a row got no response' } },
+      { name: 'checks never started [LIST-PAGE-ENVELOPE]', moduleId: 'suites/pagination.check.ts', state: 'skipped', note: 'The test run was aborted by the user.', errors: [], durationMs: 0 },
+      { name: 'stopped mid-way [UPLOAD-LIMIT]', moduleId: 'suites/uploads.check.ts', state: 'skipped', errors: [], durationMs: 3, meta: { requirements: ['UPLOAD-LIMIT'], concern: 'uploads', skipReason: 'not run: x', notRun: 'the target stopped answering: 5 requests in a row got no response' } },
     ];
     const report = buildReport({ ...input, checks, context: { ...input.context, stopped: { cause: 'deadline', message: 'the run took longer than CONFORMANCE_RUN_TIMEOUT (30m)' } } });
     expect(report.stopped).toEqual({ cause: 'deadline', message: 'the run took longer than CONFORMANCE_RUN_TIMEOUT (30m)' });

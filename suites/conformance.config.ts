@@ -4,7 +4,7 @@ import { ConformanceReporter } from '../reports/reporter.js';
 import { excludedPatterns, excludes, selects } from './harness/only.js';
 import { suiteRegistrations } from './harness/registrations.js';
 
-// The conformance run: every suites/<concern>.test.ts against one target (see suites/global-setup.ts).
+// The conformance run: every suites/<concern>.check.ts against one target (see suites/global-setup.ts).
 const suitesDir = fileURLToPath(new URL('.', import.meta.url));
 const only = (process.env.CONFORMANCE_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const exclude = excludedPatterns();
@@ -14,7 +14,7 @@ const exclude = excludedPatterns();
 const registrations = suiteRegistrations(suitesDir);
 const files = only.length || exclude.length
   ? [...new Set(registrations.filter((r) => selects(only, r.ids) && !excludes(exclude, r.ids)).map((r) => r.file))]
-  : ['*.test.ts'];
+  : ['*.check.ts'];
 
 // How many checks of the loaded files name each requirement: the progress counts requirements done.
 const expected = new Map<string, number>();
@@ -26,7 +26,7 @@ for (const r of registrations) {
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
-    include: files.length ? files.map((f) => `suites/${f}`) : ['suites/*.test.ts'],
+    include: files.length ? files.map((f) => `suites/${f}`) : ['suites/*.check.ts'],
     globalSetup: ['suites/global-setup.ts'],
     // The bundled mock is loaded from dist/ (plain JavaScript, built by build/bundle.mjs) natively,
     // not through the test transform: transforming its 2 MB took longer than the whole run's checks.
@@ -43,6 +43,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
     // One reporter: progress while the run lasts, then the report files and one summary (no vitest summary besides).
-    reporters: [new ConformanceReporter({ dir: process.env.CONFORMANCE_REPORT_DIR || 'reports', expected })],
+    reporters: [new ConformanceReporter({ dir: process.env.CONFORMANCE_REPORT_DIR || 'out', expected })],
   },
 });

@@ -62,7 +62,7 @@ export default async function setup(project: TestProject): Promise<Stop> {
     if (scratch.length > 0 && settings.scratchProjects.length === 0) settings.scratchProjects = scratch;
     if (getRunContext()?.stopped) throw quiet(getRunContext()!.stopped!.message); // interrupted while starting
     if (settings.viaPrism) {
-      const prism = (await import('./harness/integrations/prism.js')) as { startPrismProxy(o: { upstream: string; openapiPath: string }): Promise<{ url: string; stop: Stop }> };
+      const prism = (await import('../integrations/prism.js')) as { startPrismProxy(o: { upstream: string; openapiPath: string }): Promise<{ url: string; stop: Stop }> };
       const proxy = await prism.startPrismProxy({ upstream: settings.baseUrl, openapiPath: OPENAPI });
       stops.unshift(proxy.stop);
       settings.baseUrl = proxy.url;
@@ -121,13 +121,13 @@ function mergeEnv(targetEnv: Record<string, string>): NodeJS.ProcessEnv {
 
 async function resolveTarget(s: Settings, seed: number): Promise<Resolved> {
   if (s.target === 'prism-mock') {
-    const prism = (await import('./harness/integrations/prism.js')) as { startPrismMock(o: { openapiPath: string }): Promise<{ url: string; stop: Stop }> };
+    const prism = (await import('../integrations/prism.js')) as { startPrismMock(o: { openapiPath: string }): Promise<{ url: string; stop: Stop }> };
     const mock = await prism.startPrismMock({ openapiPath: OPENAPI });
     // Prism's mock checks only that a bearer header is present; any two distinct tokens do.
     return { kind: 'prism-mock', stop: mock.stop, env: { CONFORMANCE_BASE_URL: mock.url, CONFORMANCE_API_KEY: 'prism-mock-team-a', CONFORMANCE_API_KEY_OTHER_TEAM: 'prism-mock-team-b' } };
   }
   if (s.image) {
-    const container = (await import('./harness/integrations/container.js')) as { startContainerTarget(env: NodeJS.ProcessEnv): Promise<{ baseUrl: string; settings: Record<string, string>; stop: Stop }> };
+    const container = (await import('../integrations/container.js')) as { startContainerTarget(env: NodeJS.ProcessEnv): Promise<{ baseUrl: string; settings: Record<string, string>; stop: Stop }> };
     const c = await container.startContainerTarget(process.env);
     return { kind: 'container', stop: c.stop, env: { ...c.settings, CONFORMANCE_BASE_URL: c.baseUrl } };
   }

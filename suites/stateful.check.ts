@@ -9,7 +9,7 @@ import { aProject, createAssignment, createEmployee, createOrganization, testFil
 import { expectResource } from './harness/validate.js';
 import { newestFirst } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
-import { assignmentPatch, employeePatch } from '../fixtures/arbitraries.js';
+import { assignmentPatch, employeePatch } from './harness/arbitraries.js';
 
 type Rec = Record<string, unknown>;
 interface Model { employees: string[]; assignments: Map<string, { role: unknown; employee_id: string }>; orgs: Map<string, unknown>; files: Set<string> }

@@ -1,7 +1,7 @@
 // Small fake runs for the reporter's own tests: a four-section catalog and checks
 // in every state, with a recognisable key planted where a careless target could echo it.
-import type { BuildInput } from './build-report.js';
-import type { CatalogEntry, CheckResult } from './types.js';
+import type { BuildInput } from '../reports/build-report.js';
+import type { CatalogEntry, CheckResult } from '../reports/types.js';
 
 export const PLANTED_KEY = 'sk_live_PLANTEDKEY_0123456789abcdef';
 
@@ -38,11 +38,11 @@ export function fakeCascade(): CheckResult[] {
       errors: ['page of project does not match'], durationMs: 3, meta: meta(['RES-PROJECT-SHAPE'], 'schemas', { failure: mistyped(1) }),
     },
     {
-      name: 'limit bounds every page [LIST-LIMIT]', moduleId: 'suites/pagination.test.ts', state: 'failed', errors: ['page of project does not match'], durationMs: 2,
+      name: 'limit bounds every page [LIST-LIMIT]', moduleId: 'suites/pagination.check.ts', state: 'failed', errors: ['page of project does not match'], durationMs: 2,
       meta: meta(['LIST-LIMIT'], 'pagination', { failure: { ...mistyped(5), setup: ['population of lists to page through', 'a project of team A'], requirements: [] } }),
     },
     {
-      name: 'project_id and employee_id filters [LIST-FILTER-PROJECT-ID, LIST-FILTER-EMPLOYEE-ID]', moduleId: 'suites/pagination.test.ts', state: 'failed',
+      name: 'project_id and employee_id filters [LIST-FILTER-PROJECT-ID, LIST-FILTER-EMPLOYEE-ID]', moduleId: 'suites/pagination.check.ts', state: 'failed',
       errors: ['project_id ignored'], durationMs: 4,
       meta: meta(['LIST-FILTER-PROJECT-ID', 'LIST-FILTER-EMPLOYEE-ID'], 'pagination', { failure: { message: 'GET /assignments?project_id= returned assignments of other projects', requirements: ['LIST-FILTER-PROJECT-ID'] } }),
     },
@@ -76,7 +76,7 @@ export function fakeChecks(): CheckResult[] {
       state: 'passed', errors: [], durationMs: 8, meta: meta(['LIST-CURSOR-UNDECODABLE'], 'cursors'),
     },
     {
-      name: 'page envelope matches the schema [LIST-PAGE-ENVELOPE]', moduleId: 'suites/pagination.test.ts',
+      name: 'page envelope matches the schema [LIST-PAGE-ENVELOPE]', moduleId: 'suites/pagination.check.ts',
       state: 'passed', errors: [], durationMs: 30, meta: meta(['LIST-PAGE-ENVELOPE'], 'pagination', { readings: { 'page.default-size': '20' } }),
     },
     {
@@ -90,7 +90,7 @@ export function fakeChecks(): CheckResult[] {
       state: 'failed', errors: [`AssertionError: expected 200 to be 404 — Authorization: Bearer ${PLANTED_KEY}`], durationMs: 5,
     },
     {
-      name: 'uploads above the limit are refused [UPLOAD-LIMIT]', moduleId: 'suites/uploads.test.ts',
+      name: 'uploads above the limit are refused [UPLOAD-LIMIT]', moduleId: 'suites/uploads.check.ts',
       state: 'passed', errors: [], durationMs: 900, meta: meta(['UPLOAD-LIMIT'], 'uploads', { readings: { 'page.default-size': '25' } }),
     },
   ];

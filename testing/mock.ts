@@ -3,7 +3,7 @@
 import { Readable } from 'node:stream';
 import { FormData, request } from 'undici';
 import { validate, validatePage, type SchemaName } from '../specs/index.js';
-import { start, type MockOptions, type RunningMock } from './index.js';
+import { start, type MockOptions, type RunningMock } from '../mock/index.js';
 
 export const API = '/api/public/v1';
 

@@ -1,9 +1,9 @@
 // The `mock` command: starts the reference mock in the foreground, prints the
 // CONFORMANCE_* settings as `export NAME=value` lines, and stops on SIGINT/SIGTERM.
-import { parseFlags, unknownValue, usageError } from '../bin/args.js';
-import { faults } from './faults.js';
-import { parseReadings, ReadingError, readings } from './readings.js';
-import { start, MockOptionsError, type MockOptions } from './index.js';
+import { parseFlags, unknownValue, usageError } from '../args.js';
+import { faults } from '../../mock/faults.js';
+import { parseReadings, ReadingError, readings } from '../../mock/readings.js';
+import { start, MockOptionsError, type MockOptions } from '../../mock/index.js';
 
 export const mockHelp = `Usage: conformance mock [options]
 

@@ -8,7 +8,7 @@ const suitesDir = fileURLToPath(new URL('../../suites', import.meta.url));
 export const requirementsHelp = `Usage: conformance requirements [<id or glob>...] [--level must|implied|not-testable] [--uncovered] [--json]
 
 Lists the requirement catalog (specs/requirements.json): each requirement's id, level,
-section and the checks (suites/*.test.ts) that cover it.
+section and the checks (suites/*.check.ts) that cover it.
 
 Arguments:
   <id or glob>  only these requirements, e.g. LIST-* or AUTH-BEARER-REQUIRED (case-insensitive)

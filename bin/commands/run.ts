@@ -29,7 +29,7 @@ Options:
                          with the --only and --seed it reports (CONFORMANCE_REPLAY_PATH)
   --verbose              also print stack traces of failures and the checks' console output
   --read-only            skip checks that create, change or delete records (CONFORMANCE_READ_ONLY=1)
-  --report-dir <dir>     where the reports go (default: reports/ of the project)
+  --report-dir <dir>     where the reports go (default: out/ of the project)
   --fault <name>         bundled mock only: switch on one fault (list them: conformance mock --list-faults)
   --shape <full|legacy>  bundled mock only: response shape of projects and organizations
   --deprecate <ops>      bundled mock only: operations to mark deprecated, comma-separated or repeated
@@ -121,8 +121,8 @@ function readReport(path: string): Report | undefined {
 }
 
 export async function runRun(argv: string[]): Promise<number> {
-  // --report-dir wins, then CONFORMANCE_REPORT_DIR, then reports/ of the project
-  const plan = planRun(argv, process.cwd(), process.env.CONFORMANCE_REPORT_DIR || join(projectRoot, 'reports'));
+  // --report-dir wins, then CONFORMANCE_REPORT_DIR, then out/ of the project
+  const plan = planRun(argv, process.cwd(), process.env.CONFORMANCE_REPORT_DIR || join(projectRoot, 'out'));
   if ('error' in plan) return usageError('run', plan.error);
   const planProblem = await checkPlan(plan);
   if (planProblem) return usageError('run', planProblem);

@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { startPrismMock } from '../../suites/harness/integrations/prism.js';
+import { startPrismMock } from '../../integrations/prism.js';
 import { startBenchServer, startCheckoutMock } from './children.js';
 import { childPidsMatching, cpuMsOf } from './cpu.js';
 import { measure, type LoadResult } from './load.js';

@@ -3,7 +3,7 @@
 // start, so every mock instance needs its own). The result is sent as is by wrk (mix.lua,
 // through toLua) or by the undici loop (load.ts).
 import { request } from 'undici';
-import { prng } from '../../fixtures/seed.js';
+import { prng } from '../seed.js';
 import { UPLOAD_BYTES, type Order, type Step } from './mix.js';
 
 const API = '/api/public/v1';

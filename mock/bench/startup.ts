@@ -4,7 +4,7 @@
 //                          its code cache (every start after the first, build/common-js.mjs) and
 //                          once without (the first start after a build)
 //   - npm run mock:        the same through npm, whose own start is part of what users wait for
-//   - Prism's mock:        `prism mock specs/openapi.json` (as suites/harness/integrations/prism.ts
+//   - Prism's mock:        `prism mock specs/openapi.json` (as integrations/prism.ts
 //                          starts it): ready when it answers an HTTP request (polled every 10 ms)
 // Each process runs in its own process group and is stopped with it.
 // Prints a table; a benchmark, not a test.
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { builtEntry } from '../../build/run.mjs';
-import { freePort } from '../../suites/harness/integrations/child-process.js';
+import { freePort } from '../../integrations/child-process.js';
 import { printTable } from './table.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { startPrismMock } from '../../suites/harness/integrations/prism.js';
+import { startPrismMock } from '../../integrations/prism.js';
 import { startBenchServer } from './children.js';
 import { measure, type LoadResult } from './load.js';
 import { measureWithWrk, wrkAvailable } from './wrk.js';

@@ -1,7 +1,7 @@
 // The mock's reading for clearing a project field: null removes it (absent, as before it was
 // set), so a client can return a project exactly to how it found it. The §3 rules are unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestMock, type TestMock } from '../testing.js';
+import { startTestMock, type TestMock } from '../../testing/mock.js';
 
 let t: TestMock;
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { validate } from '../../specs/index.js';
-import { arbitraryOf, assignmentPatch, employeeCreate, employeePatch, organizationCreate } from '../../fixtures/arbitraries.js';
+import { arbitraryOf, assignmentPatch, employeeCreate, employeePatch, organizationCreate } from './arbitraries.js';
 
 describe('schema-derived arbitraries', () => {
   test.each([

@@ -45,7 +45,7 @@ export interface CheckDefinition {
   name: string;
   fn: (c: CheckContext) => Promise<void>;
   options: CheckOptions;
-  /** The concern: the suite file's name without .test.ts. */
+  /** The concern: the suite file's name without .check.ts. */
   concern: string;
 }
 
@@ -74,7 +74,7 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
     afterAll(() => closeSession(name), 120_000);
   }
   test(name, { timeout: options.timeout ?? 60_000 }, async (ctx) => {
-    const meta: CheckMeta = { requirements, concern: ctx.task.file.name.replace(/^.*\//, '').replace(/\.test\.ts$/, '') };
+    const meta: CheckMeta = { requirements, concern: ctx.task.file.name.replace(/^.*\//, '').replace(/\.check\.ts$/, '') };
     ctx.task.meta.conformance = meta;
     // Once traffic stopped (signal, deadline, silent target) a check cannot run: an error, not a failure.
     ctx.signal.addEventListener('abort', () => onCheckAborted(ctx.signal.reason));

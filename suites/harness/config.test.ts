@@ -20,7 +20,7 @@ describe('target settings', () => {
     expect(r.settings.baseUrl).toBeUndefined();
     expect(r.settings.shape).toBe('auto');
     expect(r.settings.paths.organizationCreate).toEqual({ method: 'POST', path: '/api/public/v1/organizations' });
-    expect(r.settings.reportDir).toBe('reports');
+    expect(r.settings.reportDir).toBe('out');
     expect(r.settings.readOnly).toBe(false);
   });
 

@@ -19,9 +19,9 @@ export function registrationsIn(file: string, source: string): Registration[] {
   return found;
 }
 
-/** Every check registration of suites/*.test.ts. */
+/** Every check registration of suites/*.check.ts. */
 export function suiteRegistrations(suitesDir: string): Registration[] {
   return readdirSync(suitesDir)
-    .filter((f) => f.endsWith('.test.ts'))
+    .filter((f) => f.endsWith('.check.ts'))
     .flatMap((f) => registrationsIn(f, readFileSync(join(suitesDir, f), 'utf8')));
 }

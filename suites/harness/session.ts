@@ -63,7 +63,7 @@ export function onCheckAborted(reason: unknown): void {
 export function installInspectors(): Promise<void> {
   inspectorsReady ??= (async () => {
     if (!target().settings.viaPrism) return;
-    const prism = (await import('./integrations/prism.js')) as { installPrismInspector(): void };
+    const prism = (await import('../../integrations/prism.js')) as { installPrismInspector(): void };
     prism.installPrismInspector();
   })();
   return inspectorsReady;

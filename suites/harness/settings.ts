@@ -69,7 +69,7 @@ export const defaults = {
   preflightTimeoutMs: 5_000,
   stopAfterNoResponse: 5,
   walkPages: 10,
-  reportDir: 'reports',
+  reportDir: 'out',
   /** The bundled mock deprecates nothing of its own accord; one deprecated operation gives the §9
    *  deprecation checks something to check in the main job. Set CONFORMANCE_MOCK_DEPRECATE='' for none. */
   mockDeprecate: ['listCvs'],

@@ -9,7 +9,7 @@ import type { Report } from '../../reports/types.js';
 // fails, an assertion naming its requirement fails only that one, warn() reaches the report, and
 // a property failure replays from its path. No target is contacted: the checks send nothing.
 const root = new URL('../..', import.meta.url).pathname;
-const fixture = join(root, 'reports', 'out', `setup-fixture-${process.pid}`);
+const fixture = join(root, 'out', 'fixtures', `setup-fixture-${process.pid}`);
 const h = (m: string) => JSON.stringify(join(root, 'suites', 'harness', m));
 
 const globalSetup = `

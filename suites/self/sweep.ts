@@ -1,7 +1,7 @@
 // The fault sweep: one process runs the checks selected for each mock fault against a mock with
 // that fault on, one fault after another, and writes what a conformance run would have reported.
 // A run per fault through vitest costs about 3 s of start-up each; here the suites are loaded once
-// and every fault costs what its checks cost. The checks are the very ones of suites/*.test.ts
+// and every fault costs what its checks cost. The checks are the very ones of suites/*.check.ts
 // (check() records them instead of registering vitest tests, and runCheck is the body vitest
 // runs); the report is built by reports/build-report.ts, as the reporter builds it.
 //
@@ -38,7 +38,7 @@ class Skipped extends Error {
 async function loadChecks(): Promise<CheckDefinition[]> {
   const registry = { concern: '', checks: [] as CheckDefinition[] };
   globalThis.__conformanceCheckRegistry = registry;
-  for (const file of readdirSync(suitesDir).filter((f) => f.endsWith('.test.ts')).sort()) {
+  for (const file of readdirSync(suitesDir).filter((f) => f.endsWith('.check.ts')).sort()) {
     registry.concern = file.replace(/\.test\.ts$/, '');
     await import(pathToFileURL(`${suitesDir}${file}`).href);
   }
@@ -61,7 +61,7 @@ async function runOne(def: CheckDefinition): Promise<CheckResult> {
       errors.push(String((e as Error)?.message ?? e));
     }
   }
-  return { name: def.name, moduleId: `suites/${def.concern}.test.ts`, state, ...(state === 'skipped' ? { note: meta.skipReason } : {}), errors, durationMs: Date.now() - started, meta };
+  return { name: def.name, moduleId: `suites/${def.concern}.check.ts`, state, ...(state === 'skipped' ? { note: meta.skipReason } : {}), errors, durationMs: Date.now() - started, meta };
 }
 
 async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: number, deprecate: string[]): Promise<SweepOutcome> {
