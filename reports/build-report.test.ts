@@ -44,7 +44,7 @@ describe('buildReport', () => {
     expect(byId(report, 'EVENTS-NOT-SHOWN').status).toBe('not-testable');
   });
 
-  it('reads ids and concern from the name and module when a check carries no meta', () => {
+  it('reads the concern from the module when the meta holds only the declared ids', () => {
     const r = byId(report, 'ISO-GET-OTHER-TEAM-404');
     expect(r.status).toBe('failed');
     expect(r.checks[0]?.concern).toBe('isolation');
@@ -75,9 +75,9 @@ describe('buildReport', () => {
   });
 
   it('records checks naming unknown requirements as run errors', () => {
-    const checks = [{ name: 'x [NOPE-NOT-THERE]', moduleId: 'suites/x.test.ts', state: 'passed' as const, errors: [], durationMs: 1 }];
+    const checks = [{ name: 'x [NOPE-NOT-THERE]', moduleId: 'suites/x.check.ts', state: 'passed' as const, errors: [], durationMs: 1, meta: { requirements: ['NOPE-NOT-THERE'] } }];
     expect(buildReport(fakeInput({ checks })).errors).toEqual([
-      { source: 'suites/x.test.ts', message: 'check "x [NOPE-NOT-THERE]" names unknown requirement NOPE-NOT-THERE' },
+      { source: 'suites/x.check.ts', message: 'check "x [NOPE-NOT-THERE]" names unknown requirement NOPE-NOT-THERE' },
     ]);
   });
 

@@ -2,7 +2,7 @@ import { rootCauses, type Outcome } from './causes.js';
 import { mergeReadings, mergeWarnings, NOT_SELECTED, toEntry, type Entry } from './check-entry.js';
 import { checkMeta } from './meta.js';
 import { mockStartLines, replayCommand, type MockStart, type ReplayTarget } from './replay.js';
-import type { RunAccounting } from '../suites/harness/journal.js';
+import type { RunAccounting } from '../contract/run.js';
 import type {
   CatalogEntry, CheckMeta, CheckResult, Report, ReportCheck, ReportRequirement, RequirementStatus, RunContext, RunError,
 } from './types.js';

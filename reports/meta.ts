@@ -1,21 +1,9 @@
-import { basename } from 'node:path';
+import { concernOf } from '../contract/check.js';
 import type { CheckFailureMeta, CheckMeta, CheckResult, HttpRequestRecord, HttpResponseRecord, WarningMeta } from './types.js';
 
 // The metadata comes from check code running in workers; a malformed field must
 // degrade the report (missing transcript) rather than crash the reporter.
 
-const NAME_IDS = /\[([A-Z0-9][A-Z0-9-]*(?:\s*,\s*[A-Z0-9][A-Z0-9-]*)*)\]\s*$/;
-
-/** Requirement ids from a check name `title [ID-A, ID-B]` (fallback when meta is absent). */
-export function idsFromName(name: string): string[] {
-  const m = NAME_IDS.exec(name);
-  return m?.[1] ? m[1].split(',').map((s) => s.trim()) : [];
-}
-
-/** `suites/uploads.check.ts` → `uploads`. */
-export function concernFromModule(moduleId: string): string {
-  return basename(moduleId).replace(/\.(test|spec|check)\.[cm]?[jt]s$/, '');
-}
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -65,13 +53,13 @@ function failure(v: unknown): CheckFailureMeta | undefined {
   };
 }
 
-/** Normalises a check's `meta.conformance`, filling ids and concern from the name and module when absent. */
+/** Normalises a check's `meta.conformance` (declared with the test, so its ids are there even when it never ran). */
 export function checkMeta(check: CheckResult): CheckMeta {
   const raw = isRecord(check.meta) ? check.meta : {};
   const ids = Array.isArray(raw.requirements) ? raw.requirements.filter((x): x is string => typeof x === 'string') : [];
   return {
-    requirements: ids.length > 0 ? ids : idsFromName(check.name),
-    concern: str(raw.concern) ?? concernFromModule(check.moduleId),
+    requirements: ids,
+    concern: str(raw.concern) ?? concernOf(check.moduleId),
     skipReason: str(raw.skipReason),
     failure: failure(raw.failure),
     readings: stringMap(raw.readings),

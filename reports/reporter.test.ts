@@ -31,7 +31,7 @@ test('upload limit [UPLOAD-LIMIT]', ({ task }) => {
   throw new Error('expected 413 with key ' + process.env.CONFORMANCE_API_KEY);
 });
 test('bearer [AUTH-BEARER-REQUIRED]', (ctx) => { ctx.task.meta.conformance = m(['AUTH-BEARER-REQUIRED'], { skipReason: 'needs a key' }); ctx.skip('needs a key'); });
-test.skip('isolation [ISO-GET-OTHER-TEAM-404]', () => {});
+test.skip('isolation [ISO-GET-OTHER-TEAM-404]', { meta: { conformance: m(['ISO-GET-OTHER-TEAM-404']) } }, () => {});
 `;
 
 describe('ConformanceReporter in a vitest run', () => {

@@ -3,13 +3,14 @@ import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason 
 import { buildReport } from './build-report.js';
 import { loadCatalog, type Catalog } from './catalog.js';
 import { colourWanted, paint, type Paint } from './colour.js';
-import { idsFromName } from './meta.js';
-import { patternList } from '../suites/harness/only.js';
+import { runContext } from '../contract/run.js';
+import { selectionFrom } from '../contract/selection.js';
+import { readSources } from '../suites/harness/config-source.js';
 import { mockStart } from './mock-start.js';
 import { Progress, type CheckOutcome, type ProgressStream } from './progress.js';
 import { redactString, secretsFrom, secretsFromConfigFile, type Secret } from './redact.js';
 import { renderTerminalSummary } from './terminal.js';
-import type { CheckResult, RunContext, RunError } from './types.js';
+import type { CheckResult, RunError } from './types.js';
 import { writeReport } from './write.js';
 
 export interface ConformanceReporterOptions {
@@ -26,6 +27,9 @@ export interface ConformanceReporterOptions {
   /** Where progress and the summary go; default: process.stdout. */
   out?: ProgressStream;
 }
+
+/** The requirement ids a check declared (task meta, set when the test is declared). */
+const idsOf = (test: TestCase): string[] => test.meta().conformance?.requirements ?? [];
 
 function toCheckResult(test: TestCase): CheckResult {
   const result = test.result();
@@ -79,7 +83,7 @@ export class ConformanceReporter implements Reporter {
   // The settings (and the bundled mock's generated keys) may appear in the environment
   // only while the run lasts, so they are collected at several points.
   private collectSecrets(): void {
-    const context = globalThis.__conformanceRun as Partial<RunContext> | undefined;
+    const context = runContext();
     const extra = Object.fromEntries((this.options.secrets ?? []).map((v, i) => [`SECRET_${i}`, v]));
     const found = [...secretsFrom(process.env, context?.settings, extra), ...secretsFromConfigFile(process.env.CONFORMANCE_CONFIG)];
     for (const s of found) if (!this.secrets.has(s.value)) this.secrets.set(s.value, s);
@@ -95,11 +99,11 @@ export class ConformanceReporter implements Reporter {
   }
 
   onTestModuleCollected(module: TestModule): void {
-    this.progress.collected([...module.children.allTests()].map((t) => idsFromName(t.name)));
+    this.progress.collected([...module.children.allTests()].map(idsOf));
   }
 
   onTestCaseResult(test: TestCase): void {
-    this.progress.checkFinished(idsFromName(test.name), outcomeOf(test));
+    this.progress.checkFinished(idsOf(test), outcomeOf(test));
   }
 
   onTestModuleEnd(module: TestModule): void {
@@ -118,10 +122,10 @@ export class ConformanceReporter implements Reporter {
     const checks = modules.flatMap((m) => [...m.children.allTests()].map(toCheckResult));
     const seedText = process.env.CONFORMANCE_SEED;
     const catalog = this.options.catalog ?? (await loadCatalog());
-    const only = (process.env.CONFORMANCE_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    const excluded = new Set(catalog.match(patternList(process.env.CONFORMANCE_EXCLUDE)));
+    const { only, exclude } = selectionFrom(readSources(process.env).raw);
+    const excluded = new Set(catalog.match(exclude));
     const selected = new Set(catalog.match(only).filter((id) => !excluded.has(id)));
-    const context: Partial<RunContext> = { specVersion: catalog.specVersion, ...(globalThis.__conformanceRun as Partial<RunContext> | undefined) };
+    const context = { specVersion: catalog.specVersion, ...runContext() };
     const mock = context.target?.kind === 'bundled-mock' ? await mockStart(process.env) : undefined;
     const report = buildReport({
       checks,

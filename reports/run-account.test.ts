@@ -55,7 +55,7 @@ describe('the run account in the report', () => {
     const input = fakeInput();
     const checks: CheckResult[] = [
       ...fakeChecks(),
-      { name: 'checks never started [LIST-PAGE-ENVELOPE]', moduleId: 'suites/pagination.check.ts', state: 'skipped', note: 'The test run was aborted by the user.', errors: [], durationMs: 0 },
+      { name: 'checks never started [LIST-PAGE-ENVELOPE]', moduleId: 'suites/pagination.check.ts', state: 'skipped', note: 'The test run was aborted by the user.', errors: [], durationMs: 0, meta: { requirements: ['LIST-PAGE-ENVELOPE'], concern: 'pagination' } },
       { name: 'stopped mid-way [UPLOAD-LIMIT]', moduleId: 'suites/uploads.check.ts', state: 'skipped', errors: [], durationMs: 3, meta: { requirements: ['UPLOAD-LIMIT'], concern: 'uploads', skipReason: 'not run: x', notRun: 'the target stopped answering: 5 requests in a row got no response' } },
     ];
     const report = buildReport({ ...input, checks, context: { ...input.context, stopped: { cause: 'deadline', message: 'the run took longer than CONFORMANCE_RUN_TIMEOUT (30m)' } } });

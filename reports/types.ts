@@ -1,55 +1,18 @@
-// Types of the report pipeline. The written file's shape is defined by
-// specs/report.schema.json; these types mirror it for the code that builds it,
-// and reports/schema.test.ts keeps the two in step by validating built reports.
+// Types of the report pipeline (C6 in ARCHITECTURE.md). The written file's shape is defined by
+// specs/report.schema.json; these types mirror it for the code that builds it, and
+// reports/schema.test.ts keeps the two in step by validating built reports. What checks hand the
+// reporter (C5) and the run context (C4) are declared in contract/ and only re-exported here.
 
 export type Level = 'must' | 'implied' | 'not-testable';
 /** blocked: the check could not run its own assertions because a shared setup step (or, for one of
  *  several requirements, an earlier assertion of the same check) failed; it counts as not passed. */
 export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped';
 export type RequirementStatus = CheckStatus | 'not-testable';
-export type TargetKind = 'bundled-mock' | 'deployment' | 'container' | 'prism-mock' | 'unknown';
 
-export interface HttpRequestRecord {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-export interface HttpResponseRecord {
-  status: number;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-/** What a check records about its failure (C5 `meta.conformance.failure`). */
-export interface CheckFailureMeta {
-  message: string;
-  request?: HttpRequestRecord;
-  response?: HttpResponseRecord;
-  curl?: string;
-  seed?: number;
-  path?: string;
-  counterexample?: unknown;
-  /** The check's requirements the failure concerns; absent: all of them. */
-  requirements?: string[];
-  /** Shared setup steps the failure happened in, outermost first. */
-  setup?: string[];
-}
-
-/** A reading flagged as deserving attention (CheckContext.warn). */
-export interface WarningMeta { name: string; message: string }
-
-/** The metadata a check attaches to its vitest task (C5 `meta.conformance`). */
-export interface CheckMeta {
-  requirements: string[];
-  concern: string;
-  skipReason?: string;
-  failure?: CheckFailureMeta;
-  readings?: Record<string, string>;
-  warnings?: WarningMeta[];
-  requests?: number;
-}
+export type { CheckFailureMeta, CheckMeta, HttpRequestRecord, HttpResponseRecord, Warning as WarningMeta } from '../contract/check.js';
+export type { ReportedTargetKind as TargetKind, RunContext } from '../contract/run.js';
+import type { HttpRequestRecord, HttpResponseRecord } from '../contract/check.js';
+import type { ReportedTargetKind } from '../contract/run.js';
 
 /** One finished vitest test case, reduced to what the report needs. */
 export interface CheckResult {
@@ -67,8 +30,6 @@ export interface CheckResult {
   meta?: unknown;
 }
 
-/** The run context is defined once, by the harness that sets it. */
-export type { RunContext } from '../suites/harness/run-context.js';
 
 export interface CatalogEntry {
   id: string;
@@ -152,7 +113,7 @@ export interface RunError {
 export interface Report {
   specVersion: string;
   target: {
-    kind: TargetKind;
+    kind: ReportedTargetKind;
     baseUrl: string | null;
     shape: string | null;
     viaPrism?: boolean;

@@ -1,32 +1,32 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { ConformanceReporter } from '../reports/reporter.js';
-import { excludedPatterns, excludes, selects } from './harness/only.js';
+import { narrows, runsUnder, selectionFrom } from '../contract/selection.js';
+import { readSources } from './harness/config-source.js';
 import { suiteRegistrations } from './harness/registrations.js';
 
 // The conformance run: every suites/<concern>.check.ts against one target (see suites/global-setup.ts).
 const suitesDir = fileURLToPath(new URL('.', import.meta.url));
-const only = (process.env.CONFORMANCE_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-const exclude = excludedPatterns();
+const selection = selectionFrom(readSources(process.env).raw);
 
 // With CONFORMANCE_ONLY or CONFORMANCE_EXCLUDE, files with no selected check are not even loaded
 // (their checks would all be skipped); the reporter lists their requirements as "not selected".
 const registrations = suiteRegistrations(suitesDir);
-const files = only.length || exclude.length
-  ? [...new Set(registrations.filter((r) => selects(only, r.ids) && !excludes(exclude, r.ids)).map((r) => r.file))]
-  : ['*.check.ts'];
+const files = narrows(selection)
+  ? [...new Set(registrations.filter((r) => runsUnder(selection, r.requirements)).map((r) => r.file))]
+  : ['suites/*.check.ts'];
 
 // How many checks of the loaded files name each requirement: the progress counts requirements done.
 const expected = new Map<string, number>();
 for (const r of registrations) {
-  if ((only.length || exclude.length) && !files.includes(r.file)) continue;
-  for (const id of new Set(r.ids)) expected.set(id, (expected.get(id) ?? 0) + 1);
+  if (narrows(selection) && !files.includes(r.file)) continue;
+  for (const id of new Set(r.requirements)) expected.set(id, (expected.get(id) ?? 0) + 1);
 }
 
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
-    include: files.length ? files.map((f) => `suites/${f}`) : ['suites/*.check.ts'],
+    include: files.length ? files : ['suites/*.check.ts'],
     globalSetup: ['suites/global-setup.ts'],
     // The bundled mock is loaded from dist/ (plain JavaScript, built by build/bundle.mjs) natively,
     // not through the test transform: transforming its 2 MB took longer than the whole run's checks.

@@ -12,12 +12,12 @@ import type { TestProject } from 'vitest/node';
 import { requireConfig } from './harness/config.js';
 import { readAccounting } from './harness/journal.js';
 import { bundledScratchProjects, preflight, preflightLine, preflightPassed } from './harness/preflight.js';
-import { getRunContext, setRunContext, stopRun, type TargetKind } from './harness/run-context.js';
+import { runContext, setRunContext, stopRun, updateRunContext, type TargetKind } from '../contract/run.js';
+import { specVersion } from '../specs/requirements.js';
 import type { Settings } from './harness/settings.js';
 import type { ProvidedTarget } from './harness/target.js';
 
 const OPENAPI = new URL('../specs/openapi.json', import.meta.url).pathname;
-const specVersion = (JSON.parse(readFileSync(new URL('../specs/requirements.json', import.meta.url), 'utf8')) as { specVersion: string }).specVersion;
 
 type Stop = () => Promise<void>;
 interface Resolved { kind: TargetKind; env: Record<string, string>; stop: Stop }
@@ -38,7 +38,7 @@ export default async function setup(project: TestProject): Promise<Stop> {
   const journal = join(tmpdir(), `conformance-${runId}.jsonl`);
   const intended: TargetKind = initial.target === 'prism-mock' ? 'prism-mock' : initial.image ? 'container' : initial.baseUrl ? 'deployment' : 'bundled-mock';
   setRunContext({
-    ...getRunContext(), // a stop recorded before the setup ran (a signal) stays
+    ...runContext(), // a stop recorded before the setup ran (a signal) stays
     specVersion, seed, runId, readOnly: initial.readOnly,
     target: { kind: intended, baseUrl: initial.baseUrl ?? '' },
     startedAt: new Date().toISOString(),
@@ -60,7 +60,7 @@ export default async function setup(project: TestProject): Promise<Stop> {
     settings.seed = seed;
     const scratch = await checkTarget(resolved, settings);
     if (scratch.length > 0 && settings.scratchProjects.length === 0) settings.scratchProjects = scratch;
-    if (getRunContext()?.stopped) throw quiet(getRunContext()!.stopped!.message); // interrupted while starting
+    if (runContext()?.stopped) throw quiet(runContext()!.stopped!.message); // interrupted while starting
     if (settings.viaPrism) {
       const prism = (await import('../integrations/prism.js')) as { startPrismProxy(o: { upstream: string; openapiPath: string }): Promise<{ url: string; stop: Stop }> };
       const proxy = await prism.startPrismProxy({ upstream: settings.baseUrl, openapiPath: OPENAPI });
@@ -68,8 +68,7 @@ export default async function setup(project: TestProject): Promise<Stop> {
       settings.baseUrl = proxy.url;
     }
     const shape = settings.shape !== 'auto' ? settings.shape : resolved.kind === 'bundled-mock' ? (settings.mock.shape ?? 'full') : undefined;
-    setRunContext({
-      ...getRunContext()!,
+    updateRunContext({
       target: { kind: resolved.kind, baseUrl: settings.baseUrl, ...(shape ? { shape } : {}), viaPrism: settings.viaPrism, ...(settings.mock.fault && resolved.kind === 'bundled-mock' ? { mockFault: settings.mock.fault } : {}) },
       settings: resolved.env,
     });

@@ -34,7 +34,7 @@ const mistyped = (limit: number) => ({
 export function fakeCascade(): CheckResult[] {
   return [
     {
-      name: 'GET /projects: every page matches the schema [RES-PROJECT-SHAPE]', moduleId: 'suites/schemas.test.ts', state: 'failed',
+      name: 'GET /projects: every page matches the schema [RES-PROJECT-SHAPE]', moduleId: 'suites/schemas.check.ts', state: 'failed',
       errors: ['page of project does not match'], durationMs: 3, meta: meta(['RES-PROJECT-SHAPE'], 'schemas', { failure: mistyped(1) }),
     },
     {
@@ -47,7 +47,7 @@ export function fakeCascade(): CheckResult[] {
       meta: meta(['LIST-FILTER-PROJECT-ID', 'LIST-FILTER-EMPLOYEE-ID'], 'pagination', { failure: { message: 'GET /assignments?project_id= returned assignments of other projects', requirements: ['LIST-FILTER-PROJECT-ID'] } }),
     },
     {
-      name: 'the base path answers [GEN-BASE-PATH]', moduleId: 'suites/schemas.test.ts', state: 'passed', errors: [], durationMs: 1,
+      name: 'the base path answers [GEN-BASE-PATH]', moduleId: 'suites/schemas.check.ts', state: 'passed', errors: [], durationMs: 1,
       meta: meta(['GEN-BASE-PATH'], 'schemas', { warnings: [{ name: 'list.last-page', message: 'hasMore true followed by an empty last page' }] }),
     },
   ];
@@ -58,7 +58,7 @@ const meta = (requirements: string[], concern: string, extra: Record<string, unk
 export function fakeChecks(): CheckResult[] {
   return [
     {
-      name: 'undecodable cursor answers 400 [LIST-CURSOR-UNDECODABLE, VER-CURSOR-400]', moduleId: 'suites/cursors.test.ts',
+      name: 'undecodable cursor answers 400 [LIST-CURSOR-UNDECODABLE, VER-CURSOR-400]', moduleId: 'suites/cursors.check.ts',
       state: 'failed', errors: [`expected 400, got 200 (key ${PLANTED_KEY})`], durationMs: 12.6,
       meta: meta(['LIST-CURSOR-UNDECODABLE', 'VER-CURSOR-400'], 'cursors', {
         failure: {
@@ -72,7 +72,7 @@ export function fakeChecks(): CheckResult[] {
       }),
     },
     {
-      name: 'cursor of another sort answers 400 [LIST-CURSOR-UNDECODABLE]', moduleId: 'suites/cursors.test.ts',
+      name: 'cursor of another sort answers 400 [LIST-CURSOR-UNDECODABLE]', moduleId: 'suites/cursors.check.ts',
       state: 'passed', errors: [], durationMs: 8, meta: meta(['LIST-CURSOR-UNDECODABLE'], 'cursors'),
     },
     {
@@ -80,14 +80,15 @@ export function fakeChecks(): CheckResult[] {
       state: 'passed', errors: [], durationMs: 30, meta: meta(['LIST-PAGE-ENVELOPE'], 'pagination', { readings: { 'page.default-size': '20' } }),
     },
     {
-      name: 'request without a key is refused [AUTH-BEARER-REQUIRED]', moduleId: 'suites/auth.test.ts',
+      name: 'request without a key is refused [AUTH-BEARER-REQUIRED]', moduleId: 'suites/auth.check.ts',
       state: 'skipped', note: 'needs CONFORMANCE_API_KEY_READ_ONLY', errors: [], durationMs: 0,
       meta: meta(['AUTH-BEARER-REQUIRED'], 'auth', { skipReason: 'needs CONFORMANCE_API_KEY_READ_ONLY' }),
     },
     {
-      // No meta at all: ids and concern come from the name and the module.
-      name: 'GET of another team\'s project is 404 [ISO-GET-OTHER-TEAM-404]', moduleId: 'suites/isolation.test.ts',
+      // Only the ids declared with the test: the concern comes from the module.
+      name: 'GET of another team\'s project is 404 [ISO-GET-OTHER-TEAM-404]', moduleId: 'suites/isolation.check.ts',
       state: 'failed', errors: [`AssertionError: expected 200 to be 404 — Authorization: Bearer ${PLANTED_KEY}`], durationMs: 5,
+      meta: { requirements: ['ISO-GET-OTHER-TEAM-404'] },
     },
     {
       name: 'uploads above the limit are refused [UPLOAD-LIMIT]', moduleId: 'suites/uploads.check.ts',

@@ -66,10 +66,10 @@ type Check = { title: string; file: string; line: number };
 
 /** The suite checks registered for each id, read statically (no suite is run). */
 async function checksById(): Promise<Map<string, Check[]>> {
-  const { scanSuites } = await import('./coverage-scan.js');
+  const { suiteRegistrations } = await import('../../suites/harness/registrations.js');
   const byId = new Map<string, Check[]>();
   try {
-    for (const { requirements, title, file, line } of scanSuites(suitesDir)) {
+    for (const { requirements, title, file, line } of suiteRegistrations(suitesDir)) {
       for (const id of requirements) byId.set(id, [...(byId.get(id) ?? []), { title, file, line }]);
     }
   } catch {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { EXIT_FAILED, EXIT_OK, out, err, parseFlags, unknownValue, usageError } from '../args.js';
-import { scanSuites, type RegisteredCheck } from './coverage-scan.js';
+import { suiteRegistrations, type Registration } from '../../suites/harness/registrations.js';
 import { requirementsCheckHelp, runRequirementsCheck } from './requirements-check.js';
 
 const suitesDir = fileURLToPath(new URL('../../suites', import.meta.url));
@@ -37,8 +37,8 @@ export async function runRequirements(argv: string[]): Promise<number> {
   const patterns = parsed.positionals.map((p) => p.toUpperCase());
   const unmatched = catalog.unmatchedPatterns(patterns);
   if (unmatched.length > 0) return usageError('requirements', unknownValue('requirement', unmatched[0]!, catalog.requirements.map((r) => r.id)).replace(/^unknown requirement/, 'no requirement matches'));
-  const checks = scanSuites(suitesDir);
-  const byId = new Map<string, RegisteredCheck[]>();
+  const checks = suiteRegistrations(suitesDir);
+  const byId = new Map<string, Registration[]>();
   for (const c of checks) for (const id of c.requirements) byId.set(id, [...(byId.get(id) ?? []), c]);
   const { unknown, uncovered } = catalog.coverage(byId.keys(), { subjects: ['server'] });
   const uncoveredSet = new Set(uncovered);

@@ -6,7 +6,7 @@ import { validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
 import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, unknownValue, usageError } from '../args.js';
 import type { Settings } from '../../suites/harness/settings.js';
-import { getRunContext, stopRun } from '../../suites/harness/run-context.js';
+import { runContext, stopRun } from '../../contract/run.js';
 import { planRun, type RunPlan } from './run-options.js';
 import { blockingFailures } from './summary.js';
 
@@ -148,7 +148,7 @@ export async function runRun(argv: string[]): Promise<number> {
   // A stale report must not pass for this run's.
   for (const f of Object.values(files)) rmSync(f, { force: true });
   const interrupted = await runSuites(config.settings);
-  const stopped = getRunContext()?.stopped;
+  const stopped = runContext()?.stopped;
   if (stopped?.cause === 'preflight') {
     err(`conformance run: ${stopped.message}`);
     return EXIT_USAGE;
@@ -217,7 +217,7 @@ async function runSuites(s: Settings): Promise<NodeJS.Signals | undefined> {
   } catch (e) {
     // A target that did not start or failed its preflight is in the run context (and the report);
     // anything else is printed here.
-    if (!getRunContext()?.stopped) err(`conformance run: the run could not start: ${(e as Error).message}`);
+    if (!runContext()?.stopped) err(`conformance run: the run could not start: ${(e as Error).message}`);
   } finally {
     clearTimeout(deadline);
     await vitest.close().catch(() => undefined);

@@ -11,8 +11,8 @@ import { bundleSchemas } from '../bundle.js';
 import { API_PREFIX, SCHEMAS, pageSchema, parameters, responses, securitySchemes } from './components.js';
 import { extensionEndpoints, extensionSchemas, type ExtensionPaths } from './extensions.js';
 import { endpoints, operation, type Endpoint } from './operations.js';
+import { specVersion } from '../requirements.js';
 
-export const SPEC_VERSION = '1.6.0';
 export const OPENAPI_PATH = fileURLToPath(new URL('../openapi.json', import.meta.url));
 
 export interface BuildOptions {
@@ -52,7 +52,7 @@ export function buildOpenApi(options: BuildOptions = {}): OpenApiDocument {
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Projects, Employees and Assignments Public API',
-      version: SPEC_VERSION,
+      version: specVersion,
       description:
         'The team-scoped public REST interface (v1). Every endpoint needs the bearer header. ' +
         'Responses may carry fields not listed here (clients must ignore unknown fields) and enumerations are open ' +

@@ -8,8 +8,8 @@ import { isKnownRequirement } from '../../specs/requirements.js';
 import type { ApiClient } from './client.js';
 import { beginCheck, endCheck, recordReading, recordWarning, type CheckState } from './current.js';
 import type { Ledger } from './ledger.js';
-import type { CheckMeta } from './meta.js';
-import { excludedPatterns, excludes, selects } from './only.js';
+import { concernOf, type CheckMeta } from '../../contract/check.js';
+import { excludes, selects } from '../../contract/selection.js';
 import { SetupFailure } from './setup.js';
 import { keyVariables, type KeyName } from './redact.js';
 import { api, closeSession, installInspectors, notRun, onCheckAborted, stoppedBy, theLedger } from './session.js';
@@ -67,15 +67,15 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
     return;
   }
   const suite = TestRunner.getCurrentSuite();
-  const file = suite.file ?? suite;
+  const file = (suite.file ?? suite) as { name: string };
   if (!hookedFiles.has(file)) {
     hookedFiles.add(file);
-    const name = (file as { name?: string }).name ?? 'suite';
-    afterAll(() => closeSession(name), 120_000);
+    afterAll(() => closeSession(file.name), 120_000);
   }
-  test(name, { timeout: options.timeout ?? 60_000 }, async (ctx) => {
-    const meta: CheckMeta = { requirements, concern: ctx.task.file.name.replace(/^.*\//, '').replace(/\.check\.ts$/, '') };
-    ctx.task.meta.conformance = meta;
+  // The ids travel as task meta from the declaration on, so a check that never runs still names them.
+  const concern = concernOf(file.name);
+  test(name, { timeout: options.timeout ?? 60_000, meta: { conformance: { requirements, concern } } }, async (ctx) => {
+    const meta: CheckMeta = (ctx.task.meta.conformance ??= { requirements, concern });
     // Once traffic stopped (signal, deadline, silent target) a check cannot run: an error, not a failure.
     ctx.signal.addEventListener('abort', () => onCheckAborted(ctx.signal.reason));
     await runCheck({ requirements, name, fn, options, concern: meta.concern }, meta, (reason) => ctx.skip(reason));
@@ -115,8 +115,8 @@ export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (rea
 }
 
 function skipReasonFor(t: ProvidedTarget, requirements: string[], options: CheckOptions): string | undefined {
-  if (!selects(t.settings.only, requirements)) return 'not selected by CONFORMANCE_ONLY';
-  if (excludes(excludedPatterns(), requirements)) return 'excluded by CONFORMANCE_EXCLUDE';
+  if (!selects(t.settings.selection.only, requirements)) return 'not selected by CONFORMANCE_ONLY';
+  if (excludes(t.settings.selection.exclude, requirements)) return 'excluded by CONFORMANCE_EXCLUDE';
   if (options.mutates && t.settings.readOnly) return 'CONFORMANCE_READ_ONLY=1: the check would change records';
   for (const need of options.needs ?? []) if (!t.settings.paths[need]) return `${pathSettingNames[need]} is not set`;
   for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `${keyVariables[key]} is not set`;

@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 function client(over: Partial<Settings> = {}): ApiClient {
-  return new ApiClient({ ...defaults, paths: { organizationCreate: defaults.organizationCreate }, sortFields: {}, shape: 'auto', readOnly: false, only: [], mock: { deprecate: [] }, viaPrism: false,
+  return new ApiClient({ ...defaults, paths: { organizationCreate: defaults.organizationCreate }, sortFields: {}, shape: 'auto', readOnly: false, selection: { only: [], exclude: [] }, mock: { deprecate: [] }, viaPrism: false,
     keys: { team: KEY, otherTeam: OTHER }, baseUrl, ...over } as Settings & { baseUrl: string });
 }
 

@@ -1,6 +1,7 @@
 // Parsers of single settings. Each returns the value or pushes a ConfigError; none echoes a key.
 import type { ConfigError } from './config-error.js';
 import { API_PREFIX, listResources, type Endpoint, type ListResource } from './settings.js';
+import { patternList } from '../../contract/selection.js';
 
 export type Errors = ConfigError[];
 
@@ -107,7 +108,7 @@ export function parseSortFields(errors: Errors, setting: string, value: string |
 /** Requirement ids or globs: upper-kebab with `*`. */
 export function parseOnly(errors: Errors, setting: string, value: string | undefined): string[] {
   if (value === undefined) return [];
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = patternList(value);
   for (const item of items) {
     if (!/^[A-Z0-9*][A-Z0-9*-]*$/.test(item)) errors.push({ code: 'invalid_only_pattern', setting, message: `not a requirement id or glob: ${JSON.stringify(item)}` });
   }

@@ -37,7 +37,7 @@ describe('target settings', () => {
     expect(r.settings.paths.attachmentDownload).toEqual({ method: 'GET', path: '/api/public/v1/attachments/{id}/download' });
     expect(r.settings.paths.fileDelete).toEqual({ method: 'POST', path: '/api/public/v1/files/{id}/delete' });
     expect(r.settings.sortFields).toEqual({ projects: ['created_at', 'title'], assignments: ['created_at'] });
-    expect(r.settings).toMatchObject({ seed: 42, readOnly: true, shape: 'legacy', only: ['LIST-*', 'AUTH-BEARER-REQUIRED'] });
+    expect(r.settings).toMatchObject({ seed: 42, readOnly: true, shape: 'legacy', selection: { only: ['LIST-*', 'AUTH-BEARER-REQUIRED'], exclude: [] } });
   });
 
   test.each([

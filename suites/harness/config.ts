@@ -54,7 +54,7 @@ function parseSettings(raw: RawSettings, errors: ConfigError[]): Settings {
     stopAfterNoResponse: p.parseInteger(errors, 'CONFORMANCE_STOP_AFTER_NO_RESPONSE', raw.CONFORMANCE_STOP_AFTER_NO_RESPONSE, 1) ?? defaults.stopAfterNoResponse,
     scratchProjects: p.parseIdList(errors, 'CONFORMANCE_SCRATCH_PROJECTS', raw.CONFORMANCE_SCRATCH_PROJECTS),
     walkPages: p.parseInteger(errors, 'CONFORMANCE_WALK_PAGES', raw.CONFORMANCE_WALK_PAGES, 1) ?? defaults.walkPages,
-    only: p.parseOnly(errors, 'CONFORMANCE_ONLY', raw.CONFORMANCE_ONLY),
+    selection: { only: p.parseOnly(errors, 'CONFORMANCE_ONLY', raw.CONFORMANCE_ONLY), exclude: p.parseOnly(errors, 'CONFORMANCE_EXCLUDE', raw.CONFORMANCE_EXCLUDE) },
     reportDir: raw.CONFORMANCE_REPORT_DIR ?? defaults.reportDir,
     mock: {
       fault: raw.CONFORMANCE_MOCK_FAULT,

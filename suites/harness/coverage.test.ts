@@ -17,13 +17,13 @@ describe('suite coverage of the requirement catalog', () => {
   });
 
   test('every check names at least one id, and only ids of the catalog', () => {
-    expect(registrations.filter((r) => r.ids.length === 0)).toEqual([]);
-    const { unknown } = coverage(registrations.flatMap((r) => r.ids));
+    expect(registrations.filter((r) => r.requirements.length === 0)).toEqual([]);
+    const { unknown } = coverage(registrations.flatMap((r) => r.requirements));
     expect(unknown).toEqual([]);
   });
 
   test('every testable server requirement has a check', () => {
-    const { uncovered } = coverage(registrations.flatMap((r) => r.ids), { subjects: ['server'] });
+    const { uncovered } = coverage(registrations.flatMap((r) => r.requirements), { subjects: ['server'] });
     expect(uncovered).toEqual([]);
   });
 
@@ -36,6 +36,6 @@ describe('suite coverage of the requirement catalog', () => {
 
   test('the scan resolves spreads of id constants', () => {
     const source = "const IDS = ['B-ONE', 'B-TWO'];\ncheck(['A-ONE', ...IDS], 'title', async () => {});";
-    expect(registrationsIn('x.test.ts', source)).toEqual([{ file: 'x.test.ts', ids: ['A-ONE', 'B-ONE', 'B-TWO'] }]);
+    expect(registrationsIn('suites/x.check.ts', source)).toEqual([{ file: 'suites/x.check.ts', concern: 'x', title: 'title', line: 2, requirements: ['A-ONE', 'B-ONE', 'B-TWO'] }]);
   });
 });

@@ -1,14 +1,9 @@
 // The state of the check that is running in this worker: its transcript, request count,
 // readings and property-run evidence. Checks of one file run one at a time.
 
-export interface Exchange {
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; headers: Record<string, string>; body?: string };
-  /** Set when no response arrived (timeout, connection error). */
-  error?: string;
-  curl: string;
-  durationMs: number;
-}
+import type { Exchange, Warning } from '../../contract/check.js';
+
+export type { Exchange, Warning } from '../../contract/check.js';
 
 export interface PropertyEvidence {
   seed: number;
@@ -17,8 +12,6 @@ export interface PropertyEvidence {
   counterexample?: unknown;
 }
 
-/** A reading that deserves attention: allowed by the document, but arguable. Never fails a run. */
-export interface Warning { name: string; message: string }
 
 export interface CheckState {
   transcript: Exchange[];

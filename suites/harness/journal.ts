@@ -4,10 +4,10 @@
 // records touched and whether they are back as they were, requests sent, why the run stopped.
 // Never holds a key or a record's content: kinds, ids, key names, field names.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import type { Leftovers, RunAccounting, StopCause, TouchedRecord } from '../../contract/run.js';
 import type { KeyName } from './redact.js';
 
 export type RecordKind = 'assignment' | 'attachment' | 'file' | 'organization' | 'employee';
-export type StopCause = 'interrupted' | 'deadline' | 'target-unresponsive' | 'target-not-started' | 'preflight';
 
 export type JournalEvent =
   /** A record the run created; `deletable: false` when the API offers no way to delete it. */
@@ -41,29 +41,6 @@ const COLLECTION: Record<RecordKind, string> = {
   assignment: 'assignments', attachment: 'attachments', file: 'files', organization: 'organizations', employee: 'employees',
 };
 
-export interface Leftovers {
-  [collection: string]: { count: number; ids: string[]; why: string[] };
-}
-
-export interface TouchedRecord {
-  resource: string;
-  id: string;
-  /** The key the record was read and changed with (team or otherTeam). */
-  auth: string;
-  /** One of CONFORMANCE_SCRATCH_PROJECTS: set aside for testing. */
-  scratch: boolean;
-  /** Back exactly as found (apart from updated_at); null when its restore never ran. */
-  restored: boolean | null;
-  /** Fields that differ from the snapshot after the restore. */
-  differences: string[];
-}
-
-export interface RunAccounting {
-  leftovers: Leftovers;
-  touched: TouchedRecord[];
-  requests: number;
-  stopped?: { cause: StopCause; message: string };
-}
 
 export function readEvents(file: string): JournalEvent[] {
   if (!existsSync(file)) return [];

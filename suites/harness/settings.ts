@@ -1,5 +1,6 @@
 // The typed target settings every part of the harness reads. Parsed and validated by config.ts;
 // plain data so they can be handed from the global setup to the test workers.
+import type { Selection } from '../../contract/selection.js';
 
 export type Shape = 'full' | 'legacy';
 export type ListResource = 'projects' | 'assignments' | 'organizations' | 'cvs';
@@ -43,7 +44,8 @@ export interface Settings {
   scratchProjects: string[];
   /** Page budget of one walk over a list (CONFORMANCE_WALK_PAGES). */
   walkPages: number;
-  only: string[];
+  /** CONFORMANCE_ONLY and CONFORMANCE_EXCLUDE. */
+  selection: Selection;
   reportDir: string;
   mock: { fault?: string; shape?: Shape; deprecate: string[]; population?: number };
   image?: string;

@@ -1,7 +1,7 @@
 // The validator tolerates what §9 says clients must tolerate; upload bodies are reproducible.
 import { describe, expect, test } from 'vitest';
 import { validate } from '../../specs/index.js';
-import { selects } from './only.js';
+import { selects } from '../../contract/selection.js';
 import { isOrdered } from './order.js';
 import { registrationsIn } from './registrations.js';
 import { shapeOfRecord } from './shape.js';
@@ -67,6 +67,6 @@ describe('harness building blocks', () => {
   });
 
   test('registrations are read from check() calls', () => {
-    expect(registrationsIn('f', "check(['A-B', 'C-D'], 't', f);\ncheck(['E-F'], 't', g)").map((r) => r.ids)).toEqual([['A-B', 'C-D'], ['E-F']]);
+    expect(registrationsIn('f', "check(['A-B', 'C-D'], 't', f);\ncheck(['E-F'], 't', g)").map((r) => r.requirements)).toEqual([['A-B', 'C-D'], ['E-F']]);
   });
 });
