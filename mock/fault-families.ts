@@ -8,7 +8,13 @@ import { parameters } from '../specs/openapi/components.js';
 import { endpoints, type Endpoint } from '../specs/openapi/operations.js';
 import { schema, type SchemaName } from '../specs/index.js';
 
-export interface FaultInfo { name: string; requirements: string[]; description: string }
+export interface FaultInfo {
+  name: string;
+  requirements: readonly string[];
+  description: string;
+  /** The project/organization shape the mock must serve for the fault to show. */
+  shape: 'full' | 'legacy';
+}
 
 export const REFUSALS = ['cross-team', 'read-only', 'no-key', 'invalid-body', 'reused-key'] as const;
 export type Refusal = (typeof REFUSALS)[number];
@@ -50,7 +56,7 @@ export function refusalCases(): { op: string; refusal: Refusal }[] {
   }).map((refusal) => ({ op: e.operationId, refusal })));
 }
 
-export const appliedWhenRefused = (refusal: Refusal, op: string) => `applied-when-refused:${refusal}:${op}`;
+export const appliedWhenRefused = (refusal: Refusal, op: string) => `applied-when-refused:${refusal}:${op}` as const;
 
 /** Response schemas of records, and the fields each requires beyond id (whose loss has its own fault). */
 const RECORD_SCHEMAS = ['project', 'assignment', 'attachment', 'employee', 'organization', 'file', 'cv'] as const satisfies readonly SchemaName[];
@@ -68,18 +74,18 @@ export function requiredFieldCases(): { kind: (typeof RECORD_SCHEMAS)[number]; f
   return RECORD_SCHEMAS.flatMap((kind) => (((schema(kind) as { required?: string[] }).required ?? []).filter((f) => f !== 'id' && !(kind === 'assignment' && f === 'employee')).map((field) => ({ kind, field }))));
 }
 
-export const requiredMissing = (kind: string, field: string) => `required-missing:${kind}.${field}`;
+export const requiredMissing = (kind: string, field: string) => `required-missing:${kind}.${field}` as const;
 
 /** PATCH endpoints, for the families of a PATCH that answers or stores the wrong thing. */
 const patchOps = () => endpoints.filter((e) => e.method === 'patch').map((e) => e.operationId);
 
-export const patchAnswersOld = (op: string) => `patch-answers-old:${op}`;
-export const patchDropsUnnamed = (op: string) => `patch-drops-unnamed:${op}`;
-export const createStoresLess = (op: string) => `create-stores-less:${op}`;
+export const patchAnswersOld = (op: string) => `patch-answers-old:${op}` as const;
+export const patchDropsUnnamed = (op: string) => `patch-drops-unnamed:${op}` as const;
+export const createStoresLess = (op: string) => `create-stores-less:${op}` as const;
 
 /** Creates with an idempotency key, each of which can lose its in-flight lock. */
 const createOps = () => endpoints.filter((e) => e.method === 'post').map((e) => e.operationId);
-export const idempotencyRace = (op: string) => `idempotency-race:${op}`;
+export const idempotencyRace = (op: string) => `idempotency-race:${op}` as const;
 
 /** A list endpoint: its operation, its resource's path, and its filters by query parameter name. */
 interface ListEndpoint { op: string; path: string; idFilters: string[]; requiredFilters: boolean; deletable: boolean }
@@ -101,25 +107,31 @@ function listEndpoints(): ListEndpoint[] {
 /** The views of a list a request asks for: the operation, and the operation with each id filter it gives. */
 export const listViews = (op: string, filters: readonly string[]) => [op, ...filters.map((f) => `${op}?${f}`)];
 
-export const deletedStillListed = (view: string) => `deleted-still-listed:${view}`;
-export const limitIgnoredAfterFirstPage = (op: string) => `limit-ignored-after-first-page:${op}`;
-export const leakSearch = (op: string) => `leak-search:${op}`;
-export const leakCursor = (op: string) => `leak-cursor:${op}`;
-export const leakFilter = (view: string) => `leak-filter:${view}`;
+export const deletedStillListed = (view: string) => `deleted-still-listed:${view}` as const;
+export const limitIgnoredAfterFirstPage = (op: string) => `limit-ignored-after-first-page:${op}` as const;
+export const leakSearch = (op: string) => `leak-search:${op}` as const;
+export const leakCursor = (op: string) => `leak-cursor:${op}` as const;
+export const leakFilter = (view: string) => `leak-filter:${view}` as const;
+
+/** The names the families give their faults. */
+export type FamilyFaultName = ReturnType<
+  | typeof appliedWhenRefused | typeof requiredMissing | typeof patchAnswersOld | typeof patchDropsUnnamed | typeof createStoresLess
+  | typeof idempotencyRace | typeof deletedStillListed | typeof limitIgnoredAfterFirstPage | typeof leakSearch | typeof leakCursor | typeof leakFilter
+>;
 
 function listFaults(): FaultInfo[] {
   const out: FaultInfo[] = [];
   for (const l of listEndpoints()) {
-    out.push({ name: limitIgnoredAfterFirstPage(l.op), requirements: ['LIST-LIMIT'], description: `${l.op} serves pages after the first at the default size, whatever limit says` });
+    out.push({ name: limitIgnoredAfterFirstPage(l.op), requirements: ['LIST-LIMIT'], description: `${l.op} serves pages after the first at the default size, whatever limit says` , shape: 'full' });
     // a list every request narrows to one entity cannot show another team's records through q or a cursor
     if (!l.requiredFilters) {
-      out.push({ name: leakSearch(l.op), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} with q searches every team's records` });
-      out.push({ name: leakCursor(l.op), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} cursors carry the team they were issued to, and whoever follows one reads that team's records` });
+      out.push({ name: leakSearch(l.op), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} with q searches every team's records` , shape: 'full' });
+      out.push({ name: leakCursor(l.op), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} cursors carry the team they were issued to, and whoever follows one reads that team's records` , shape: 'full' });
     }
-    for (const f of l.idFilters) out.push({ name: leakFilter(`${l.op}?${f}`), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} filtered by ${f} searches every team's records` });
+    for (const f of l.idFilters) out.push({ name: leakFilter(`${l.op}?${f}`), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} filtered by ${f} searches every team's records` , shape: 'full' });
     if (!l.deletable) continue;
     for (const view of [...(l.requiredFilters ? [] : [l.op]), ...l.idFilters.map((f) => `${l.op}?${f}`)]) {
-      out.push({ name: deletedStillListed(view), requirements: ['EP-DELETE-GONE'], description: `${view.replace('?', ' filtered by ')} keeps showing deleted records` });
+      out.push({ name: deletedStillListed(view), requirements: ['EP-DELETE-GONE'], description: `${view.replace('?', ' filtered by ')} keeps showing deleted records` , shape: 'full' });
     }
   }
   return out;
@@ -128,18 +140,18 @@ function listFaults(): FaultInfo[] {
 export function familyFaults(): FaultInfo[] {
   const out: FaultInfo[] = [];
   for (const { op, refusal } of refusalCases()) {
-    out.push({ name: appliedWhenRefused(refusal, op), requirements: [...refusalRequirements[refusal]], description: `${op} refuses a request ${refusalWords[refusal]} but applies it anyway` });
+    out.push({ name: appliedWhenRefused(refusal, op), requirements: [...refusalRequirements[refusal]], description: `${op} refuses a request ${refusalWords[refusal]} but applies it anyway` , shape: 'full' });
   }
   for (const { kind, field } of requiredFieldCases()) {
-    out.push({ name: requiredMissing(kind, field), requirements: shapeRequirement[kind], description: `every ${kind} is served without ${field}, which its schema requires` });
+    out.push({ name: requiredMissing(kind, field), requirements: shapeRequirement[kind], description: `every ${kind} is served without ${field}, which its schema requires` , shape: 'full' });
   }
   for (const op of patchOps()) {
-    out.push({ name: patchAnswersOld(op), requirements: ['EP-PATCH-PARTIAL', 'EP-PATCH-PERSISTS'], description: `${op} stores the change but answers the record as it was` });
-    out.push({ name: patchDropsUnnamed(op), requirements: ['EP-PATCH-PARTIAL'], description: `${op} replaces the record with the fields it names, dropping the others` });
+    out.push({ name: patchAnswersOld(op), requirements: ['EP-PATCH-PARTIAL', 'EP-PATCH-PERSISTS'], description: `${op} stores the change but answers the record as it was` , shape: 'full' });
+    out.push({ name: patchDropsUnnamed(op), requirements: ['EP-PATCH-PARTIAL'], description: `${op} replaces the record with the fields it names, dropping the others` , shape: 'full' });
   }
   for (const op of createOps()) {
-    out.push({ name: idempotencyRace(op), requirements: ['IDEM-REPLAY'], description: `${op} has no in-flight lock: concurrent requests with one key each create a record` });
-    out.push({ name: createStoresLess(op), requirements: ['EP-CREATE-PERSISTS'], description: `${op} answers the fields sent but stores only those its schema requires` });
+    out.push({ name: idempotencyRace(op), requirements: ['IDEM-REPLAY'], description: `${op} has no in-flight lock: concurrent requests with one key each create a record` , shape: 'full' });
+    out.push({ name: createStoresLess(op), requirements: ['EP-CREATE-PERSISTS'], description: `${op} answers the fields sent but stores only those its schema requires` , shape: 'full' });
   }
   return [...out, ...listFaults()];
 }

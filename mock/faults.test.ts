@@ -29,7 +29,6 @@ describe('catalog', () => {
   });
 });
 
-const LEGACY_FAULTS = new Set(['legacy-refs-mistyped', 'short-envelope-broken']);
 /** Faults that need one big upload (its size) to show. */
 const HEAVY_FAULTS: Record<string, number> = { 'upload-limit-not-enforced': 26_214_401, 'upload-limit-too-strict': 20_000_001, 'upload-oversize-stored': 26_214_401, 'download-encrypted-above-1mib': 1_200_000 };
 
@@ -214,8 +213,7 @@ describe('each fault changes behaviour', () => {
     expect(await run(undefined, 'full', undefined)).toEqual(await baseline('full', undefined));
   });
 
-  it.each(writtenFaults.map((f) => f.name))('%s', async (name) => {
-    const shape = LEGACY_FAULTS.has(name) ? 'legacy' : 'full';
+  it.each(writtenFaults.map((f) => [f.name, f.shape] as const))('%s', async (name, shape) => {
     const heavy = HEAVY_FAULTS[name];
     const clean = await baseline(shape, heavy);
     const faulted = await run(name, shape, heavy);

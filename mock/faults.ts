@@ -2,13 +2,15 @@
 // the requirement ids (specs/requirements.json) a conformance run must then report failed.
 // The branches live where the behaviour lives, each guarded by `faults.on('<name>')`.
 
-import { familyFaults, type FaultInfo } from './fault-families.js';
+import { familyFaults, type FamilyFaultName, type FaultInfo } from './fault-families.js';
 
 export type { FaultInfo };
 
-const f = (name: string, requirements: string[], description: string): FaultInfo => ({ name, requirements, description });
+/** A written fault; `shape: 'legacy'` when it shows only in the older project/organization shape. */
+const f = <const N extends string>(name: N, requirements: readonly string[], description: string, shape: FaultInfo['shape'] = 'full') =>
+  ({ name, requirements, description, shape }) satisfies FaultInfo;
 
-const written: readonly FaultInfo[] = [
+const written = [
   // Pagination and cursors
   f('cursor-undecodable-first-page', ['LIST-CURSOR-UNDECODABLE', 'ERR-BAD-REQUEST-CURSOR', 'CHANGELOG-1-4-0-CURSOR-400'], 'an undecodable cursor answers the first page (pre-1.4.0 behaviour)'),
   f('cursor-tampered-5xx', ['LIST-CURSOR-UNDECODABLE'], 'a cursor that does not decode (tampered, truncated, re-encoded) crashes the list with a 500'),
@@ -70,14 +72,14 @@ const written: readonly FaultInfo[] = [
   f('id-version-0', ['ID-PATH-PATTERN'], 'records created through the API get UUIDs with version nibble 0'),
   f('stage-mistyped', ['STATE-STAGE-HIDDEN-SORT', 'RES-PROJECT-SHAPE'], 'stage hidden is served as a string and sort as a string'),
   f('status-mistyped', ['STATE-PROJECT-STATUS-STAGE', 'RES-PROJECT-SHAPE'], 'project status is served as a number'),
-  f('legacy-refs-mistyped', ['RES-PROJECT-LEGACY-SHAPE'], 'in the legacy shape, client_org_id is served as a number'),
+  f('legacy-refs-mistyped', ['RES-PROJECT-LEGACY-SHAPE'], 'in the legacy shape, client_org_id is served as a number', 'legacy'),
   f('shape-mixed', ['RES-SHAPE-CONSISTENT'], 'every other project response uses the other shape'),
   f('employee-mistyped', ['RES-EMPLOYEE-SHAPE'], 'employee is_active is served as a string'),
   f('assignment-employee-missing', ['RES-ASSIGNMENT-SHAPE'], 'assignments are served without the embedded employee'),
   f('embedded-employee-stale', ['RES-ASSIGNMENT-EMBEDDED-CURRENT'], "an assignment embeds its employee as it was when the assignment was first shown, not after the employee's PATCH"),
   f('embedded-employee-follows-old-id', ['RES-ASSIGNMENT-EMBEDDED-CURRENT'], "an assignment keeps embedding its first employee after its employee_id changes"),
   f('embedded-employee-defaults', ['EP-CREATE-PERSISTS', 'RES-ASSIGNMENT-EMBEDDED-CURRENT'], 'the embedded employee shows is_active true and no skills, whatever the employee holds'),
-  f('organization-mistyped', ['RES-ORGANIZATION-SHAPE', 'RES-ORGANIZATION-LEGACY-SHAPE'], 'organization address is_default is served as a string'),
+  f('organization-mistyped', ['RES-ORGANIZATION-SHAPE', 'RES-ORGANIZATION-LEGACY-SHAPE'], 'organization address is_default is served as a string', 'legacy'),
   f('attachment-entity-type-wrong', ['RES-ATTACHMENT-SHAPE'], 'attachment entity_type is served capitalized (outside the closed set)'),
   f('file-mistyped', ['RES-FILE-SHAPE'], 'file size is served as a string'),
   f('cv-hidden-wrong', ['RES-CV-DATA-HIDDEN', 'RES-CV-SHAPE'], 'CV section items carry hidden as a string'),
@@ -87,7 +89,7 @@ const written: readonly FaultInfo[] = [
   f('wrong-error-code', ['ERR-NOT-FOUND', 'ISO-GET-MISSING-404', 'ISO-GET-OTHER-TEAM-404', 'CHANGELOG-1-6-0-NOT-FOUND', 'ID-NIL-MAX-NOT-FOUND'], 'not_found is reported as code missing'),
   f('detail-not-strings', ['ERR-DETAIL-MAP', 'ERR-ENVELOPES', 'ERR-FULL-ENVELOPE'], 'detail values are objects instead of strings'),
   f('error-envelope-broken', ['ERR-ENVELOPES', 'ERR-FULL-ENVELOPE'], 'errors are served as { message } without the error object'),
-  f('short-envelope-broken', ['ERR-SHORT-ENVELOPE'], 'in the legacy shape, short-envelope errors lack error.code'),
+  f('short-envelope-broken', ['ERR-SHORT-ENVELOPE'], 'in the legacy shape, short-envelope errors lack error.code', 'legacy'),
   f('json-5xx', ['GEN-JSON-BODIES', 'ERR-ENVELOPES'], 'malformed JSON bodies answer 500 with a text/plain body'),
   f('non-json-content-type', ['GEN-JSON-BODIES'], 'GET /projects/{id} answers with content-type text/plain'),
   // Authentication and plans
@@ -128,7 +130,7 @@ const written: readonly FaultInfo[] = [
   f('sunset-before-deprecation', ['VER-SUNSET-NOT-BEFORE-DEPRECATION'], 'the Sunset date is earlier than the Deprecation date'),
   f('openapi-deprecated-missing', ['VER-OPENAPI-DEPRECATED-FLAG'], 'the served OpenAPI document omits deprecated: true'),
   f('info-version-wrong', ['VER-INFO-VERSION-SEMVER'], 'the served OpenAPI info.version is 2.0.0'),
-];
+] as const satisfies readonly FaultInfo[];
 
 /** The hand-written faults, then the families generated over the endpoint table. */
 export const faults: readonly FaultInfo[] = [...written, ...familyFaults()];
@@ -136,17 +138,21 @@ export const faults: readonly FaultInfo[] = [...written, ...familyFaults()];
 /** The hand-written ones (mock/faults.test.ts smokes each; the families are proven by the suites' self-test). */
 export const writtenFaults = written;
 
-export type FaultName = (typeof faults)[number]['name'];
+/** A fault's name: a written one, or one of a family's (typed by the family's name pattern). */
+export type FaultName = (typeof written)[number]['name'] | FamilyFaultName;
 
 /** The active fault of one mock instance (at most one). */
 export class Faults {
-  constructor(readonly active: string | undefined) {
+  readonly active: FaultName | undefined;
+
+  constructor(active: string | undefined) {
     if (active !== undefined && !faults.some((x) => x.name === active)) {
       throw new Error(`Unknown fault "${active}". Known faults: ${faults.map((x) => x.name).join(', ')}`);
     }
+    this.active = active as FaultName | undefined;
   }
 
-  on(name: string): boolean {
+  on(name: FaultName): boolean {
     return this.active === name;
   }
 }

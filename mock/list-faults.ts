@@ -1,6 +1,7 @@
 // The list families of mock/fault-families.ts, for the page being built: which one applies to
 // this request's operation and filters, and what it changes — nothing unless one is active.
 import type { AppContext } from './context.js';
+import type { FaultName } from './faults.js';
 import { deletedStillListed, leakCursor, leakFilter, leakSearch, limitIgnoredAfterFirstPage } from './fault-families.js';
 
 export interface ListFaultEffects {
@@ -17,7 +18,7 @@ export interface ListFaultEffects {
 const ID_FILTERS = ['project_id', 'employee_id', 'entity_id'];
 
 export function listFaultEffects(ctx: AppContext, op: string, query: Record<string, unknown>): ListFaultEffects | undefined {
-  const on = (name: string) => ctx.faults.on(name);
+  const on = (name: FaultName) => ctx.faults.on(name);
   if (ctx.faults.active === undefined) return undefined;
   const filters = ID_FILTERS.filter((f) => query[f] !== undefined && query[f] !== '');
   // the view a request asks for: the plain list, or the list filtered by each id it gives

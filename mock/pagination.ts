@@ -105,7 +105,6 @@ export function parseListQuery(
     const valid = /^[0-9]{1,9}$/.test(rawLimit) && Number(rawLimit) > 0;
     if (valid && Number(rawLimit) > maxLimit && readings.value('limit-over-max') === '400') detail.limit = `must be at most ${maxLimit}`;
     else if (valid) limit = Math.min(Number(rawLimit), maxLimit);
-    else if (faults.on('limit-invalid-accepted')) limit = defaultLimit;
     else detail.limit = `must be a positive integer (maximum ${maxLimit})`;
   }
   let sort = str('sort') || sortFields[0]!;

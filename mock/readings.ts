@@ -40,7 +40,7 @@ export const readings = [
     '§4 shows the lists at /projects, /assignments, ...; whether /projects/ (a trailing slash) is the same route is a routing choice the document does not fix.'),
   r('timestamp-format', ['rfc3339-z', 'offset', 'space'],
     '§2 "Formats of timestamps and dates ... are not shown": e.g. 2026-01-02T03:04:05.678+00:00 (offset) or 2026-01-02 03:04:05.678+00:00 (space).'),
-] as const;
+] as const satisfies readonly ReadingInfo[];
 
 type Info = (typeof readings)[number];
 export type ReadingName = Info['name'];

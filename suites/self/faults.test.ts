@@ -11,8 +11,7 @@ import { pooled, runConformance, runFaultSweep, type RunOutcome } from './runner
 const base = { CONFORMANCE_MOCK_DEPRECATE: 'listCvs', CONFORMANCE_SEED: '20240601' };
 
 /** Faults that only show in the older shape are run against the legacy mock. */
-const specOf = (fault: (typeof faults)[number]) =>
-  /legacy shape/i.test(fault.description) || fault.requirements.some((id) => id.endsWith('-LEGACY-SHAPE')) ? `${fault.name}@legacy` : fault.name;
+const specOf = (fault: (typeof faults)[number]) => (fault.shape === 'legacy' ? `${fault.name}@legacy` : fault.name);
 
 const failedIds = (o: RunOutcome) => o.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
 
