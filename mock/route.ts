@@ -5,11 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPathId, validate, type SchemaName } from '../specs/index.js';
 import type { Principal, Scope } from './auth.js';
 import type { AppContext } from './context.js';
-import { ApiError, badRequest, idempotencyInFlight, idempotencyKeyReused, notFound, unsupportedMediaType } from './errors.js';
-import { canonicalJson, fingerprintOf, type Claim } from './idempotency.js';
-
+import { ApiError, badRequest, idempotencyKeyReused, notFound, unsupportedMediaType } from './errors.js';
+import { canonicalJson, fingerprintOf } from './idempotency.js';
+import { withIdempotency } from './idempotent.js';
 import { deferredRefusal, deferRefusal, withRequest } from './refusal-faults.js';
-import { idempotencyRace } from './fault-families.js';
 import { withMutationFaults } from './mutation-faults.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -24,8 +23,6 @@ export interface Input {
   body: Record<string, unknown>;
   req: FastifyRequest;
   reply: FastifyReply;
-  /** The idempotency claim of a multipart request (uploads compare fingerprints themselves). */
-  claim?: Claim;
   idempotencyKey?: string;
 }
 
@@ -130,31 +127,16 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
         }
       }
     }
-    const run = () => withMutationFaults(ctx, def.operationId, input, async () => asResult(await def.handler(ctx, input)));
-    if (!idemKey || ctx.faults.on('replay-missing')) return sendJson(reply, await run());
-    const scope = ctx.faults.on('idempotency-key-across-teams') ? [def.operationId] : [req.principal!.team, def.operationId];
-    const fp = fingerprintOf(req.url.split('?')[0]!, canonicalJson(input.body));
-    const race = ctx.faults.on(idempotencyRace(def.operationId));
-    const claim = race
-      ? ({ kind: 'claimed', complete() {}, release() {} } as Claim)
-      : ctx.idem.claim(scope, idemKey, ctx.faults.on('idem-422-missing') ? undefined : fp);
-    if (claim.kind === 'in-flight') throw idempotencyInFlight();
-    if (claim.kind === 'reused') {
-      const refusal = idempotencyKeyReused(Number(ctx.readings.value('idempotency-reused-status')));
-      if (!deferRefusal(ctx, req, 'reused-key', refusal)) throw refusal;
-      return sendJson(reply, await run());
-    }
-    if (claim.kind === 'replay') return sendJson(reply, claim.response, true);
-    try {
-      if (race) await new Promise((r) => setTimeout(r, 20));
-      const result = await run();
-      if (result.status < 500) claim.complete(fp, result);
-      else claim.release();
-      return sendJson(reply, result);
-    } catch (err) {
-      claim.release();
-      throw err;
-    }
+    const { result, replayed } = await withIdempotency(ctx, {
+      operationId: def.operationId,
+      team: req.principal!.team,
+      key: idemKey,
+      req,
+      read: async () => ({ fingerprint: fingerprintOf(req.url.split('?')[0]!, canonicalJson(input.body)) }),
+      reused: () => idempotencyKeyReused(Number(ctx.readings.value('idempotency-reused-status'))),
+      run: () => withMutationFaults(ctx, def.operationId, input, async () => asResult(await def.handler(ctx, input))),
+    });
+    return sendJson(reply, result, replayed);
   }
 }
 

@@ -115,8 +115,8 @@ describe('options', () => {
 
 describe('conformance mock flags', () => {
   it('--body-timeout and --request-timeout set the timeouts of the mock it starts', async () => {
-    const script = fileURLToPath(new URL('./run.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', '0', '--body-timeout', '200', '--request-timeout', '5000'], {
+    const cli = fileURLToPath(new URL('../bin/cli.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'mock', '--port', '0', '--body-timeout', '200', '--request-timeout', '5000'], {
       env: { ...process.env, MOCK_API_KEY_TEAM_A: 'flag-key' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -6,11 +6,10 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { AppContext } from './context.js';
 import { SizeLimitExceeded, type StoredBlob } from './blob-store.js';
-import { ApiError, badRequest, idempotencyInFlight, idempotencyKeyReused, payloadTooLarge } from './errors.js';
-import { canonicalJson, fingerprintOf, type Claim } from './idempotency.js';
-import { idempotencyRace } from './fault-families.js';
+import { ApiError, badRequest, idempotencyKeyReused, payloadTooLarge } from './errors.js';
+import { canonicalJson, fingerprintOf } from './idempotency.js';
+import { withIdempotency } from './idempotent.js';
 import { storeLess } from './mutation-faults.js';
-import { deferRefusal } from './refusal-faults.js';
 import type { Input } from './route.js';
 import { sendJson } from './route.js';
 import { createdStatus } from './routes/common.js';
@@ -99,41 +98,38 @@ export async function handleUpload(
   create: (u: ReceivedUpload) => string,
   onOversize?: (u: ReceivedUpload) => void,
 ): Promise<void> {
-  const key = ctx.faults.on('replay-missing') ? undefined : input.idempotencyKey;
-  let claim: Claim | undefined;
-  if (key) {
-    claim = ctx.faults.on(idempotencyRace(operationId))
-      ? ({ kind: 'claimed', complete() {}, release() {} } as Claim)
-      : ctx.idem.claim(ctx.faults.on('idempotency-key-across-teams') ? [operationId] : [input.principal.team, operationId], key, undefined);
-    if (claim.kind === 'in-flight') throw idempotencyInFlight();
-  }
-  const release = () => claim?.kind === 'claimed' && claim.release();
-  // A body that will never complete (client gone, body timeout) frees the key at once,
-  // not after the partial file is removed: 'aborted' is emitted synchronously by the
-  // request's destroy, so a retry can never find the key still in flight.
-  input.req.raw.once('aborted', release);
   let upload: ReceivedUpload | undefined;
-  try {
-    upload = await receive(ctx, input);
-    check(upload);
-  } catch (err) {
-    const oversize = (input as Input & { oversize?: ReceivedUpload }).oversize;
-    if (oversize && onOversize) onOversize(oversize);
-    release();
-    if (upload) await ctx.blobs.remove(upload.blob.blobId);
-    throw err;
-  }
-  const fp = fingerprintOf(input.req.url.split('?')[0]!, upload.blob.sha256, upload.filename, canonicalJson(upload.fields));
-  const reused = claim?.kind === 'replay' && claim.fingerprint !== fp && !ctx.faults.on('idem-422-missing');
-  if (claim?.kind === 'replay' && !(reused && deferRefusal(ctx, input.req, 'reused-key', idempotencyKeyReused()))) {
-    await ctx.blobs.remove(upload.blob.blobId);
-    if (reused) throw idempotencyKeyReused();
-    sendJson(input.reply, claim.response, true);
-    return;
-  }
-  const json = create(upload);
-  storeLess(ctx, operationId, input.principal.team, json);
-  const status = createdStatus(ctx);
-  if (claim?.kind === 'claimed') claim.complete(fp, { status, json });
-  sendJson(input.reply, { status, json });
+  const { result, replayed } = await withIdempotency(ctx, {
+    operationId,
+    team: input.principal.team,
+    key: input.idempotencyKey,
+    req: input.req,
+    // A body that will never complete (client gone, body timeout) frees the key at once,
+    // not after the partial file is removed: 'aborted' is emitted synchronously by the
+    // request's destroy, so a retry can never find the key still in flight.
+    onClaimed: (release) => input.req.raw.once('aborted', release),
+    read: async () => {
+      try {
+        upload = await receive(ctx, input);
+        check(upload);
+      } catch (err) {
+        const oversize = (input as Input & { oversize?: ReceivedUpload }).oversize;
+        if (oversize && onOversize) onOversize(oversize);
+        if (upload) await ctx.blobs.remove(upload.blob.blobId);
+        throw err;
+      }
+      const received = upload;
+      return {
+        fingerprint: fingerprintOf(input.req.url.split('?')[0]!, received.blob.sha256, received.filename, canonicalJson(received.fields)),
+        discard: () => ctx.blobs.remove(received.blob.blobId),
+      };
+    },
+    reused: () => idempotencyKeyReused(),
+    run: async () => {
+      const json = create(upload!);
+      storeLess(ctx, operationId, input.principal.team, json);
+      return { status: createdStatus(ctx), json };
+    },
+  });
+  sendJson(input.reply, result, replayed);
 }
