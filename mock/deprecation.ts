@@ -3,6 +3,7 @@
 // before the Deprecation date) and `Link` with rel="deprecation" and rel="sunset".
 import { DEPRECATION_DATE, SUNSET_DATE, type AppContext } from './context.js';
 import type { Faults } from './faults.js';
+import { CHOSEN_PATHS } from './openapi.js';
 
 export type HeaderSet = [name: string, value: string][];
 
@@ -11,7 +12,7 @@ export function deprecationHeaders(basePath: string, faults: Faults): HeaderSet 
   let sunset = SUNSET_DATE.toUTCString();
   if (faults.on('sunset-malformed')) sunset = SUNSET_DATE.toISOString().slice(0, 10);
   if (faults.on('sunset-before-deprecation')) sunset = new Date(DEPRECATION_DATE.getTime() - 180 * 86_400_000).toUTCString();
-  const doc = `${basePath}/openapi.json`;
+  const doc = `${basePath}${CHOSEN_PATHS.openapi}`;
   const headers: HeaderSet = [
     ['sunset', sunset],
     ['link', `<${doc}>; rel="deprecation"; type="application/json", <${doc}>; rel="sunset"; type="application/json"`],

@@ -2,6 +2,8 @@
 // document extended with the mock's chosen paths, `deprecated: true` on the operations
 // deprecated at start, serialized once per start.
 import { buildOpenApi, type OpenApiDocument } from '../specs/openapi/build.js';
+import { extensionEndpoints } from '../specs/openapi/extensions.js';
+import { endpoints, type Endpoint } from '../specs/openapi/operations.js';
 import type { Faults } from './faults.js';
 import type { Shape } from './views.js';
 
@@ -14,16 +16,14 @@ export const CHOSEN_PATHS = {
   openapi: '/openapi.json',
 } as const;
 
+/** Every operation the mock serves, at its method and path: the table the served description is built from. */
+export const servedOperations = (): Endpoint[] => [...endpoints, ...extensionEndpoints(CHOSEN_PATHS)];
+
 export interface ServedOpenApi { json: string; readonly deprecatedOperations: Set<string>; readonly doc: OpenApiDocument }
 
 export function servedOpenApi(opts: { deprecate: readonly string[]; shape: Shape; baseUrl: string; faults: Faults }): ServedOpenApi {
   const doc = buildOpenApi({
-    extensions: {
-      attachmentDownload: CHOSEN_PATHS.attachmentDownload,
-      fileDelete: CHOSEN_PATHS.fileDelete,
-      captureIntake: CHOSEN_PATHS.captureIntake,
-      openapi: CHOSEN_PATHS.openapi,
-    },
+    extensions: CHOSEN_PATHS,
     deprecated: opts.deprecate,
     shape: opts.shape,
     baseUrl: opts.baseUrl,

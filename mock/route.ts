@@ -2,6 +2,7 @@
 // (auth ran in onRequest) → path id check → body check and schema validation →
 // idempotency claim → handler → idempotency completion → response.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Endpoint } from '../specs/openapi/operations.js';
 import { isPathId, validate, type SchemaName } from '../specs/index.js';
 import type { Principal, Scope } from './auth.js';
 import type { AppContext } from './context.js';
@@ -39,6 +40,20 @@ export interface RouteDef {
   /** Errors use the short envelope when the mock serves the legacy shape (§7). */
   legacyErrors?: boolean;
   handler(ctx: AppContext, input: Input): Result | Promise<Result> | Promise<void>;
+}
+
+/** What a resource module declares per operation: everything but the method and path, which the
+ *  operation table owns (specs/openapi/operations.ts and the mock's chosen paths, mock/openapi.ts). */
+export type RouteHandler = Omit<RouteDef, 'method' | 'path'>;
+export type RouteHandlers = RouteHandler[];
+
+/** The handlers placed at their operations' method and path; an operation the table lacks is a bug. */
+export function placeRoutes(handlers: readonly RouteHandler[], table: readonly Endpoint[]): RouteDef[] {
+  return handlers.map((h) => {
+    const e = table.find((x) => x.operationId === h.operationId);
+    if (!e) throw new Error(`route ${h.operationId} has no operation in the table`);
+    return { ...h, method: e.method.toUpperCase() as Method, path: e.path };
+  });
 }
 
 export interface RouteConfig { operationId: string; scope?: Scope; legacyErrors?: boolean; public?: boolean; template: string }

@@ -15,27 +15,32 @@ import { nestedDeeperThan } from './json-depth.js';
 import { clientErrorHandler, guardRequest, protocolListeners, serverOptions } from './protocol.js';
 import type { ServedOpenApi } from './openapi.js';
 import type { PageCache } from './page-cache.js';
-import { JSON_TYPE, markMultipart, register, type RouteConfig, type RouteDef } from './route.js';
+import { CHOSEN_PATHS, servedOperations } from './openapi.js';
+import { JSON_TYPE, markMultipart, placeRoutes, register, type RouteConfig, type RouteDef } from './route.js';
 import { attachmentRoutes, fileRoutes } from './routes/files.js';
 import { intakeRoutes } from './routes/intake.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { assignmentRoutes, cvRoutes, employeeRoutes } from './routes/people.js';
 import { projectRoutes } from './routes/projects.js';
 
-/** Every route of the mock under the active faults (some faults remove or move routes). */
-function routeTable(ctx: AppContext): RouteDef[] {
+/** Every route of the mock under the active faults (some faults remove or move routes), placed by the operation table. */
+export function routeTable(ctx: AppContext): RouteDef[] {
   const f = ctx.faults;
-  const files = f.on('files-at-documents') ? fileRoutes.map((r) => ({ ...r, path: r.path.replace('/files', '/documents') })) : fileRoutes;
-  return [
-    ...projectRoutes,
-    ...assignmentRoutes,
-    ...employeeRoutes,
-    ...organizationRoutes.filter((r) => !(f.on('org-create-missing') && r.operationId === 'createOrganization')),
-    ...cvRoutes,
-    ...(f.on('attachments-missing') ? [] : attachmentRoutes),
-    ...files,
-    ...(f.on('capture-rejected') ? [] : intakeRoutes),
-  ];
+  const routes = placeRoutes(
+    [
+      ...projectRoutes,
+      ...assignmentRoutes,
+      ...employeeRoutes,
+      ...organizationRoutes.filter((r) => !(f.on('org-create-missing') && r.operationId === 'createOrganization')),
+      ...cvRoutes,
+      ...(f.on('attachments-missing') ? [] : attachmentRoutes),
+      ...fileRoutes,
+      ...(f.on('capture-rejected') ? [] : intakeRoutes),
+    ],
+    servedOperations(),
+  );
+  if (!f.on('files-at-documents')) return routes;
+  return routes.map((r) => (r.path.startsWith('/files') ? { ...r, path: r.path.replace('/files', '/documents') } : r));
 }
 
 const FASTIFY_ERRORS: Record<string, (e: FastifyError) => ApiError> = {
@@ -193,7 +198,7 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pages
     for (const def of routes) if (def.kind === 'multipart') register(uploads, ctx, def, ctx.basePath);
   });
 
-  const openapiConfig: RouteConfig = { operationId: 'getOpenApi', template: '/openapi.json' };
-  app.get(`${ctx.basePath}/openapi.json`, { config: openapiConfig }, (_req, reply) => reply.header('content-type', JSON_TYPE).send(openapi.json));
+  const openapiConfig: RouteConfig = { operationId: 'getOpenApi', template: CHOSEN_PATHS.openapi };
+  app.get(`${ctx.basePath}${CHOSEN_PATHS.openapi}`, { config: openapiConfig }, (_req, reply) => reply.header('content-type', JSON_TYPE).send(openapi.json));
   return app;
 }

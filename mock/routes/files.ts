@@ -6,7 +6,7 @@ import { Transform } from 'node:stream';
 import type { AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { findOwn, ownReference } from '../lookup.js';
-import type { Input, Result, RouteDef } from '../route.js';
+import type { Input, Result, RouteHandlers } from '../route.js';
 import { nowIso, type Entry, type Row, type TeamId } from '../store.js';
 import { handleUpload, type ReceivedUpload } from '../uploads.js';
 import { deleteResult, newId, raw } from './common.js';
@@ -84,9 +84,9 @@ function remove(ctx: AppContext, col: 'attachments' | 'files', input: Input): Re
   return col === 'files' && ctx.readings.value('file-delete') === '204' ? { status: 204, json: '' } : deleteResult(ctx);
 }
 
-export const attachmentRoutes: RouteDef[] = [
+export const attachmentRoutes: RouteHandlers = [
   {
-    operationId: 'uploadAttachment', method: 'POST', path: '/attachments', scope: 'attachments:write', kind: 'multipart',
+    operationId: 'uploadAttachment', scope: 'attachments:write', kind: 'multipart',
     handler: (ctx, input) => handleUpload(ctx, input, 'uploadAttachment', (u) => checkEntity(ctx, input, u), (u) => {
       const row = { ...uploadRow(ctx, input, u), entity_type: u.fields.entity_type, entity_id: u.fields.entity_id!.toLowerCase() };
       return ctx.views.attachment(ctx.store.collections.attachments.put(input.principal.team, row, { blobId: u.blob.blobId, size: u.blob.size }));
@@ -95,7 +95,7 @@ export const attachmentRoutes: RouteDef[] = [
     }),
   },
   {
-    operationId: 'listAttachments', method: 'GET', path: '/attachments', scope: 'attachments:read',
+    operationId: 'listAttachments', scope: 'attachments:read',
     handler: (ctx, input) => {
       const q = input.query;
       const type = typeof q.entity_type === 'string' ? q.entity_type : undefined;
@@ -115,28 +115,28 @@ export const attachmentRoutes: RouteDef[] = [
     },
   },
   {
-    operationId: 'deleteAttachment', method: 'DELETE', path: '/attachments/{id}', scope: 'attachments:write',
+    operationId: 'deleteAttachment', scope: 'attachments:write',
     handler: (ctx, input) => remove(ctx, 'attachments', input),
   },
   {
-    operationId: 'downloadAttachment', method: 'GET', path: '/attachments/{id}/download', scope: 'attachments:read', kind: 'stream',
+    operationId: 'downloadAttachment', scope: 'attachments:read', kind: 'stream',
     handler: (ctx, input) => download(ctx, input),
   },
 ];
 
-export const fileRoutes: RouteDef[] = [
+export const fileRoutes: RouteHandlers = [
   {
-    operationId: 'uploadFile', method: 'POST', path: '/files', scope: 'files:write', kind: 'multipart',
+    operationId: 'uploadFile', scope: 'files:write', kind: 'multipart',
     handler: (ctx, input) => handleUpload(ctx, input, 'uploadFile', () => undefined, (u) =>
       ctx.views.file(ctx.store.collections.files.put(input.principal.team, uploadRow(ctx, input, u), { blobId: u.blob.blobId, size: u.blob.size })),
     (u) => { ctx.store.collections.files.put(input.principal.team, uploadRow(ctx, input, u), { blobId: 'missing', size: 0 }); }),
   },
   {
-    operationId: 'getFile', method: 'GET', path: '/files/{id}', scope: 'files:read',
+    operationId: 'getFile', scope: 'files:read',
     handler: (ctx, { principal, params }) => raw(200, ctx.views.file(findOwn(ctx, ctx.store.collections.files, principal.team, params.id!, 'read'))),
   },
   {
-    operationId: 'deleteFile', method: 'DELETE', path: '/files/{id}', scope: 'files:write',
+    operationId: 'deleteFile', scope: 'files:write',
     handler: (ctx, input) => remove(ctx, 'files', input),
   },
 ];

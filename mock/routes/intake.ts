@@ -5,7 +5,7 @@
 // names the team's project whose source_external_id equals external_id (else null).
 import type { AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
-import type { Result, RouteDef } from '../route.js';
+import type { Result, RouteHandlers } from '../route.js';
 import { nowIso, type Row } from '../store.js';
 import { createdStatus, json, newId } from './common.js';
 
@@ -16,9 +16,9 @@ function dedupeKey(ctx: AppContext, body: Record<string, unknown>): unknown[] {
   return [body.source, body.external_id];
 }
 
-export const intakeRoutes: RouteDef[] = [
+export const intakeRoutes: RouteHandlers = [
   {
-    operationId: 'createCapture', method: 'POST', path: '/intake/captures', scope: 'captures:write',
+    operationId: 'createCapture', scope: 'captures:write',
     handler: async (ctx, { principal, body }): Promise<Result> => {
       const detail: Record<string, string> = {};
       for (const k of ['source', 'external_id']) if (typeof body[k] !== 'string' || body[k] === '') detail[k] = 'required non-empty string';

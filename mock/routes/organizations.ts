@@ -3,7 +3,7 @@
 // id; the server assigns one to each address it stores.
 import { randomUUID } from 'node:crypto';
 import { findOwn } from '../lookup.js';
-import type { Result, RouteDef } from '../route.js';
+import type { Result, RouteHandlers } from '../route.js';
 import { nowIso, type Row } from '../store.js';
 import { createdStatus, newId, pick, raw, writableFields } from './common.js';
 import { listPage, SORT_FIELDS } from './list.js';
@@ -14,15 +14,15 @@ function withAddressIds(addresses: unknown, previous: unknown): unknown[] | unde
   return addresses.map((a: Row, i) => ({ ...a, id: prev.find((p) => p.id === a.id)?.id ?? randomUUID(), is_default: a.is_default ?? i === 0 }));
 }
 
-export const organizationRoutes: RouteDef[] = [
+export const organizationRoutes: RouteHandlers = [
   {
-    operationId: 'listOrganizations', method: 'GET', path: '/organizations', scope: 'organizations:read', legacyErrors: true,
+    operationId: 'listOrganizations', scope: 'organizations:read', legacyErrors: true,
     handler: (ctx, input) => listPage(ctx, input, {
       col: ctx.store.collections.organizations, sortFields: SORT_FIELDS.organizations, searchField: 'name', view: (e) => ctx.views.organization(e),
     }),
   },
   {
-    operationId: 'createOrganization', method: 'POST', path: '/organizations', scope: 'organizations:write', body: 'organization-create',
+    operationId: 'createOrganization', scope: 'organizations:write', body: 'organization-create',
     handler: (ctx, { principal, body }): Result => {
       const now = nowIso();
       const row: Row = {
@@ -35,7 +35,7 @@ export const organizationRoutes: RouteDef[] = [
     },
   },
   {
-    operationId: 'updateOrganization', method: 'PATCH', path: '/organizations/{id}', scope: 'organizations:write', body: 'organization-patch', legacyErrors: true,
+    operationId: 'updateOrganization', scope: 'organizations:write', body: 'organization-patch', legacyErrors: true,
     handler: (ctx, { principal, params, body }): Result => {
       const col = ctx.store.collections.organizations;
       const e = findOwn(ctx, col, principal.team, params.id!, 'write');

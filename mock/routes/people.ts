@@ -5,7 +5,7 @@
 import type { AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { findOwn, ownReference } from '../lookup.js';
-import type { Input, Result, RouteDef } from '../route.js';
+import type { Input, Result, RouteHandlers } from '../route.js';
 import { nowIso, type Row } from '../store.js';
 import { createdStatus, deleteResult, newId, pick, raw, writableFields } from './common.js';
 import { idFilter, listPage, SORT_FIELDS } from './list.js';
@@ -23,9 +23,9 @@ function patchRow(ctx: AppContext, cur: Row, body: Record<string, unknown>, sche
   return { ...cur, ...pick(body, writableFields(schemaName)), id: cur.id, created_at: cur.created_at, updated_at: nowIso() };
 }
 
-export const employeeRoutes: RouteDef[] = [
+export const employeeRoutes: RouteHandlers = [
   {
-    operationId: 'createEmployee', method: 'POST', path: '/employees', scope: 'employees:write', body: 'employee-create',
+    operationId: 'createEmployee', scope: 'employees:write', body: 'employee-create',
     handler: (ctx, { principal, body }): Result => {
       const now = nowIso();
       const row: Row = { skills: [], is_active: true, ...pick(body, writableFields('employee-create')), id: newId(ctx), created_at: now, updated_at: now };
@@ -34,7 +34,7 @@ export const employeeRoutes: RouteDef[] = [
     },
   },
   {
-    operationId: 'updateEmployee', method: 'PATCH', path: '/employees/{id}', scope: 'employees:write', body: 'employee-patch',
+    operationId: 'updateEmployee', scope: 'employees:write', body: 'employee-patch',
     handler: (ctx, { principal, params, body }): Result => {
       const col = ctx.store.collections.employees;
       const e = findOwn(ctx, col, principal.team, params.id!, 'write');
@@ -46,9 +46,9 @@ export const employeeRoutes: RouteDef[] = [
   },
 ];
 
-export const assignmentRoutes: RouteDef[] = [
+export const assignmentRoutes: RouteHandlers = [
   {
-    operationId: 'listAssignments', method: 'GET', path: '/assignments', scope: 'assignments:read',
+    operationId: 'listAssignments', scope: 'assignments:read',
     handler: (ctx, input) => {
       const projectId = idFilter(input.query, 'project_id');
       const employeeId = idFilter(input.query, 'employee_id');
@@ -62,11 +62,11 @@ export const assignmentRoutes: RouteDef[] = [
     },
   },
   {
-    operationId: 'getAssignment', method: 'GET', path: '/assignments/{id}', scope: 'assignments:read',
+    operationId: 'getAssignment', scope: 'assignments:read',
     handler: (ctx, { principal, params }) => raw(200, ctx.views.assignment(findOwn(ctx, ctx.store.collections.assignments, principal.team, params.id!, 'read'))),
   },
   {
-    operationId: 'createAssignment', method: 'POST', path: '/assignments', scope: 'assignments:write', body: 'assignment-create',
+    operationId: 'createAssignment', scope: 'assignments:write', body: 'assignment-create',
     handler: (ctx, input): Result => {
       checkRefs(ctx, input, input.body);
       const now = nowIso();
@@ -78,7 +78,7 @@ export const assignmentRoutes: RouteDef[] = [
     },
   },
   {
-    operationId: 'updateAssignment', method: 'PATCH', path: '/assignments/{id}', scope: 'assignments:write', body: 'assignment-patch',
+    operationId: 'updateAssignment', scope: 'assignments:write', body: 'assignment-patch',
     handler: (ctx, input): Result => {
       const col = ctx.store.collections.assignments;
       const e = findOwn(ctx, col, input.principal.team, input.params.id!, 'write');
@@ -89,7 +89,7 @@ export const assignmentRoutes: RouteDef[] = [
     },
   },
   {
-    operationId: 'deleteAssignment', method: 'DELETE', path: '/assignments/{id}', scope: 'assignments:write',
+    operationId: 'deleteAssignment', scope: 'assignments:write',
     handler: (ctx, { principal, params }): Result => {
       const col = ctx.store.collections.assignments;
       const e = findOwn(ctx, col, principal.team, params.id!, 'delete');
@@ -99,9 +99,9 @@ export const assignmentRoutes: RouteDef[] = [
   },
 ];
 
-export const cvRoutes: RouteDef[] = [
+export const cvRoutes: RouteHandlers = [
   {
-    operationId: 'listCvs', method: 'GET', path: '/cvs', scope: 'cvs:read',
+    operationId: 'listCvs', scope: 'cvs:read',
     handler: (ctx, input) => {
       const employeeId = idFilter(input.query, 'employee_id');
       const ignore = ctx.faults.on('list-filter-ignored');

@@ -12,7 +12,7 @@ import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { deferRefusal } from '../refusal-faults.js';
 import { findOwn } from '../lookup.js';
-import type { Input, Result, RouteDef } from '../route.js';
+import type { Input, Result, RouteHandlers } from '../route.js';
 import { findStage, nowIso, type Row, type TeamId } from '../store.js';
 import { listPage, SORT_FIELDS } from './list.js';
 import { pick, raw, writableFields } from './common.js';
@@ -89,15 +89,15 @@ export function applyProjectPatch(ctx: AppContext, team: TeamId, cur: Row, body:
   return next;
 }
 
-export const projectRoutes: RouteDef[] = [
+export const projectRoutes: RouteHandlers = [
   {
-    operationId: 'listProjects', method: 'GET', path: '/projects', scope: 'projects:read', legacyErrors: true,
+    operationId: 'listProjects', scope: 'projects:read', legacyErrors: true,
     handler: (ctx, input) => listPage(ctx, input, {
       col: ctx.store.collections.projects, sortFields: SORT_FIELDS.projects, searchField: 'title', view: (e) => ctx.views.project(e),
     }),
   },
   {
-    operationId: 'getProject', method: 'GET', path: '/projects/{id}', scope: 'projects:read',
+    operationId: 'getProject', scope: 'projects:read',
     handler: (ctx, { principal, params, reply }) => {
       const e = findOwn(ctx, ctx.store.collections.projects, principal.team, params.id!, 'read');
       if (ctx.faults.on('non-json-content-type')) reply.header('content-type', 'text/plain');
@@ -106,7 +106,7 @@ export const projectRoutes: RouteDef[] = [
   },
   {
     // The body is checked here rather than by the route (body: 'project-patch'): null clears a field.
-    operationId: 'updateProject', method: 'PATCH', path: '/projects/{id}', scope: 'projects:write', legacyErrors: true,
+    operationId: 'updateProject', scope: 'projects:write', legacyErrors: true,
     handler: (ctx, { principal, params, body, req }: Input): Result => {
       try {
         checkPatchBody(body);
