@@ -104,8 +104,6 @@ function listEndpoints(): ListEndpoint[] {
   });
 }
 
-/** The views of a list a request asks for: the operation, and the operation with each id filter it gives. */
-export const listViews = (op: string, filters: readonly string[]) => [op, ...filters.map((f) => `${op}?${f}`)];
 
 export const deletedStillListed = (view: string) => `deleted-still-listed:${view}` as const;
 export const limitIgnoredAfterFirstPage = (op: string) => `limit-ignored-after-first-page:${op}` as const;

@@ -11,8 +11,6 @@ import type { Readings } from './readings.js';
 import { compareKeys, compareValues, type Collection, type Entry, type IndexFilter, type TeamId } from './store.js';
 
 /** Defaults of the readings default-limit and max-limit. */
-export const DEFAULT_LIMIT = 25;
-export const MAX_LIMIT = 100;
 
 export type Order = 'asc' | 'desc';
 type SortValue = string | number | boolean | null;

@@ -6,7 +6,7 @@ import { ensure, errorCode, expectStatus, fail } from './harness/assert.js';
 import type { ApiRequest, ApiResponse, Auth } from './harness/client.js';
 import { check, type CheckContext } from './harness/check.js';
 import { createAssignmentFixture, marker, testFile } from './harness/records.js';
-import { expectErrorEnvelope } from './harness/validate.js';
+import { expectErrorEnvelope } from './harness/problems.js';
 
 type Rec = Record<string, unknown>;
 

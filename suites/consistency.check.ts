@@ -7,7 +7,7 @@ import type { ApiRequest, ApiResponse } from './harness/client.js';
 import { check, type CheckContext } from './harness/check.js';
 import { expectEveryView } from './harness/agreement.js';
 import { aProject, createAssignment, createAssignmentFixture, createEmployee, createOrganization, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
-import { expectResource, type Resource } from './harness/validate.js';
+import { expectResource, type Resource } from './harness/problems.js';
 import { canonical, viewsOf, type Rec, type Subject } from './harness/views.js';
 
 const opts = { mutates: true };

@@ -5,7 +5,7 @@ import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.j
 import { check, type CheckContext } from './harness/check.js';
 import { population } from './harness/population.js';
 import { property } from './harness/property.js';
-import { expectErrorEnvelope, expectPage } from './harness/validate.js';
+import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { fetchPage, lists, SAMPLE_PAGES, walkWithin, type ListSpec } from './harness/walk.js';
 
 const listNames = ['projects', 'assignments', 'organizations', 'cvs'] as const;

@@ -4,7 +4,7 @@ import type { ApiResponse } from './harness/client.js';
 import { check } from './harness/check.js';
 import { aProject, createEmployee, postAssignment } from './harness/records.js';
 import { detectedShape } from './harness/shape.js';
-import { expectErrorEnvelope } from './harness/validate.js';
+import { expectErrorEnvelope } from './harness/problems.js';
 import { fetchPage, lists, walk } from './harness/walk.js';
 import { validate } from '../specs/index.js';
 

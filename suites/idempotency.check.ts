@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { aProject, attachmentsOf, createEmployee, marker, postAssignment, postOrganization, testFile, uploadAttachment, uploadFile } from './harness/records.js';
-import { expectErrorEnvelope, expectPage } from './harness/validate.js';
+import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import type { ApiResponse } from './harness/client.js';
 import { walk, lists } from './harness/walk.js';
 

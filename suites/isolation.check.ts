@@ -11,7 +11,7 @@ import { property } from './harness/property.js';
 import { aProject, attachmentsOf, createEmployee, marker, postAssignment, postOrganization, testFile, uploadAttachment } from './harness/records.js';
 import type { KeyName } from './harness/redact.js';
 import { randomId, teamB } from './harness/team-b.js';
-import { expectErrorEnvelope, expectPage } from './harness/validate.js';
+import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { fetchPage, lists, SAMPLE_PAGES, sendList, walkWithin } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;

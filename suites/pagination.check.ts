@@ -10,7 +10,7 @@ import { isOrdered, distinctValues, inferSortField } from './harness/order.js';
 import { population, type Population } from './harness/population.js';
 import { property } from './harness/property.js';
 import type { ListResource } from './harness/settings.js';
-import { expectPage } from './harness/validate.js';
+import { expectPage } from './harness/problems.js';
 import { duplicates, fetchPage, lists, walkWithin, type BoundedWalk, type ListSpec } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;

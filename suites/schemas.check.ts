@@ -3,9 +3,9 @@
 import { expectStatus, ensure, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { aProject, createAssignmentFixture, createEmployee, createOrganization, marker } from './harness/records.js';
-import { expectResource, type SchemaProblem } from './harness/validate.js';
+import { expectResource, type SchemaProblem } from './harness/problems.js';
 import { detectedShape } from './harness/shape.js';
-import { problemsOf, sweep, valueAt, type Sample } from './harness/sweep.js';
+import { problemsOf, survey, valueAt, type Sample } from './harness/survey.js';
 import { fetchPage, lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 import { expectEveryView } from './harness/agreement.js';
 import { viewsOf } from './harness/views.js';
@@ -18,7 +18,7 @@ const NULLABLE = /\/(last_activity_at|favicon_url|buyer_identifier|buyer_identif
 
 /** Fails on the first sample with a schema problem the lens selects. */
 async function lensed(c: CheckContext, lens: (p: SchemaProblem, s: Sample) => boolean): Promise<void> {
-  for (const s of await sweep(c)) {
+  for (const s of await survey(c)) {
     const found = problemsOf(s).filter((p) => lens(p, s));
     if (found.length) fail(found.slice(0, 5).map((p) => `${p.path || '/'} ${p.message}`).join('; '), s.res);
   }
@@ -32,7 +32,7 @@ check(['RES-ID-UUID'], 'schemas: every id and *_id is a UUID string', (c) =>
 check(['RES-INHERENT-FIELDS'], 'schemas: every record carries the fields inherent to its resource; other absent listed fields are recorded', async (c) => {
   await lensed(c, (p) => p.message.startsWith('must have required property'));
   const absent = new Map<string, Set<string>>();
-  for (const s of await sweep(c)) {
+  for (const s of await survey(c)) {
     const records = s.page ? ((s.res.body as { data?: unknown[] }).data ?? []) : [s.res.body];
     for (const r of records) for (const f of absentListedFields(s.resource, r)) (absent.get(s.resource) ?? absent.set(s.resource, new Set()).get(s.resource)!).add(f);
   }
@@ -62,19 +62,19 @@ check(['RES-CV-DATA-HIDDEN'], 'schemas: every item of a CV data section carries 
   lensed(c, (p, s) => s.resource === 'cv' && /\/data\/[a-zA-Z]+\/\d+\/hidden$/.test(p.path)));
 
 check(['RES-PROJECT-LEGACY-SHAPE'], 'schemas: legacy projects carry their organization references as strings', async (c) => {
-  await sweep(c);
+  await survey(c);
   legacyOnly(c);
   await lensed(c, (p, s) => s.resource === 'project' && /_org_id$/.test(p.path));
 });
 
 check(['RES-ORGANIZATION-LEGACY-SHAPE'], 'schemas: legacy organizations and their addresses match their schemas', async (c) => {
-  await sweep(c);
+  await survey(c);
   legacyOnly(c);
   await lensed(c, (p, s) => s.resource === 'organization');
 });
 
 check(['GEN-JSON-BODIES'], 'every response with a body has a JSON content-type and parses', async (c) => {
-  for (const s of await sweep(c)) {
+  for (const s of await survey(c)) {
     ensure(/json/.test(s.res.headers['content-type'] ?? ''), `content-type ${s.res.headers['content-type']} is not JSON`, s.res);
     ensure(s.res.body !== undefined, 'the body does not parse as JSON', s.res);
   }

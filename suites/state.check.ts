@@ -13,7 +13,7 @@
 import { ensure, expectStatus, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { detectedShape } from './harness/shape.js';
-import { expectResource } from './harness/validate.js';
+import { expectResource } from './harness/problems.js';
 import { fetchPage, lists } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
@@ -80,7 +80,7 @@ check(['STATE-STAGE-CHANGE-STAMPED'], 'a stage change stamps stage_changed_at', 
   const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: { stage: { id: other.id, key: other.key } } });
   if (!is2xx(res)) c.skip(`the stage change body { stage: { id, key } } was refused (${res.status}); the stage field's write form is not shown`);
   const after = expectResource(res, 'project');
-  ensure((after.stage as Rec)?.id === other.id, 'the stage did not change', res);
+  ensure(after.stage?.id === other.id, 'the stage did not change', res);
   const stamp = Date.parse(String(after.stage_changed_at));
   ensure(!Number.isNaN(stamp), `stage_changed_at ${JSON.stringify(after.stage_changed_at)} is not a timestamp`, res);
   ensure(stamp >= started - 5_000, `stage_changed_at ${String(after.stage_changed_at)} is earlier than the request`, res);

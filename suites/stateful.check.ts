@@ -6,7 +6,7 @@ import { ensure, expectStatus } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { property } from './harness/property.js';
 import { aProject, createAssignment, createEmployee, createOrganization, testFile, uploadFile } from './harness/records.js';
-import { expectResource } from './harness/validate.js';
+import { expectResource } from './harness/problems.js';
 import { newestFirst } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
 import { assignmentPatch, employeePatch } from './harness/arbitraries.js';

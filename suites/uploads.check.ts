@@ -8,7 +8,7 @@ import { check, type CheckContext } from './harness/check.js';
 import { property } from './harness/property.js';
 import { attachmentsOf, createEmployee, testFile, uploadAttachment, uploadFile } from './harness/records.js';
 import { sha256Of, type UploadFile } from './harness/upload.js';
-import { expectPage, expectResource } from './harness/validate.js';
+import { expectPage, expectResource } from './harness/problems.js';
 
 type Rec = Record<string, unknown>;
 const MB25 = 25_000_000;
@@ -43,7 +43,7 @@ check(['EP-FILES-CREATE', 'EP-FILES-GET', 'RES-FILE-SHAPE', 'UPLOAD-CATEGORY-STO
   expectStatus(res, '2xx', 'POST /files');
   c.reading('create.status', String(res.status));
   const stored = expectResource(res, 'file');
-  ensure(stored.filename === file.filename && stored.size === file.size, `the File says ${String(stored.filename)} / ${String(stored.size)} bytes, sent ${file.filename} / ${file.size}`, res);
+  ensure(stored.filename === file.filename && stored.size === file.size, `the File says ${stored.filename} / ${stored.size} bytes, sent ${file.filename} / ${file.size}`, res);
   ensure(stored.category === 'contract', `category ${JSON.stringify(stored.category)} is not the one sent`, res);
   const got = await c.api.send({ method: 'GET', path: `/files/${stored.id}` });
   expectStatus(got, '2xx', 'GET /files/{id}');

@@ -36,7 +36,7 @@ const ID_FILTERS = new Set(['project_id', 'employee_id', 'entity_id']);
 export const sortFieldsSetting = (): string =>
   (['projects', 'assignments', 'organizations', 'cvs'] as const).map((r) => `${r}=${SORT_FIELDS[r].join(',')}`).join(';');
 
-export interface ListSpec {
+export interface ListSource {
   col: Collection;
   sortFields: readonly string[];
   /** The name-like field `q` searches (case-insensitive substring). */
@@ -53,7 +53,7 @@ export interface ListSpec {
 
 const LIST_PARAMS = ['limit', 'cursor', 'sort', 'order', 'q'];
 
-export function listPage(ctx: AppContext, input: Input, spec: ListSpec): Result {
+export function listPage(ctx: AppContext, input: Input, spec: ListSource): Result {
   const f = ctx.faults;
   if (f.on('lists-broken')) throw new ApiError(500, 'internal_error', 'List unavailable');
   const { team } = input.principal;
@@ -86,7 +86,7 @@ interface BuiltPage {
  * or removed, no entry was added or removed and no value of a field it is ordered, filtered or
  * searched by changed, and the collections its items embed are unchanged.
  */
-function stillCurrent(spec: ListSpec, team: TeamId, built: BuiltPage): CachedPage['current'] {
+function stillCurrent(spec: ListSource, team: TeamId, built: BuiltPage): CachedPage['current'] {
   const { col } = spec;
   const { items, fields } = built;
   const stamp = col.orderStamp(team, fields);
@@ -110,7 +110,7 @@ function indexFilterOf(col: Collection, query: Record<string, unknown>): IndexFi
   return undefined;
 }
 
-function buildPage(ctx: AppContext, input: Input, spec: ListSpec): BuiltPage {
+function buildPage(ctx: AppContext, input: Input, spec: ListSource): BuiltPage {
   const f = ctx.faults;
   const query = input.query;
   if (f.on('list-params-rejected') && spec.secondary) {

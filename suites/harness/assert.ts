@@ -46,7 +46,6 @@ export function expectStatus(res: ApiResponse, rule: StatusRule, what: string, c
 }
 
 export const is2xx = (res: ApiResponse) => res.status >= 200 && res.status < 300;
-export const is4xx = (res: ApiResponse) => res.status >= 400 && res.status < 500;
 
 /** The `error.code` of an error body, when there is one. */
 export function errorCode(res: ApiResponse): string | undefined {

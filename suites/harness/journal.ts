@@ -90,10 +90,3 @@ export function readAccounting(file: string): RunAccounting {
   return accountFor(readEvents(file));
 }
 
-/** `14 records left on the target (organizations 7, employees 7)`, or undefined when none. */
-export function leftoverLine(leftovers: Leftovers): string | undefined {
-  const entries = Object.entries(leftovers).filter(([, v]) => v.count > 0);
-  const total = entries.reduce((n, [, v]) => n + v.count, 0);
-  if (total === 0) return undefined;
-  return `${total} record${total === 1 ? '' : 's'} left on the target (${entries.map(([k, v]) => `${k} ${v.count}`).join(', ')})`;
-}

@@ -4,7 +4,7 @@
 // fields are always present. Fields only some states carry are not counted as absent.
 import { schema, type SchemaName } from '../../specs/index.js';
 import { servedShape } from './shape.js';
-import type { Resource } from './validate.js';
+import type { Resource } from './problems.js';
 
 /** Fields a record carries only in some states (§3): archived, closed. */
 const STATE_ONLY = /^(archived_|closed_|close_reason)/;

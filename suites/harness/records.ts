@@ -1,5 +1,5 @@
 // Creating the records checks need, always marked with the run id and entered in the ledger.
-// The helpers that validate what they get are setup steps (setup.ts): when one fails, a check
+// The helpers that recordProblems what they get are setup steps (setup.ts): when one fails, a check
 // about something else is blocked by it; a check naming the step's subject fails as before.
 // The post*/upload* helpers return the raw response: checks judge it themselves.
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,7 @@ import type { CheckContext } from './check.js';
 import type { KeyName } from './redact.js';
 import type { UploadFile } from './upload.js';
 import { setup, shared } from './setup.js';
-import { expectResource } from './validate.js';
+import { expectResource } from './problems.js';
 import { fetchPage, lists, sendList } from './walk.js';
 
 type Rec = Record<string, unknown>;

@@ -30,6 +30,6 @@ export function target(): ProvidedTarget {
 }
 
 /** For harness unit tests: use these settings instead of the provided ones. */
-export function setTargetForTests(value: ProvidedTarget | undefined): void {
+export function provideTarget(value: ProvidedTarget | undefined): void {
   cached = value;
 }

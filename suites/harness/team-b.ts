@@ -4,7 +4,7 @@ import { expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
 import { aProject, createEmployee, createOrganization, postAssignment, subjects, testFile, uploadAttachment, uploadFile } from './records.js';
 import { setup, shared } from './setup.js';
-import { expectResource } from './validate.js';
+import { expectResource } from './problems.js';
 
 type Rec = Record<string, unknown>;
 export interface TeamB { project: Rec; employee: Rec; assignment: Rec; organization: Rec; file: Rec; attachment: Rec }

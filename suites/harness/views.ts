@@ -6,7 +6,7 @@ import { is2xx } from './assert.js';
 import type { ApiResponse } from './client.js';
 import type { CheckContext } from './check.js';
 import type { KeyName } from './redact.js';
-import { expectPage } from './validate.js';
+import { expectPage } from './problems.js';
 import { lists, sendList, walkWithin, type ListSpec } from './walk.js';
 
 export type Rec = Record<string, unknown>;

@@ -3,7 +3,7 @@
 import { ensure, expectStatus, fail, is2xx } from './assert.js';
 import type { ApiResponse, Auth } from './client.js';
 import type { CheckContext } from './check.js';
-import { expectPage, type Page, type Resource } from './validate.js';
+import { expectPage, type Page, type Resource } from './problems.js';
 
 export interface ListSpec { path: string; resource: Resource; query?: Record<string, string> }
 

@@ -22,7 +22,7 @@ import type { CheckMeta } from '../../contract/check.js';
 import { selects } from '../../contract/selection.js';
 import { closeSession } from '../harness/session.js';
 import { forgetDetectedShape } from '../harness/shape.js';
-import { setTargetForTests } from '../harness/target.js';
+import { provideTarget } from '../harness/target.js';
 import { forgetServedLimits } from '../harness/walk.js';
 
 /** What one fault's run reported: the report's requirements (id, status) and every check's status. */
@@ -76,7 +76,7 @@ async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: 
     const first = await fetch(`${mock.url}/api/public/v1/projects`, { headers: { authorization: `Bearer ${mock.settings.CONFORMANCE_API_KEY}` } });
     const page = (await first.json().catch(() => ({}))) as { data?: Record<string, unknown>[] };
     settings.scratchProjects = bundledScratchProjects(Array.isArray(page.data) ? page.data : []);
-    setTargetForTests({ settings, runId: `cfm-sweep-${seed.toString(36)}`, seed, kind: 'bundled-mock' });
+    provideTarget({ settings, runId: `cfm-sweep-${seed.toString(36)}`, seed, kind: 'bundled-mock' });
     resetTrafficForTests();
     forgetDetectedShape();
     forgetServedLimits();

@@ -1,7 +1,7 @@
 // One pass over every endpoint that returns a resource: the lists (every page), the by-id reads,
 // and — unless read-only — one create of each kind. Nothing is validated here: schema checks look
 // at the collected bodies through lenses, so a failure is attributed to the requirement whose
-// fields are wrong, not to whichever sweep step met it first. Shared per suite file (setup.ts);
+// fields are wrong, not to whichever survey step met it first. Shared per suite file (setup.ts);
 // only a list that cannot be read (non-2xx) fails it, blocking the checks that look at the bodies.
 import { expectStatus, is2xx } from './assert.js';
 import type { ApiResponse } from './client.js';
@@ -9,7 +9,7 @@ import type { CheckContext } from './check.js';
 import { postAssignment, postEmployee, postOrganization, testFile, uploadAttachment, uploadFile } from './records.js';
 import { shared } from './setup.js';
 import { servedShape } from './shape.js';
-import { validate, validatePage, type Resource, type SchemaProblem } from './validate.js';
+import { recordProblems, pageProblems, type Resource, type SchemaProblem } from './problems.js';
 import { lists, SAMPLE_PAGES, sendList, type ListSpec } from './walk.js';
 
 export interface Sample { resource: Resource; page: boolean; res: ApiResponse }
@@ -61,7 +61,7 @@ async function creates(c: CheckContext, project: Rec | undefined, take: Take): P
   take('attachment', await c.api.send({ method: 'GET', path: '/attachments', query: { entity_type: entity.type, entity_id: entity.id } }), true);
 }
 
-export const sweep = shared('a sweep of every endpoint', async (c: CheckContext): Promise<Sample[]> => {
+export const survey = shared('a survey of every endpoint', async (c: CheckContext): Promise<Sample[]> => {
   const samples: Sample[] = [];
   const take: Take = (resource, res, page = false) => { if (is2xx(res)) samples.push({ resource, res, page }); };
   let project: Rec | undefined;
@@ -77,7 +77,7 @@ export const sweep = shared('a sweep of every endpoint', async (c: CheckContext)
 });
 
 export function problemsOf(s: Sample): SchemaProblem[] {
-  return s.page ? validatePage(s.resource, s.res.body) : validate(s.resource, s.res.body);
+  return s.page ? pageProblems(s.resource, s.res.body) : recordProblems(s.resource, s.res.body);
 }
 
 /** The value a JSON Pointer names inside a body. */

@@ -1,6 +1,6 @@
 // Response validation against specs/ in the shape the deployment serves. Extra response fields
 // never fail (the schemas do not forbid them, §9).
-import { validate as validateSchema, validatePage as validatePageSchema, type SchemaName } from '../../specs/index.js';
+import { validate as validateSchema, validatePage as validatePageSchema, type SchemaName, type SchemaTypes } from '../../specs/index.js';
 import { fail } from './assert.js';
 import type { ApiResponse } from './client.js';
 import { servedShape, shapeOfRecord } from './shape.js';
@@ -16,11 +16,11 @@ function schemaOf(resource: Resource, sample: unknown): SchemaName {
   return resource;
 }
 
-export function validate(resource: Resource, value: unknown): SchemaProblem[] {
+export function recordProblems(resource: Resource, value: unknown): SchemaProblem[] {
   return [...validateSchema(schemaOf(resource, value), value).errors, ...shapeDrift(resource, [value], '')];
 }
 
-export function validatePage(resource: Resource, value: unknown): SchemaProblem[] {
+export function pageProblems(resource: Resource, value: unknown): SchemaProblem[] {
   const data = (value as { data?: unknown[] } | undefined)?.data;
   return [...validatePageSchema(schemaOf(resource, data?.[0]), value).errors, ...shapeDrift(resource, Array.isArray(data) ? data : [], '/data')];
 }
@@ -41,16 +41,30 @@ function shapeDrift(resource: Resource, records: unknown[], at: string): SchemaP
 const describe = (errors: SchemaProblem[]) => errors.slice(0, 8).map((e) => `${e.path || '/'} ${e.message}`).join('; ');
 
 /** The response body is a valid `resource`; fails the check with the exchange otherwise. */
-export function expectResource(res: ApiResponse, resource: Resource, what = `${resource} body`): Record<string, unknown> {
-  const errors = validate(resource, res.body);
+/** The type generated from each resource's schema (specs/types.ts); fields beyond it stay readable (§9). */
+export type ResourceOf<R extends Resource> = ResourceTypes[R] & Record<string, unknown>;
+interface ResourceTypes {
+  project: SchemaTypes['project'] | SchemaTypes['project-legacy'];
+  organization: SchemaTypes['organization'] | SchemaTypes['organization-legacy'];
+  employee: SchemaTypes['employee'];
+  assignment: SchemaTypes['assignment'];
+  attachment: SchemaTypes['attachment'];
+  file: SchemaTypes['file'];
+  cv: SchemaTypes['cv'];
+  'delete-result': SchemaTypes['delete-result'];
+}
+
+/** The body, once it matches the resource's schema, typed by it; a mismatch fails the check. */
+export function expectResource<R extends Resource>(res: ApiResponse, resource: R, what = `${resource} body`): ResourceOf<R> {
+  const errors = recordProblems(resource, res.body);
   if (res.body === undefined || errors.length) fail(`${what} does not match schema ${resource}: ${res.body === undefined ? 'not JSON' : describe(errors)}`, res);
-  return res.body as Record<string, unknown>;
+  return res.body as ResourceOf<R>;
 }
 
 export interface Page { data: Record<string, unknown>[]; page: { hasMore: boolean; nextCursor?: string } }
 
 export function expectPage(res: ApiResponse, resource: Resource, what = `page of ${resource}`): Page {
-  const errors = validatePage(resource, res.body);
+  const errors = pageProblems(resource, res.body);
   if (res.body === undefined || errors.length) fail(`${what} does not match the page envelope: ${res.body === undefined ? 'not JSON' : describe(errors)}`, res);
   return res.body as Page;
 }
