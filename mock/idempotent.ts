@@ -8,7 +8,7 @@ import { idempotencyInFlight, type ApiError } from './errors.js';
 import { idempotencyRace } from './fault-families.js';
 import type { Claim } from './idempotency.js';
 import { deferRefusal } from './refusal-faults.js';
-import type { Result } from './route.js';
+import type { Result } from './exchange.js';
 
 export interface IdempotentRequest {
   operationId: string;

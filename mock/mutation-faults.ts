@@ -5,7 +5,7 @@
 import { schema, type SchemaName } from '../specs/index.js';
 import type { AppContext } from './context.js';
 import { createStoresLess, patchAnswersOld, patchDropsUnnamed } from './fault-families.js';
-import type { Input, Result } from './route.js';
+import type { Input, Result } from './exchange.js';
 import type { Entry, ResourceName, Row, TeamId } from './store.js';
 
 interface Target { col: ResourceName; schema: SchemaName; view(ctx: AppContext, e: Entry): string }

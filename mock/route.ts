@@ -14,18 +14,8 @@ import { withMutationFaults } from './mutation-faults.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** A JSON result; `json` is already serialized (a Buffer when cached pre-encoded). */
-export interface Result { status: number; json: string | Buffer }
-
-export interface Input {
-  principal: Principal;
-  params: { id?: string };
-  query: Record<string, unknown>;
-  body: Record<string, unknown>;
-  req: FastifyRequest;
-  reply: FastifyReply;
-  idempotencyKey?: string;
-}
+export type { Input, Result } from './exchange.js';
+import type { Input, Result } from './exchange.js';
 
 export interface RouteDef {
   operationId: string;
