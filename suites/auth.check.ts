@@ -70,11 +70,15 @@ async function refusedEverywhere(c: CheckContext, auth: Auth, label: string): Pr
   await unchanged(c, assignment);
 }
 
-check(['AUTH-BEARER-REQUIRED'], 'every endpoint without Authorization answers 4xx with no data and changes nothing', async (c) => {
+check([
+  'AUTH-BEARER-REQUIRED',
+], 'every endpoint without Authorization answers 4xx with no data and changes nothing', async (c) => {
   await refusedEverywhere(c, 'none', 'without Authorization');
 }, { mutates: true });
 
-check(['AUTH-INVALID-KEY-NOT-SERVED'], 'an unknown key, another scheme and an empty bearer token answer 4xx with no data', async (c) => {
+check([
+  'AUTH-INVALID-KEY-NOT-SERVED',
+], 'an unknown key, another scheme and an empty bearer token answer 4xx with no data', async (c) => {
   const unknown = `mock_${randomBytes(32).toString('base64url')}`;
   await refusedEverywhere(c, { authorization: `Bearer ${unknown}` }, 'with an unknown key');
   const eps = await endpoints(c);
@@ -85,7 +89,9 @@ check(['AUTH-INVALID-KEY-NOT-SERVED'], 'an unknown key, another scheme and an em
   expectRefused(await c.api.send({ method: 'GET', path: '/projects', auth: { authorization: `Basic ${key}` } }), 'GET /projects with the key under another scheme');
 }, { mutates: true });
 
-check(['AUTH-READ-ONLY-KEY-NO-WRITE'], 'the read-only key reads but cannot mutate', async (c) => {
+check([
+  'AUTH-READ-ONLY-KEY-NO-WRITE',
+], 'the read-only key reads but cannot mutate', async (c) => {
   const eps = await endpoints(c);
   for (const ep of eps) {
     const res = await c.api.send({ ...ep, auth: 'readOnly' });
@@ -97,7 +103,10 @@ check(['AUTH-READ-ONLY-KEY-NO-WRITE'], 'the read-only key reads but cannot mutat
   await unchanged(c, assignment);
 }, { mutates: true, keys: ['readOnly'] });
 
-check(['AUTH-PLAN-NO-API-ACCESS', 'LIMIT-PLAN-ERROR-FIELDS'], 'a key whose plan lacks API access gets the plan-limit error (feature api_access)', async (c) => {
+check([
+  'AUTH-PLAN-NO-API-ACCESS',
+  'LIMIT-PLAN-ERROR-FIELDS',
+], 'a key whose plan lacks API access gets the plan-limit error (feature api_access)', async (c) => {
   // project and organization lists may answer the short envelope in the legacy shape (§7): not these
   for (const path of ['/assignments', '/cvs', `/files/${crypto.randomUUID()}`]) {
     const res = await c.api.send({ method: 'GET', path, auth: 'noApiAccess' });

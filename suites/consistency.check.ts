@@ -44,24 +44,33 @@ async function patchEverywhere(c: CheckContext, path: string, resource: Resource
 
 // --- creates -----------------------------------------------------------------------------------
 
-check(['EP-CREATE-PERSISTS'], 'a created assignment reads back the same through GET by id, both filters, their combination and the list', async (c) => {
+check([
+  'EP-CREATE-PERSISTS',
+], 'a created assignment reads back the same through GET by id, both filters, their combination and the list', async (c) => {
   const { assignment } = await createAssignmentFixture(c);
   await expectEveryView(c, viewsOf(c, { kind: 'assignment', id: String(assignment.id), employee_id: String(assignment.employee_id), project_id: String(assignment.project_id) }), assignment, 'after POST /assignments');
 }, opts);
 
-check(['EP-CREATE-PERSISTS', 'RES-ASSIGNMENT-EMBEDDED-CURRENT'], 'a created employee reads back the same embedded in its assignments', async (c) => {
+check([
+  'EP-CREATE-PERSISTS',
+  'RES-ASSIGNMENT-EMBEDDED-CURRENT',
+], 'a created employee reads back the same embedded in its assignments', async (c) => {
   const employee = await createEmployee(c, employeeBody(c));
   const project = await aProject(c);
   const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id });
   await expectEveryView(c, viewsOf(c, { kind: 'employee', id: String(employee.id), assignments: [String(assignment.id)] }), employee, 'after POST /employees');
 }, opts);
 
-check(['EP-CREATE-PERSISTS'], 'a created organization reads back the same in the list', async (c) => {
+check([
+  'EP-CREATE-PERSISTS',
+], 'a created organization reads back the same in the list', async (c) => {
   const org = await createOrganization(c, { notes: `${marker(c)} notes`, website: 'https://example.invalid', roles: ['recruiter'] });
   await expectEveryView(c, viewsOf(c, { kind: 'organization', id: String(org.id), name: String(org.name) }), org, 'after create organization');
 }, opts);
 
-check(['EP-CREATE-PERSISTS'], 'an uploaded attachment reads back the same in the list of its entity, an uploaded file through GET by id', async (c) => {
+check([
+  'EP-CREATE-PERSISTS',
+], 'an uploaded attachment reads back the same in the list of its entity, an uploaded file through GET by id', async (c) => {
   const entity = { type: 'employee', id: String((await createEmployee(c)).id) };
   const att = await uploadAttachment(c, entity, testFile(c, 48), { category: 'contract' });
   expectStatus(att, '2xx', 'POST /attachments');
@@ -75,7 +84,10 @@ check(['EP-CREATE-PERSISTS'], 'an uploaded attachment reads back the same in the
 
 // --- patches -----------------------------------------------------------------------------------
 
-check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /employees/{id}: the answer and every embedded copy show the change, and nothing else changed', async (c) => {
+check([
+  'EP-PATCH-PERSISTS',
+  'EP-PATCH-PARTIAL',
+], 'PATCH /employees/{id}: the answer and every embedded copy show the change, and nothing else changed', async (c) => {
   const employee = await createEmployee(c, employeeBody(c));
   const project = await aProject(c);
   const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id });
@@ -84,7 +96,10 @@ check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /employees/{id}: the ans
   await patchEverywhere(c, `/employees/${employee.id}`, 'employee', once, { last_name: 'Twice', bill_rate: 20 }, subject);
 }, opts);
 
-check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /assignments/{id}: the answer and every view show the change, and nothing else changed', async (c) => {
+check([
+  'EP-PATCH-PERSISTS',
+  'EP-PATCH-PARTIAL',
+], 'PATCH /assignments/{id}: the answer and every view show the change, and nothing else changed', async (c) => {
   const project = await aProject(c);
   const employee = await createEmployee(c);
   const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id, bill_rate: 99.5, start_date: '2030-01-02', end_date: '2030-12-31' });
@@ -92,12 +107,18 @@ check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /assignments/{id}: the a
   await patchEverywhere(c, `/assignments/${assignment.id}`, 'assignment', assignment, { role: `${marker(c)} role` }, subject);
 }, opts);
 
-check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /organizations/{id}: the answer and the list show the change, and nothing else changed', async (c) => {
+check([
+  'EP-PATCH-PERSISTS',
+  'EP-PATCH-PARTIAL',
+], 'PATCH /organizations/{id}: the answer and the list show the change, and nothing else changed', async (c) => {
   const org = await createOrganization(c, { notes: `${marker(c)} before`, website: 'https://example.invalid', roles: ['recruiter'] });
   await patchEverywhere(c, `/organizations/${org.id}`, 'organization', org, { notes: `${marker(c)} after` }, { kind: 'organization', id: String(org.id), name: String(org.name) });
 }, opts);
 
-check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /projects/{id}: the answer, GET and the list show the change, and nothing else changed', async (c) => {
+check([
+  'EP-PATCH-PERSISTS',
+  'EP-PATCH-PARTIAL',
+], 'PATCH /projects/{id}: the answer, GET and the list show the change, and nothing else changed', async (c) => {
   const listed = await aProject(c);
   c.ledger.patching('projects', listed, ['notes']);
   const before = (await sendResource(c, { method: 'GET', path: `/projects/${listed.id}` }, 'project', 'GET /projects/{id}')).record;
@@ -106,7 +127,9 @@ check(['EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL'], 'PATCH /projects/{id}: the answ
 
 // --- embedded copies ---------------------------------------------------------------------------
 
-check(['RES-ASSIGNMENT-EMBEDDED-CURRENT'], "an assignment's embedded employee follows a change of employee_id, and the employee filters follow too", async (c) => {
+check([
+  'RES-ASSIGNMENT-EMBEDDED-CURRENT',
+], "an assignment's embedded employee follows a change of employee_id, and the employee filters follow too", async (c) => {
   const project = await aProject(c);
   const [first, second] = [await createEmployee(c, employeeBody(c)), await createEmployee(c, { ...employeeBody(c), last_name: 'Second' })];
   const assignment = await createAssignment(c, { employee_id: first.id, project_id: project.id });
@@ -122,14 +145,18 @@ check(['RES-ASSIGNMENT-EMBEDDED-CURRENT'], "an assignment's embedded employee fo
 
 // --- deletes -----------------------------------------------------------------------------------
 
-check(['EP-DELETE-GONE'], 'a deleted assignment is gone from GET by id, both filters, their combination and the list', async (c) => {
+check([
+  'EP-DELETE-GONE',
+], 'a deleted assignment is gone from GET by id, both filters, their combination and the list', async (c) => {
   const { assignment } = await createAssignmentFixture(c);
   expectStatus(await c.api.send({ method: 'DELETE', path: `/assignments/${assignment.id}` }), '2xx', 'DELETE /assignments/{id}');
   c.ledger.gone(String(assignment.id));
   await expectEveryView(c, viewsOf(c, { kind: 'assignment', id: String(assignment.id), employee_id: String(assignment.employee_id), project_id: String(assignment.project_id) }), 'absent', 'after DELETE /assignments/{id}');
 }, opts);
 
-check(['EP-DELETE-GONE'], 'a deleted attachment is gone from the list of its entity', async (c) => {
+check([
+  'EP-DELETE-GONE',
+], 'a deleted attachment is gone from the list of its entity', async (c) => {
   const entity = { type: 'employee', id: String((await createEmployee(c)).id) };
   const keep = expectResource(await uploadAttachment(c, entity, testFile(c, 16)), 'attachment');
   const gone = expectResource(await uploadAttachment(c, entity, testFile(c, 16)), 'attachment');

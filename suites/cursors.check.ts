@@ -17,7 +17,11 @@ async function aCursor(c: CheckContext, list: ListSpec, sort?: string, order?: '
   return page.page.nextCursor;
 }
 
-check(['LIST-CURSOR-UNDECODABLE', 'ERR-BAD-REQUEST-CURSOR', 'CHANGELOG-1-4-0-CURSOR-400'], 'property: an undecodable cursor answers 400 bad_request on every list', async (c) => {
+check([
+  'LIST-CURSOR-UNDECODABLE',
+  'ERR-BAD-REQUEST-CURSOR',
+  'CHANGELOG-1-4-0-CURSOR-400',
+], 'property: an undecodable cursor answers 400 bad_request on every list', async (c) => {
   const garbage = fc.oneof(
     fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim() !== ''),
     fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.from(b).toString('base64url')),
@@ -31,7 +35,10 @@ check(['LIST-CURSOR-UNDECODABLE', 'ERR-BAD-REQUEST-CURSOR', 'CHANGELOG-1-4-0-CUR
   });
 });
 
-check(['LIST-CURSOR-EMPTY-FIRST-PAGE', 'CHANGELOG-1-4-0-EMPTY-CURSOR-FIRST-PAGE'], 'cursor= (empty) answers the same first page as no cursor', async (c) => {
+check([
+  'LIST-CURSOR-EMPTY-FIRST-PAGE',
+  'CHANGELOG-1-4-0-EMPTY-CURSOR-FIRST-PAGE',
+], 'cursor= (empty) answers the same first page as no cursor', async (c) => {
   for (const list of listNames) {
     const { page: absent } = await fetchPage(c, lists[list], { limit: 3 });
     const res = await c.api.send({ method: 'GET', path: lists[list].path, query: { limit: 3, cursor: '' } });
@@ -42,7 +49,10 @@ check(['LIST-CURSOR-EMPTY-FIRST-PAGE', 'CHANGELOG-1-4-0-EMPTY-CURSOR-FIRST-PAGE'
   }
 });
 
-check(['LIST-CURSOR-OTHER-ORDER', 'ERR-BAD-REQUEST-CURSOR'], 'a cursor issued for order=asc is refused with order=desc, and vice versa', async (c) => {
+check([
+  'LIST-CURSOR-OTHER-ORDER',
+  'ERR-BAD-REQUEST-CURSOR',
+], 'a cursor issued for order=asc is refused with order=desc, and vice versa', async (c) => {
   await population(c);
   for (const [from, to] of [['asc', 'desc'], ['desc', 'asc']] as const) {
     const cursor = await aCursor(c, lists.projects, undefined, from);
@@ -52,7 +62,10 @@ check(['LIST-CURSOR-OTHER-ORDER', 'ERR-BAD-REQUEST-CURSOR'], 'a cursor issued fo
   }
 });
 
-check(['LIST-CURSOR-OTHER-SORT', 'ERR-BAD-REQUEST-CURSOR'], 'a cursor issued for one sort field is refused with another', async (c) => {
+check([
+  'LIST-CURSOR-OTHER-SORT',
+  'ERR-BAD-REQUEST-CURSOR',
+], 'a cursor issued for one sort field is refused with another', async (c) => {
   await population(c);
   const candidates = listNames.filter((l) => (c.settings.sortFields[l]?.length ?? 0) >= 2);
   if (!candidates.length) c.skip('needs two sort fields of one list in CONFORMANCE_SORT_FIELDS');
@@ -64,7 +77,10 @@ check(['LIST-CURSOR-OTHER-SORT', 'ERR-BAD-REQUEST-CURSOR'], 'a cursor issued for
   }
 });
 
-check(['LIST-CURSOR-UNDECODABLE', 'ISO-LIST-OWN-TEAM-ONLY'], "property: mutated valid cursors answer 400 or a well-formed, ordered page of the team's own records, never a 5xx", async (c) => {
+check([
+  'LIST-CURSOR-UNDECODABLE',
+  'ISO-LIST-OWN-TEAM-ONLY',
+], "property: mutated valid cursors answer 400 or a well-formed, ordered page of the team's own records, never a 5xx", async (c) => {
   await population(c);
   const own = new Map<string, Set<unknown>>();
   const other = new Map<string, Set<unknown>>();

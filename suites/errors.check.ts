@@ -15,7 +15,11 @@ function expectJsonError(res: ApiResponse, what: string, shortAllowed = false): 
   expectErrorEnvelope(res, what, shortAllowed);
 }
 
-check(['ERR-ENVELOPES', 'ERR-FULL-ENVELOPE', 'GEN-JSON-BODIES'], 'error responses carry the error envelope with a JSON content-type', async (c) => {
+check([
+  'ERR-ENVELOPES',
+  'ERR-FULL-ENVELOPE',
+  'GEN-JSON-BODIES',
+], 'error responses carry the error envelope with a JSON content-type', async (c) => {
   const cases: [string, ApiResponse][] = [
     ['404 of a missing project', await c.api.send({ method: 'GET', path: `/projects/${crypto.randomUUID()}` })],
     ['404 of a missing assignment', await c.api.send({ method: 'GET', path: `/assignments/${crypto.randomUUID()}` })],
@@ -35,7 +39,10 @@ check(['ERR-ENVELOPES', 'ERR-FULL-ENVELOPE', 'GEN-JSON-BODIES'], 'error response
   }
 });
 
-check(['ERR-DETAIL-MAP', 'EP-EMPLOYEES-CREATE-FIRST-NAME-REQUIRED'], 'POST /employees without first_name answers 4xx; detail, when present, maps to strings', async (c) => {
+check([
+  'ERR-DETAIL-MAP',
+  'EP-EMPLOYEES-CREATE-FIRST-NAME-REQUIRED',
+], 'POST /employees without first_name answers 4xx; detail, when present, maps to strings', async (c) => {
   const res = await c.api.send({ method: 'POST', path: '/employees', json: { last_name: 'No first name' } });
   if (is2xx(res)) { c.ledger.keep('employee', String((res.body as Rec).id)); fail('an employee without first_name was created', res); }
   expectStatus(res, '4xx', 'POST /employees without first_name');
@@ -48,7 +55,9 @@ check(['ERR-DETAIL-MAP', 'EP-EMPLOYEES-CREATE-FIRST-NAME-REQUIRED'], 'POST /empl
   c.reading('errors.detail-on-validation', body.detail === undefined ? 'absent' : 'present');
 }, { mutates: true });
 
-check(['EP-ASSIGNMENTS-CREATE-REQUIRED-FIELDS'], 'POST /assignments without employee_id, or without project_id, answers 4xx and creates nothing', async (c) => {
+check([
+  'EP-ASSIGNMENTS-CREATE-REQUIRED-FIELDS',
+], 'POST /assignments without employee_id, or without project_id, answers 4xx and creates nothing', async (c) => {
   const project = await aProject(c);
   const employee = await createEmployee(c);
   for (const body of [{ project_id: project.id }, { employee_id: employee.id }]) {
@@ -59,7 +68,9 @@ check(['EP-ASSIGNMENTS-CREATE-REQUIRED-FIELDS'], 'POST /assignments without empl
   ensure(mine.items.length === 0, 'an assignment was created without its required fields', mine.last);
 }, { mutates: true });
 
-check(['ERR-SHORT-ENVELOPE'], 'project and organization list and update errors carry at least the short envelope', async (c) => {
+check([
+  'ERR-SHORT-ENVELOPE',
+], 'project and organization list and update errors carry at least the short envelope', async (c) => {
   await fetchPage(c, lists.projects, { limit: 1 });
   c.reading('errors.shape', detectedShape() ?? 'unknown');
   const cases: [string, ApiResponse][] = [

@@ -16,7 +16,9 @@ async function assignmentsOf(c: CheckContext, employeeId: unknown): Promise<Rec[
 
 const withoutVolatile = (body: unknown) => JSON.stringify(body, (k, v) => (k === 'request_id' ? undefined : v));
 
-check(['IDEM-HEADER-ACCEPTED'], 'each mutating endpoint succeeds without the header and with a fresh idempotency-key', async (c) => {
+check([
+  'IDEM-HEADER-ACCEPTED',
+], 'each mutating endpoint succeeds without the header and with a fresh idempotency-key', async (c) => {
   const project = await aProject(c);
   for (const key of [undefined, randomUUID()]) {
     const employee = await c.api.send({ method: 'POST', path: '/employees', json: { first_name: marker(c) }, ...(key ? { idempotencyKey: key } : {}) });
@@ -40,7 +42,9 @@ check(['IDEM-HEADER-ACCEPTED'], 'each mutating endpoint succeeds without the hea
   }
 }, { mutates: true });
 
-check(['IDEM-REPLAY'], 'POST /assignments twice with one key and body: the same status and body, one record', async (c) => {
+check([
+  'IDEM-REPLAY',
+], 'POST /assignments twice with one key and body: the same status and body, one record', async (c) => {
   const project = await aProject(c);
   const employee = await createEmployee(c);
   const key = randomUUID();
@@ -54,7 +58,9 @@ check(['IDEM-REPLAY'], 'POST /assignments twice with one key and body: the same 
   ensure(records.length === 1, `${records.length} assignments exist after a replayed create`);
 }, { mutates: true });
 
-check(['IDEM-REPLAY'], 'POST /employees twice with one key and body replays the first employee', async (c) => {
+check([
+  'IDEM-REPLAY',
+], 'POST /employees twice with one key and body replays the first employee', async (c) => {
   const key = randomUUID();
   const body = { first_name: `${marker(c)} ${key.slice(0, 8)}` };
   const first = await c.api.send({ method: 'POST', path: '/employees', json: body, idempotencyKey: key });
@@ -64,7 +70,9 @@ check(['IDEM-REPLAY'], 'POST /employees twice with one key and body replays the 
   ensure(second.status === first.status && (second.body as Rec)?.id === (first.body as Rec).id, 'the retry did not replay the first employee', second);
 }, { mutates: true });
 
-check(['IDEM-REPLAY'], 'a reused key with a different body is refused (or replays the first answer) and creates no second record', async (c) => {
+check([
+  'IDEM-REPLAY',
+], 'a reused key with a different body is refused (or replays the first answer) and creates no second record', async (c) => {
   const project = await aProject(c);
   const employee = await createEmployee(c);
   const key = randomUUID();
@@ -87,7 +95,9 @@ const concurrentCreates: { name: string; send(c: CheckContext, key: string): Pro
 ];
 
 for (const create of concurrentCreates) {
-  check(['IDEM-REPLAY'], `concurrent ${create.name} with one key answer one record`, async (c) => {
+  check([
+    'IDEM-REPLAY',
+  ], `concurrent ${create.name} with one key answer one record`, async (c) => {
     const key = randomUUID();
     const answers = await Promise.all([0, 1, 2, 3].map(() => create.send(c, key)));
     for (const a of answers.filter(is2xx)) if (create.name === 'POST /employees') c.ledger.keep('employee', String((a.body as Rec).id));
@@ -98,7 +108,9 @@ for (const create of concurrentCreates) {
   }, { mutates: true });
 }
 
-check(['IDEM-REPLAY'], 'concurrent POST /attachments with one key answer one record, and one is listed', async (c) => {
+check([
+  'IDEM-REPLAY',
+], 'concurrent POST /attachments with one key answer one record, and one is listed', async (c) => {
   const entity = { type: 'employee', id: String((await createEmployee(c)).id) };
   const key = randomUUID();
   const file = testFile(c, 512, 78);
@@ -108,7 +120,9 @@ check(['IDEM-REPLAY'], 'concurrent POST /attachments with one key answer one rec
   if (listed.length !== 1) fail(`${listed.length} attachments exist after 4 concurrent uploads with one key`, answers.find(is2xx));
 }, { mutates: true });
 
-check(['IDEM-REPLAY'], 'concurrent requests with one key create one record', async (c) => {
+check([
+  'IDEM-REPLAY',
+], 'concurrent requests with one key create one record', async (c) => {
   const project = await aProject(c);
   const employee = await createEmployee(c);
   const key = randomUUID();
@@ -120,7 +134,9 @@ check(['IDEM-REPLAY'], 'concurrent requests with one key create one record', asy
   c.reading('idempotency.concurrent-statuses', answers.map((a) => a.status).join(','));
 }, { mutates: true });
 
-check(['UPLOAD-IDEM-REPLAY'], 'POST /files and POST /attachments retried with one key and the same file replay the first answer, one record', async (c) => {
+check([
+  'UPLOAD-IDEM-REPLAY',
+], 'POST /files and POST /attachments retried with one key and the same file replay the first answer, one record', async (c) => {
   const entity = { type: 'employee', id: String((await createEmployee(c)).id) };
   const file = testFile(c, 4096);
   for (const send of [(k: string) => uploadFile(c, file, { idempotencyKey: k }), (k: string) => uploadAttachment(c, entity, file, { idempotencyKey: k })]) {
@@ -135,7 +151,10 @@ check(['UPLOAD-IDEM-REPLAY'], 'POST /files and POST /attachments retried with on
   ensure(listed.length === 1, `${listed.length} attachments exist after a replayed upload`);
 }, { mutates: true });
 
-check(['UPLOAD-IDEM-DIFFERENT-FILE-422', 'ERR-IDEM-DIFFERENT-FILE'], 'an upload retried with one key and different bytes answers 422 with an error envelope, creating nothing', async (c) => {
+check([
+  'UPLOAD-IDEM-DIFFERENT-FILE-422',
+  'ERR-IDEM-DIFFERENT-FILE',
+], 'an upload retried with one key and different bytes answers 422 with an error envelope, creating nothing', async (c) => {
   const entity = { type: 'employee', id: String((await createEmployee(c)).id) };
   for (const send of [(k: string, seed: number) => uploadFile(c, testFile(c, 4096, seed), { idempotencyKey: k }), (k: string, seed: number) => uploadAttachment(c, entity, testFile(c, 4096, seed), { idempotencyKey: k })]) {
     const key = randomUUID();

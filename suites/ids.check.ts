@@ -43,7 +43,10 @@ function idsIn(record: Rec, into: string[] = []): string[] {
   return into;
 }
 
-check(['ID-PATH-PATTERN', 'RES-ID-UUID'], 'every id the server returns matches the path id pattern', async (c) => {
+check([
+  'ID-PATH-PATTERN',
+  'RES-ID-UUID',
+], 'every id the server returns matches the path id pattern', async (c) => {
   const records: Rec[] = [];
   if (!c.settings.readOnly) {
     const { employee, assignment } = await createAssignmentFixture(c);
@@ -56,7 +59,9 @@ check(['ID-PATH-PATTERN', 'RES-ID-UUID'], 'every id the server returns matches t
   if (bad.length) fail(`ids outside the §4 pattern: ${bad.slice(0, 5).join(', ')}`);
 });
 
-check(['ID-NON-CANONICAL-NOT-SERVED'], 'non-canonical forms of an existing id answer 4xx, never the record and never 5xx', async (c) => {
+check([
+  'ID-NON-CANONICAL-NOT-SERVED',
+], 'non-canonical forms of an existing id answer 4xx, never the record and never 5xx', async (c) => {
   const { assignment, project } = await createAssignmentFixture(c);
   const check4xx = (res: ApiResponse, what: string) => {
     if (is2xx(res)) fail(`${what} was served`, res);
@@ -86,7 +91,9 @@ check(['ID-NON-CANONICAL-NOT-SERVED'], 'non-canonical forms of an existing id an
   c.reading('ids.upper-case', is2xx(upper) ? 'served' : `answered ${upper.status}`);
 }, { mutates: true });
 
-check(['ID-NIL-MAX-NOT-FOUND'], 'the all-zero and all-f UUIDs are valid ids that answer 404 not_found', async (c) => {
+check([
+  'ID-NIL-MAX-NOT-FOUND',
+], 'the all-zero and all-f UUIDs are valid ids that answer 404 not_found', async (c) => {
   for (const id of ['00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff']) {
     for (const path of ['/projects', '/assignments', '/files']) {
       const res = await c.api.send({ method: 'GET', path: `${path}/${id}` });

@@ -24,7 +24,9 @@ const idOf = (res: ApiResponse) => (res.body as Rec | undefined)?.id;
 
 const externalId = (c: CheckContext) => `${c.target.runId}-${randomUUID()}`;
 
-check(['INTAKE-PENDING-REVIEW'], 'a capture answers 2xx with the item as a JSON object', async (c) => {
+check([
+  'INTAKE-PENDING-REVIEW',
+], 'a capture answers 2xx with the item as a JSON object', async (c) => {
   const res = await capture(c, externalId(c));
   expectStatus(res, '2xx', 'capture');
   const item = res.body as Rec;
@@ -32,7 +34,10 @@ check(['INTAKE-PENDING-REVIEW'], 'a capture answers 2xx with the item as a JSON 
   c.reading('intake.first-status', String(res.status));
 }, opts);
 
-check(['INTAKE-REPEAT-200', 'INTAKE-DEDUP-TRIPLE'], 'a repeat capture of the same thread answers 200 with the same item', async (c) => {
+check([
+  'INTAKE-REPEAT-200',
+  'INTAKE-DEDUP-TRIPLE',
+], 'a repeat capture of the same thread answers 200 with the same item', async (c) => {
   const id = externalId(c);
   const first = await capture(c, id);
   expectStatus(first, '2xx', 'first capture');
@@ -41,7 +46,9 @@ check(['INTAKE-REPEAT-200', 'INTAKE-DEDUP-TRIPLE'], 'a repeat capture of the sam
   ensure((again.body as Rec).id === (first.body as Rec).id, 'the repeat capture answered another item', again);
 }, opts);
 
-check(['INTAKE-DEDUP-TRIPLE'], 'another external_id gives another item; the same pair from another team gives that team its own item', async (c) => {
+check([
+  'INTAKE-DEDUP-TRIPLE',
+], 'another external_id gives another item; the same pair from another team gives that team its own item', async (c) => {
   const id = externalId(c);
   const first = await capture(c, id);
   expectStatus(first, '2xx', 'first capture');
@@ -53,7 +60,10 @@ check(['INTAKE-DEDUP-TRIPLE'], 'another external_id gives another item; the same
   ensure((teamB.body as Rec).id !== (first.body as Rec).id, "the other team received this team's item", teamB);
 }, { ...opts, keys: ['otherTeam'] });
 
-check(['INTAKE-DEDUP-TRIPLE', 'INTAKE-REPEAT-200'], 'deduplication is on exactly (team, source, external_id): another source is another thread, another title the same thread', async (c) => {
+check([
+  'INTAKE-DEDUP-TRIPLE',
+  'INTAKE-REPEAT-200',
+], 'deduplication is on exactly (team, source, external_id): another source is another thread, another title the same thread', async (c) => {
   const id = externalId(c);
   const first = await capture(c, id, { source: 'conformance-a' });
   expectStatus(first, '2xx', 'first capture');
@@ -65,7 +75,10 @@ check(['INTAKE-DEDUP-TRIPLE', 'INTAKE-REPEAT-200'], 'deduplication is on exactly
   ensure(idOf(retitled) === idOf(first), 'the same (source, external_id) with another title answered another item', retitled);
 }, opts);
 
-check(['INTAKE-DEDUP-TRIPLE', 'INTAKE-REPEAT-200'], 'concurrent captures of one thread answer one item', async (c) => {
+check([
+  'INTAKE-DEDUP-TRIPLE',
+  'INTAKE-REPEAT-200',
+], 'concurrent captures of one thread answer one item', async (c) => {
   const id = externalId(c);
   const answers = await Promise.all([0, 1, 2, 3].map(() => capture(c, id)));
   for (const a of answers) expectStatus(a, '2xx', 'a concurrent capture');

@@ -25,7 +25,12 @@ async function idsOf(c: CheckContext, auth: KeyName): Promise<Set<unknown>> {
   return ids;
 }
 
-check(['ISO-GET-OTHER-TEAM-404', 'ISO-OTHER-TEAM-AS-MISSING', 'CHANGELOG-1-6-0-NOT-FOUND', 'ERR-NOT-FOUND'], "GET by id of another team's project, assignment, file and attachment download answers exactly like a missing id: 404 not_found", async (c) => {
+check([
+  'ISO-GET-OTHER-TEAM-404',
+  'ISO-OTHER-TEAM-AS-MISSING',
+  'CHANGELOG-1-6-0-NOT-FOUND',
+  'ERR-NOT-FOUND',
+], "GET by id of another team's project, assignment, file and attachment download answers exactly like a missing id: 404 not_found", async (c) => {
   const b = await teamB(c);
   for (const [path, id] of [['/projects', b.project.id], ['/assignments', b.assignment.id], ['/files', b.file.id]] as const) {
     const res = await expectLikeMissing(c, String(id), (x) => ({ method: 'GET', path: `${path}/${x}` }), `GET ${path}/{id}`);
@@ -40,7 +45,9 @@ check(['ISO-GET-OTHER-TEAM-404', 'ISO-OTHER-TEAM-AS-MISSING', 'CHANGELOG-1-6-0-N
   }
 }, opts);
 
-check(['ISO-OTHER-TEAM-NO-EXISTENCE-LEAK'], "the 404 for another team's id carries none of the record's values", async (c) => {
+check([
+  'ISO-OTHER-TEAM-NO-EXISTENCE-LEAK',
+], "the 404 for another team's id carries none of the record's values", async (c) => {
   const b = await teamB(c);
   for (const [path, rec] of [['/projects', b.project], ['/assignments', b.assignment], ['/files', b.file]] as const) {
     const res = await c.api.send({ method: 'GET', path: `${path}/${rec.id}` });
@@ -50,7 +57,10 @@ check(['ISO-OTHER-TEAM-NO-EXISTENCE-LEAK'], "the 404 for another team's id carri
   }
 }, opts);
 
-check(['ISO-MUTATE-OTHER-TEAM-NO-EFFECT', 'ISO-OTHER-TEAM-AS-MISSING'], "PATCH and DELETE of another team's records answer exactly like a missing id", async (c) => {
+check([
+  'ISO-MUTATE-OTHER-TEAM-NO-EFFECT',
+  'ISO-OTHER-TEAM-AS-MISSING',
+], "PATCH and DELETE of another team's records answer exactly like a missing id", async (c) => {
   const b = await teamB(c);
   const patches: [string, Rec, Rec][] = [
     ['/projects', b.project, { title: `${marker(c)} intruder` }],
@@ -74,7 +84,9 @@ check(['ISO-MUTATE-OTHER-TEAM-NO-EFFECT', 'ISO-OTHER-TEAM-AS-MISSING'], "PATCH a
   }
 }, opts);
 
-check(['ISO-LIST-OWN-TEAM-ONLY'], "no list shows another team's record, filtered by its ids or not", async (c) => {
+check([
+  'ISO-LIST-OWN-TEAM-ONLY',
+], "no list shows another team's record, filtered by its ids or not", async (c) => {
   const b = await teamB(c);
   const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, b.attachment.id, ...(await idsOf(c, 'otherTeam'))]);
   for (const list of pageable) {
@@ -102,7 +114,9 @@ check(['ISO-LIST-OWN-TEAM-ONLY'], "no list shows another team's record, filtered
   }
 }, opts);
 
-check(['ISO-LIST-OWN-TEAM-ONLY'], "search q finds only the team's own records, even with another team's exact names", async (c) => {
+check([
+  'ISO-LIST-OWN-TEAM-ONLY',
+], "search q finds only the team's own records, even with another team's exact names", async (c) => {
   const b = await teamB(c);
   const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, ...(await idsOf(c, 'otherTeam'))]);
   const probes: [string, string][] = [['/projects', String(b.project.title)], ['/organizations', String(b.organization.name)], ['/assignments', String(b.assignment.role)]];
@@ -118,7 +132,10 @@ check(['ISO-LIST-OWN-TEAM-ONLY'], "search q finds only the team's own records, e
   }
 }, opts);
 
-check(['ISO-LIST-OWN-TEAM-ONLY', 'LIST-PAGE-WALK'], "a cursor another team received serves only the caller's own records, or is refused", async (c) => {
+check([
+  'ISO-LIST-OWN-TEAM-ONLY',
+  'LIST-PAGE-WALK',
+], "a cursor another team received serves only the caller's own records, or is refused", async (c) => {
   await teamB(c);
   const mine = await idsOf(c, 'team');
   for (const list of pageable) {
@@ -133,7 +150,9 @@ check(['ISO-LIST-OWN-TEAM-ONLY', 'LIST-PAGE-WALK'], "a cursor another team recei
   }
 }, opts);
 
-check(['ISO-REFERENCE-OTHER-TEAM-AS-MISSING'], "create bodies referencing another team's records are refused like missing references, creating nothing", async (c) => {
+check([
+  'ISO-REFERENCE-OTHER-TEAM-AS-MISSING',
+], "create bodies referencing another team's records are refused like missing references, creating nothing", async (c) => {
   const b = await teamB(c);
   const project = await aProject(c);
   const employee = await createEmployee(c);
@@ -153,7 +172,9 @@ check(['ISO-REFERENCE-OTHER-TEAM-AS-MISSING'], "create bodies referencing anothe
   ensure(expectPage(after, 'attachment').data.every((a) => a.id === b.attachment.id), "an attachment appeared on another team's project", after);
 }, opts);
 
-check(['ISO-IDEMPOTENCY-PER-TEAM'], "an idempotency key one team used means nothing to the other team's requests", async (c) => {
+check([
+  'ISO-IDEMPOTENCY-PER-TEAM',
+], "an idempotency key one team used means nothing to the other team's requests", async (c) => {
   const project = await aProject(c);
   const employee = await createEmployee(c);
   const b = await teamB(c);
@@ -176,7 +197,10 @@ check(['ISO-IDEMPOTENCY-PER-TEAM'], "an idempotency key one team used means noth
   if (is2xx(other)) ensure((other.body as Rec).id !== (org.body as Rec).id, "the other team's request with this team's key and body was answered with this team's organization", other);
 }, opts);
 
-check(['ISO-GET-MISSING-404', 'ERR-NOT-FOUND'], 'property: GET by random valid ids answers 404 not_found', async (c) => {
+check([
+  'ISO-GET-MISSING-404',
+  'ERR-NOT-FOUND',
+], 'property: GET by random valid ids answers 404 not_found', async (c) => {
   await property(fc.record({ path: fc.constantFrom('/projects', '/assignments', '/files'), id: fc.uuid({ version: [1, 4, 7] }) }), async ({ path, id }) => {
     const res = await c.api.send({ method: 'GET', path: `${path}/${id}` });
     expectStatus(res, 404, `GET ${path}/{random id}`);

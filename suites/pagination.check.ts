@@ -60,7 +60,9 @@ async function randomWalk(c: CheckContext, pop: Population, p: WalkParams) {
   return { w, sort, ref, limit, walked, describe };
 }
 
-check(['LIST-WALK-EVERY-RECORD-ONCE'], 'property: walks of every list and filter, with random limit, sort and order, visit every record exactly once', async (c) => {
+check([
+  'LIST-WALK-EVERY-RECORD-ONCE',
+], 'property: walks of every list and filter, with random limit, sort and order, visit every record exactly once', async (c) => {
   const pop = await population(c);
   await property(walkArb, async (p) => {
     const { ref, walked, describe } = await randomWalk(c, pop, p);
@@ -73,7 +75,10 @@ check(['LIST-WALK-EVERY-RECORD-ONCE'], 'property: walks of every list and filter
   });
 }, { timeout: 120_000 });
 
-check(['LIST-HASMORE-FALSE-LAST', 'LIST-PAGE-WALK'], 'property: hasMore and nextCursor agree on every page, and the page with hasMore false is the last', async (c) => {
+check([
+  'LIST-HASMORE-FALSE-LAST',
+  'LIST-PAGE-WALK',
+], 'property: hasMore and nextCursor agree on every page, and the page with hasMore false is the last', async (c) => {
   const pop = await population(c);
   await property(walkArb, async (p) => {
     const { ref, walked, describe } = await randomWalk(c, pop, { ...p, sortIndex: 0 });
@@ -88,7 +93,10 @@ check(['LIST-HASMORE-FALSE-LAST', 'LIST-PAGE-WALK'], 'property: hasMore and next
   });
 }, { timeout: 120_000 });
 
-check(['LIST-SORT', 'LIST-ORDER'], 'property: walks of every list and filter are ordered by the sort field in the requested order (ties in any order)', async (c) => {
+check([
+  'LIST-SORT',
+  'LIST-ORDER',
+], 'property: walks of every list and filter are ordered by the sort field in the requested order (ties in any order)', async (c) => {
   const pop = await population(c);
   await property(walkArb, async (p) => {
     const { sort, ref, walked, describe } = await randomWalk(c, pop, p);
@@ -98,7 +106,9 @@ check(['LIST-SORT', 'LIST-ORDER'], 'property: walks of every list and filter are
   });
 }, { timeout: 120_000 });
 
-check(['LIST-LIMIT'], 'every page of every list and filter, the first and each later one, holds at most limit items; a limit above the maximum is clamped or refused', async (c) => {
+check([
+  'LIST-LIMIT',
+], 'every page of every list and filter, the first and each later one, holds at most limit items; a limit above the maximum is clamped or refused', async (c) => {
   const pop = await population(c);
   for (const w of walkables(c, pop)) {
     for (const limit of [1, 2]) {
@@ -118,7 +128,10 @@ check(['LIST-LIMIT'], 'every page of every list and filter, the first and each l
   }
 });
 
-check(['LIST-ORDER', 'LIST-SORT'], 'order=desc walks the asc walk in reverse (up to ties), for every list, filter and sort value', async (c) => {
+check([
+  'LIST-ORDER',
+  'LIST-SORT',
+], 'order=desc walks the asc walk in reverse (up to ties), for every list, filter and sort value', async (c) => {
   const pop = await population(c);
   for (const w of walkables(c, pop)) {
     for (const sort of w.sorts) {
@@ -137,7 +150,10 @@ check(['LIST-ORDER', 'LIST-SORT'], 'order=desc walks the asc walk in reverse (up
   }
 });
 
-check(['LIST-Q', 'LIST-PARAMS-ALL-LISTS'], 'every list accepts limit, cursor (empty), sort, order and q', async (c) => {
+check([
+  'LIST-Q',
+  'LIST-PARAMS-ALL-LISTS',
+], 'every list accepts limit, cursor (empty), sort, order and q', async (c) => {
   const pop = await population(c);
   const entity = String(pop.employees[0]?.id ?? (await fetchPage(c, lists.projects, { limit: 1 })).page.data[0]?.id ?? '00000000-0000-0000-0000-000000000000');
   const attachments: ListSpec = { path: '/attachments', resource: 'attachment', query: { entity_type: pop.employees[0] ? 'employee' : 'project', entity_id: entity } };
@@ -162,7 +178,9 @@ async function expectFiltered(c: CheckContext, spec: ListSpec, matches: (a: Rec)
   if (missing.length) fail(`${what} misses ${missing.length} matching record(s), e.g. ${String(missing[0]!.id)}`, walked.last);
 }
 
-check(['LIST-FILTER-PROJECT-ID'], 'project_id filters, alone and combined with employee_id, return exactly the matching assignments on every page', async (c) => {
+check([
+  'LIST-FILTER-PROJECT-ID',
+], 'project_id filters, alone and combined with employee_id, return exactly the matching assignments on every page', async (c) => {
   const pop = await population(c);
   const [, e1] = pop.employees;
   const project = pop.project.id;
@@ -171,7 +189,9 @@ check(['LIST-FILTER-PROJECT-ID'], 'project_id filters, alone and combined with e
   await expectFiltered(c, { ...lists.assignments, query: both }, (a) => a.project_id === project && a.employee_id === e1!.id, pop.assignments.filter((a) => a.employee_id === e1!.id), 'GET /assignments?project_id=&employee_id=');
 }, { mutates: true });
 
-check(['LIST-FILTER-EMPLOYEE-ID'], 'employee_id filters of assignments and CVs return exactly the matching records on every page', async (c) => {
+check([
+  'LIST-FILTER-EMPLOYEE-ID',
+], 'employee_id filters of assignments and CVs return exactly the matching records on every page', async (c) => {
   const pop = await population(c);
   const [e0] = pop.employees;
   await expectFiltered(c, { ...lists.assignments, query: { employee_id: String(e0!.id) } }, (a) => a.employee_id === e0!.id, pop.assignments.filter((a) => a.employee_id === e0!.id), 'GET /assignments?employee_id=');

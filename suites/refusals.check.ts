@@ -59,18 +59,28 @@ const has = (m: Mutation, r: Refusal) => m.refusals.includes(r);
 
 for (const m of mutations) {
   if (has(m, 'cross-team')) {
-    check(['ISO-MUTATE-OTHER-TEAM-NO-EFFECT'], `refused: ${m.name} ${why['cross-team']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'cross-team'), opts(m, { keys: ['otherTeam'] }));
+    check([
+      'ISO-MUTATE-OTHER-TEAM-NO-EFFECT',
+    ], `refused: ${m.name} ${why['cross-team']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'cross-team'), opts(m, { keys: ['otherTeam'] }));
   }
   if (has(m, 'read-only')) {
-    check(['AUTH-READ-ONLY-KEY-NO-WRITE'], `refused: ${m.name} ${why['read-only']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'read-only'), opts(m, { keys: ['readOnly'] }));
+    check([
+      'AUTH-READ-ONLY-KEY-NO-WRITE',
+    ], `refused: ${m.name} ${why['read-only']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'read-only'), opts(m, { keys: ['readOnly'] }));
   }
   if (has(m, 'no-key')) {
-    check(['AUTH-BEARER-REQUIRED'], `refused: ${m.name} ${why['no-key']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'no-key'), opts(m));
+    check([
+      'AUTH-BEARER-REQUIRED',
+    ], `refused: ${m.name} ${why['no-key']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'no-key'), opts(m));
   }
   if (has(m, 'invalid-body')) {
-    check(['EP-INVALID-BODY-NO-EFFECT'], `refused: ${m.name} ${why['invalid-body']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'invalid-body'), opts(m));
+    check([
+      'EP-INVALID-BODY-NO-EFFECT',
+    ], `refused: ${m.name} ${why['invalid-body']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'invalid-body'), opts(m));
   }
   if (has(m, 'reused-key')) {
-    check(['IDEM-REPLAY'], `refused: ${m.name} ${why['reused-key']} leaves no trace`, (c) => reusedKeyLeavesNoTrace(c, m), opts(m));
+    check([
+      'IDEM-REPLAY',
+    ], `refused: ${m.name} ${why['reused-key']} leaves no trace`, (c) => reusedKeyLeavesNoTrace(c, m), opts(m));
   }
 }

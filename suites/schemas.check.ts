@@ -26,10 +26,14 @@ async function lensed(c: CheckContext, lens: (p: SchemaProblem, s: Sample) => bo
 
 const legacyOnly = (c: CheckContext) => { if (detectedShape() !== 'legacy') c.skip(NO_SHAPE); };
 
-check(['RES-ID-UUID'], 'schemas: every id and *_id is a UUID string', (c) =>
+check([
+  'RES-ID-UUID',
+], 'schemas: every id and *_id is a UUID string', (c) =>
   lensed(c, (p) => /\/(id|[a-z_]*[a-z]_id)$/.test(p.path) && !/external_id$/.test(p.path) && !/stage\/id$|\/addresses\/\d+\/id$/.test(p.path)));
 
-check(['RES-INHERENT-FIELDS'], 'schemas: every record carries the fields inherent to its resource; other absent listed fields are recorded', async (c) => {
+check([
+  'RES-INHERENT-FIELDS',
+], 'schemas: every record carries the fields inherent to its resource; other absent listed fields are recorded', async (c) => {
   await lensed(c, (p) => p.message.startsWith('must have required property'));
   const absent = new Map<string, Set<string>>();
   for (const s of await survey(c)) {
@@ -39,61 +43,96 @@ check(['RES-INHERENT-FIELDS'], 'schemas: every record carries the fields inheren
   for (const [resource, fields] of absent) c.reading(`fields.absent.${resource}`, [...fields].sort().join(', '));
 });
 
-check(['RES-TIMESTAMPS-DATES-STRINGS'], 'schemas: every *_at and *_date is a string (or null where typed so)', (c) =>
+check([
+  'RES-TIMESTAMPS-DATES-STRINGS',
+], 'schemas: every *_at and *_date is a string (or null where typed so)', (c) =>
   lensed(c, (p) => /_(at|date)$/.test(p.path)));
 
-check(['RES-NULLABLE-FIELDS'], 'schemas: fields typed null are a string or null', (c) => lensed(c, (p) => NULLABLE.test(p.path)));
+check([
+  'RES-NULLABLE-FIELDS',
+], 'schemas: fields typed null are a string or null', (c) => lensed(c, (p) => NULLABLE.test(p.path)));
 
-check(['RES-NON-NULL-FIELDS'], 'schemas: fields not typed null are never null', (c) =>
+check([
+  'RES-NON-NULL-FIELDS',
+], 'schemas: fields not typed null are never null', (c) =>
   lensed(c, (p, s) => valueAt(s.res.body, p.path) === null && !NULLABLE.test(p.path)));
 
-check(['STATE-STAGE-HIDDEN-SORT'], 'schemas: every stage has the Stage shape (hidden boolean, sort integer)', (c) => lensed(c, (p) => /stage\//.test(p.path)));
+check([
+  'STATE-STAGE-HIDDEN-SORT',
+], 'schemas: every stage has the Stage shape (hidden boolean, sort integer)', (c) => lensed(c, (p) => /stage\//.test(p.path)));
 
-check(['STATE-PROJECT-STATUS-STAGE'], 'schemas: every project has a string status and a Stage', (c) =>
+check([
+  'STATE-PROJECT-STATUS-STAGE',
+], 'schemas: every project has a string status and a Stage', (c) =>
   lensed(c, (p, s) => s.resource === 'project' && /\/(status|stage)(\/|$)/.test(p.path)));
 
-check(['RES-SHAPE-CONSISTENT'], 'schemas: every project and organization is in the shape first seen', (c) =>
+check([
+  'RES-SHAPE-CONSISTENT',
+], 'schemas: every project and organization is in the shape first seen', (c) =>
   lensed(c, (p) => p.message.includes('the deployment serves the')));
 
-check(['RES-PAGE-ENVELOPE'], 'schemas: every list answers the page envelope', (c) =>
+check([
+  'RES-PAGE-ENVELOPE',
+], 'schemas: every list answers the page envelope', (c) =>
   lensed(c, (p, s) => s.page && (p.path === '' || p.path === '/data' || p.path.startsWith('/page'))));
 
-check(['RES-CV-DATA-HIDDEN'], 'schemas: every item of a CV data section carries hidden as a boolean', (c) =>
+check([
+  'RES-CV-DATA-HIDDEN',
+], 'schemas: every item of a CV data section carries hidden as a boolean', (c) =>
   lensed(c, (p, s) => s.resource === 'cv' && /\/data\/[a-zA-Z]+\/\d+\/hidden$/.test(p.path)));
 
-check(['RES-PROJECT-LEGACY-SHAPE'], 'schemas: legacy projects carry their organization references as strings', async (c) => {
+check([
+  'RES-PROJECT-LEGACY-SHAPE',
+], 'schemas: legacy projects carry their organization references as strings', async (c) => {
   await survey(c);
   legacyOnly(c);
   await lensed(c, (p, s) => s.resource === 'project' && /_org_id$/.test(p.path));
 });
 
-check(['RES-ORGANIZATION-LEGACY-SHAPE'], 'schemas: legacy organizations and their addresses match their schemas', async (c) => {
+check([
+  'RES-ORGANIZATION-LEGACY-SHAPE',
+], 'schemas: legacy organizations and their addresses match their schemas', async (c) => {
   await survey(c);
   legacyOnly(c);
   await lensed(c, (p, s) => s.resource === 'organization');
 });
 
-check(['GEN-JSON-BODIES'], 'every response with a body has a JSON content-type and parses', async (c) => {
+check([
+  'GEN-JSON-BODIES',
+], 'every response with a body has a JSON content-type and parses', async (c) => {
   for (const s of await survey(c)) {
     ensure(/json/.test(s.res.headers['content-type'] ?? ''), `content-type ${s.res.headers['content-type']} is not JSON`, s.res);
     ensure(s.res.body !== undefined, 'the body does not parse as JSON', s.res);
   }
 });
 
-check(['GEN-BASE-PATH', 'AUTH-BEARER-HEADER', 'VER-MAJOR-IN-PATH', 'CHANGELOG-1-0-0-INITIAL-SURFACE'], 'the shown read endpoints answer 2xx under /api/public/v1 with the bearer key', async (c) => {
+check([
+  'GEN-BASE-PATH',
+  'AUTH-BEARER-HEADER',
+  'VER-MAJOR-IN-PATH',
+  'CHANGELOG-1-0-0-INITIAL-SURFACE',
+], 'the shown read endpoints answer 2xx under /api/public/v1 with the bearer key', async (c) => {
   for (const path of ['/projects', '/assignments', '/organizations', '/cvs']) {
     const res = await c.api.send({ method: 'GET', path });
     expectStatus(res, '2xx', `GET /api/public/v1${path}`);
   }
 });
 
-check(['EP-PROJECTS-LIST', 'RES-PROJECT-SHAPE', 'RES-PAGE-ENVELOPE', 'LIST-PAGE-WALK'], 'GET /projects: every page and every project matches the schema of the served shape', async (c) => {
+check([
+  'EP-PROJECTS-LIST',
+  'RES-PROJECT-SHAPE',
+  'RES-PAGE-ENVELOPE',
+  'LIST-PAGE-WALK',
+], 'GET /projects: every page and every project matches the schema of the served shape', async (c) => {
   const { items, complete } = await walkWithin(c, lists.projects, { limit: 50, maxPages: SAMPLE_PAGES });
   c.reading('projects.count', complete ? String(items.length) : `more than ${items.length}`);
 });
 
-check(['EP-PROJECTS-GET', 'RES-PROJECT-SHAPE', 'CHANGELOG-1-0-0-INITIAL-SURFACE'],
-  'GET /projects/{id} answers the listed project', async (c) => {
+check([
+  'EP-PROJECTS-GET',
+  'RES-PROJECT-SHAPE',
+  'CHANGELOG-1-0-0-INITIAL-SURFACE',
+], 'GET /projects/{id} answers the listed project', async (c) => {
     const { page } = await fetchPage(c, lists.projects, { limit: 5 });
     if (!page.data.length) c.skip('the team has no project');
     for (const listed of page.data.slice(0, 3)) {
@@ -105,7 +144,11 @@ check(['EP-PROJECTS-GET', 'RES-PROJECT-SHAPE', 'CHANGELOG-1-0-0-INITIAL-SURFACE'
     }
   });
 
-check(['EP-PROJECTS-PATCH', 'EP-PATCH-PERSISTS', 'RES-PROJECT-SHAPE'], 'PATCH /projects/{id} with {title} answers and keeps the new title', async (c) => {
+check([
+  'EP-PROJECTS-PATCH',
+  'EP-PATCH-PERSISTS',
+  'RES-PROJECT-SHAPE',
+], 'PATCH /projects/{id} with {title} answers and keeps the new title', async (c) => {
   const project = await aProject(c);
   await c.ledger.before('projects', project);
   const title = `${marker(c)} title`;
@@ -117,7 +160,10 @@ check(['EP-PROJECTS-PATCH', 'EP-PATCH-PERSISTS', 'RES-PROJECT-SHAPE'], 'PATCH /p
   ensure(expectResource(again, 'project').title === title, 'a later read does not show the patched title', again);
 }, { mutates: true });
 
-check(['EP-PROJECTS-PATCH-EMPTY', 'RES-PROJECT-SHAPE'], 'PATCH /projects/{id} with {} is accepted and changes nothing', async (c) => {
+check([
+  'EP-PROJECTS-PATCH-EMPTY',
+  'RES-PROJECT-SHAPE',
+], 'PATCH /projects/{id} with {} is accepted and changes nothing', async (c) => {
   const project = await aProject(c);
   const before = await c.api.send({ method: 'GET', path: `/projects/${project.id}` });
   expectStatus(before, '2xx', 'GET /projects/{id}');
@@ -129,13 +175,20 @@ check(['EP-PROJECTS-PATCH-EMPTY', 'RES-PROJECT-SHAPE'], 'PATCH /projects/{id} wi
   ensure(changed.length === 0, `an empty PATCH changed ${changed.join(', ')}`, res);
 }, { mutates: true });
 
-check(['EP-EMPLOYEES-CREATE', 'RES-EMPLOYEE-SHAPE'], 'POST /employees with first_name answers an Employee with that first_name', async (c) => {
+check([
+  'EP-EMPLOYEES-CREATE',
+  'RES-EMPLOYEE-SHAPE',
+], 'POST /employees with first_name answers an Employee with that first_name', async (c) => {
   const first = `${marker(c)} employee`;
   const employee = await createEmployee(c, { first_name: first, last_name: 'Conformance', is_active: true });
   ensure(employee.first_name === first, `first_name ${JSON.stringify(employee.first_name)} is not the one sent`);
 }, { mutates: true });
 
-check(['EP-EMPLOYEES-PATCH', 'STATE-EMPLOYEE-IS-ACTIVE', 'RES-EMPLOYEE-SHAPE'], 'PATCH /employees/{id} answers the new last_name and is_active', async (c) => {
+check([
+  'EP-EMPLOYEES-PATCH',
+  'STATE-EMPLOYEE-IS-ACTIVE',
+  'RES-EMPLOYEE-SHAPE',
+], 'PATCH /employees/{id} answers the new last_name and is_active', async (c) => {
   const employee = await createEmployee(c, { is_active: true });
   const res = await c.api.send({ method: 'PATCH', path: `/employees/${employee.id}`, json: { last_name: 'Patched' } });
   expectStatus(res, '2xx', 'PATCH /employees/{id}');
@@ -145,8 +198,13 @@ check(['EP-EMPLOYEES-PATCH', 'STATE-EMPLOYEE-IS-ACTIVE', 'RES-EMPLOYEE-SHAPE'], 
   ensure(expectResource(toggled, 'employee').is_active === false, 'is_active not toggled to false', toggled);
 }, { mutates: true });
 
-check(['EP-ASSIGNMENTS-CREATE', 'EP-ASSIGNMENTS-GET', 'RES-ASSIGNMENT-SHAPE', 'RES-EMPLOYEE-SHAPE', 'CHANGELOG-1-6-0-GET-BY-ID'],
-  'POST /assignments then GET /assignments/{id}: an Assignment with both ids and the embedded employee', async (c) => {
+check([
+  'EP-ASSIGNMENTS-CREATE',
+  'EP-ASSIGNMENTS-GET',
+  'RES-ASSIGNMENT-SHAPE',
+  'RES-EMPLOYEE-SHAPE',
+  'CHANGELOG-1-6-0-GET-BY-ID',
+], 'POST /assignments then GET /assignments/{id}: an Assignment with both ids and the embedded employee', async (c) => {
     const { project, employee, assignment } = await createAssignmentFixture(c);
     ensure(assignment.employee_id === employee.id && assignment.project_id === project.id, 'the assignment does not carry the ids sent');
     const emb = assignment.employee as Record<string, unknown> | undefined;
@@ -156,7 +214,11 @@ check(['EP-ASSIGNMENTS-CREATE', 'EP-ASSIGNMENTS-GET', 'RES-ASSIGNMENT-SHAPE', 'R
     ensure(expectResource(res, 'assignment').id === assignment.id, 'GET answered another assignment', res);
   }, { mutates: true });
 
-check(['EP-ASSIGNMENTS-PATCH', 'EP-PATCH-PERSISTS', 'RES-ASSIGNMENT-SHAPE'], 'PATCH /assignments/{id} with {role} answers and keeps the new role', async (c) => {
+check([
+  'EP-ASSIGNMENTS-PATCH',
+  'EP-PATCH-PERSISTS',
+  'RES-ASSIGNMENT-SHAPE',
+], 'PATCH /assignments/{id} with {role} answers and keeps the new role', async (c) => {
   const { assignment } = await createAssignmentFixture(c);
   const role = `${marker(c)} patched`;
   const res = await c.api.send({ method: 'PATCH', path: `/assignments/${assignment.id}`, json: { role } });
@@ -166,11 +228,19 @@ check(['EP-ASSIGNMENTS-PATCH', 'EP-PATCH-PERSISTS', 'RES-ASSIGNMENT-SHAPE'], 'PA
   ensure(expectResource(again, 'assignment').role === role, 'a later read does not show the patched role', again);
 }, { mutates: true });
 
-check(['EP-ASSIGNMENTS-LIST', 'RES-PAGE-ENVELOPE', 'RES-ASSIGNMENT-SHAPE'], 'GET /assignments: every page and assignment matches the schema', async (c) => {
+check([
+  'EP-ASSIGNMENTS-LIST',
+  'RES-PAGE-ENVELOPE',
+  'RES-ASSIGNMENT-SHAPE',
+], 'GET /assignments: every page and assignment matches the schema', async (c) => {
   await walkWithin(c, lists.assignments, { limit: 50, maxPages: SAMPLE_PAGES });
 });
 
-check(['EP-ASSIGNMENTS-DELETE', 'RES-DELETE-RESULT', 'EP-DELETE-GONE'], 'DELETE /assignments/{id} answers a Delete result; the assignment is gone', async (c) => {
+check([
+  'EP-ASSIGNMENTS-DELETE',
+  'RES-DELETE-RESULT',
+  'EP-DELETE-GONE',
+], 'DELETE /assignments/{id} answers a Delete result; the assignment is gone', async (c) => {
   const { assignment } = await createAssignmentFixture(c);
   const res = await c.api.send({ method: 'DELETE', path: `/assignments/${assignment.id}` });
   expectStatus(res, '2xx', 'DELETE /assignments/{id}');
@@ -181,19 +251,29 @@ check(['EP-ASSIGNMENTS-DELETE', 'RES-DELETE-RESULT', 'EP-DELETE-GONE'], 'DELETE 
   expectStatus(after, 404, 'GET of the deleted assignment');
 }, { mutates: true });
 
-check(['EP-ORGANIZATIONS-LIST', 'RES-PAGE-ENVELOPE', 'RES-ORGANIZATION-SHAPE'],
-  'GET /organizations: every page and organization matches the schema of the served shape', async (c) => {
+check([
+  'EP-ORGANIZATIONS-LIST',
+  'RES-PAGE-ENVELOPE',
+  'RES-ORGANIZATION-SHAPE',
+], 'GET /organizations: every page and organization matches the schema of the served shape', async (c) => {
     await fetchPage(c, lists.projects, { limit: 1 }); // the shape is read from projects first
     await walkWithin(c, lists.organizations, { limit: 50, maxPages: SAMPLE_PAGES });
   });
 
-check(['EP-ORGANIZATIONS-CREATE', 'RES-ORGANIZATION-SHAPE'], 'create organization answers an Organization with the name sent', async (c) => {
+check([
+  'EP-ORGANIZATIONS-CREATE',
+  'RES-ORGANIZATION-SHAPE',
+], 'create organization answers an Organization with the name sent', async (c) => {
   const name = `${marker(c)} organization`;
   const org = await createOrganization(c, { name });
   ensure(org.name === name, 'the organization does not carry the name sent');
 }, { mutates: true });
 
-check(['EP-ORGANIZATIONS-PATCH', 'EP-PATCH-PERSISTS', 'RES-ORGANIZATION-SHAPE'], 'PATCH /organizations/{id} with {notes} answers and keeps the new notes', async (c) => {
+check([
+  'EP-ORGANIZATIONS-PATCH',
+  'EP-PATCH-PERSISTS',
+  'RES-ORGANIZATION-SHAPE',
+], 'PATCH /organizations/{id} with {notes} answers and keeps the new notes', async (c) => {
   const org = await createOrganization(c);
   const notes = `${marker(c)} notes`;
   const res = await c.api.send({ method: 'PATCH', path: `/organizations/${org.id}`, json: { notes } });
@@ -202,7 +282,12 @@ check(['EP-ORGANIZATIONS-PATCH', 'EP-PATCH-PERSISTS', 'RES-ORGANIZATION-SHAPE'],
   await expectEveryView(c, viewsOf(c, { kind: 'organization', id: String(org.id), name: String(org.name) }), { id: org.id, notes }, 'after PATCH /organizations/{id}');
 }, { mutates: true });
 
-check(['EP-CVS-LIST', 'RES-PAGE-ENVELOPE', 'RES-CV-SHAPE', 'RES-CV-DATA-HIDDEN'], 'GET /cvs: every page and CV matches the schema', async (c) => {
+check([
+  'EP-CVS-LIST',
+  'RES-PAGE-ENVELOPE',
+  'RES-CV-SHAPE',
+  'RES-CV-DATA-HIDDEN',
+], 'GET /cvs: every page and CV matches the schema', async (c) => {
   const { items, complete } = await walkWithin(c, lists.cvs, { limit: 50, maxPages: SAMPLE_PAGES });
   c.reading('cvs.count', complete ? String(items.length) : `more than ${items.length}`);
 });

@@ -62,7 +62,9 @@ function scratchFor(scratch: Rec[], index: number, prefer: (p: Rec) => boolean):
 
 const fullShapeOnly = (c: CheckContext) => { if (detectedShape() === 'legacy') c.skip('the legacy project shape has no such fields'); };
 
-check(['STATE-STAGE-CHANGE-STAMPED'], 'a stage change stamps stage_changed_at', async (c) => {
+check([
+  'STATE-STAGE-CHANGE-STAMPED',
+], 'a stage change stamps stage_changed_at', async (c) => {
   await fetchPage(c, lists.projects, { limit: 1 }); // the shape is read from projects first
   fullShapeOnly(c);
   const scratch = scratchFor(await scratchProjects(c), 0, isOpen);
@@ -88,7 +90,9 @@ check(['STATE-STAGE-CHANGE-STAMPED'], 'a stage change stamps stage_changed_at', 
   if (!Number.isNaN(before)) ensure(stamp >= before, 'stage_changed_at went back in time', res);
 }, { mutates: true });
 
-check(['STATE-CLOSE-SETS-FIELDS'], 'closing a project with close_reason and close_reason_category sets closed_at and both values', async (c) => {
+check([
+  'STATE-CLOSE-SETS-FIELDS',
+], 'closing a project with close_reason and close_reason_category sets closed_at and both values', async (c) => {
   await fetchPage(c, lists.projects, { limit: 1 });
   fullShapeOnly(c);
   let candidate = scratchFor(await scratchProjects(c), 1, isOpen);
@@ -110,7 +114,9 @@ check(['STATE-CLOSE-SETS-FIELDS'], 'closing a project with close_reason and clos
   ensure(typeof after.closed_at === 'string' && after.closed_at !== '', 'closed_at is not set', res);
 }, { mutates: true });
 
-check(['STATE-ARCHIVE-RECORDS-PRIOR'], 'archiving a project records the prior stage and status', async (c) => {
+check([
+  'STATE-ARCHIVE-RECORDS-PRIOR',
+], 'archiving a project records the prior stage and status', async (c) => {
   const scratch = scratchFor(await scratchProjects(c), 2, (p) => !p.archived_at);
   if (!scratch) {
     const { project } = await listedProject(c, () => true);

@@ -161,8 +161,15 @@ class GetFiles implements Cmd {
   toString = () => 'getFiles()';
 }
 
-check(['EP-PATCH-PERSISTS', 'EP-DELETE-GONE', 'LIST-FILTER-EMPLOYEE-ID', 'EP-ASSIGNMENTS-GET', 'EP-FILES-GET', 'EP-ORGANIZATIONS-PATCH', 'STATE-EMPLOYEE-IS-ACTIVE'],
-  'model-based: random sequences of creates, patches, reads, lists and deletes agree with a model', async (c) => {
+check([
+  'EP-PATCH-PERSISTS',
+  'EP-DELETE-GONE',
+  'LIST-FILTER-EMPLOYEE-ID',
+  'EP-ASSIGNMENTS-GET',
+  'EP-FILES-GET',
+  'EP-ORGANIZATIONS-PATCH',
+  'STATE-EMPLOYEE-IS-ACTIVE',
+], 'model-based: random sequences of creates, patches, reads, lists and deletes agree with a model', async (c) => {
     const project = await aProject(c);
     const text = fc.string({ minLength: 1, maxLength: 12 }).map((s) => `conformance ${s}`);
     const commands = [

@@ -37,7 +37,13 @@ async function expectSameBytes(c: CheckContext, attachmentId: unknown, file: Upl
   ensure(res.sha256 === (await sha256Of(file)), 'downloaded bytes differ from the uploaded ones', res, concerning);
 }
 
-check(['EP-FILES-CREATE', 'EP-FILES-GET', 'RES-FILE-SHAPE', 'UPLOAD-CATEGORY-STORED', 'CHANGELOG-1-3-0-FILES-RENAME'], 'POST /files stores filename, size and category; GET /files/{id} answers it', async (c) => {
+check([
+  'EP-FILES-CREATE',
+  'EP-FILES-GET',
+  'RES-FILE-SHAPE',
+  'UPLOAD-CATEGORY-STORED',
+  'CHANGELOG-1-3-0-FILES-RENAME',
+], 'POST /files stores filename, size and category; GET /files/{id} answers it', async (c) => {
   const file = testFile(c, 1234);
   const res = await uploadFile(c, file, { category: 'contract' });
   expectStatus(res, '2xx', 'POST /files');
@@ -51,8 +57,17 @@ check(['EP-FILES-CREATE', 'EP-FILES-GET', 'RES-FILE-SHAPE', 'UPLOAD-CATEGORY-STO
   expectStatus(await uploadFile(c, testFile(c, 10)), '2xx', 'POST /files without category');
 }, opts);
 
-check(['EP-ATTACHMENTS-CREATE', 'EP-ATTACHMENTS-LIST', 'EP-ATTACHMENTS-DELETE', 'RES-ATTACHMENT-SHAPE', 'RES-DELETE-RESULT', 'LIST-ATTACHMENTS-FOR-ENTITY', 'EP-DELETE-GONE', 'UPLOAD-CATEGORY-STORED', 'CHANGELOG-1-2-0-ATTACHMENTS'],
-  'attachments: created for an entity, listed for exactly that entity, deleted for good', async (c) => {
+check([
+  'EP-ATTACHMENTS-CREATE',
+  'EP-ATTACHMENTS-LIST',
+  'EP-ATTACHMENTS-DELETE',
+  'RES-ATTACHMENT-SHAPE',
+  'RES-DELETE-RESULT',
+  'LIST-ATTACHMENTS-FOR-ENTITY',
+  'EP-DELETE-GONE',
+  'UPLOAD-CATEGORY-STORED',
+  'CHANGELOG-1-2-0-ATTACHMENTS',
+], 'attachments: created for an entity, listed for exactly that entity, deleted for good', async (c) => {
     const [one, two] = [await anEntity(c), await anEntity(c)];
     const file = testFile(c, 2048);
     const res = await uploadAttachment(c, one, file, { category: 'contract' });
@@ -70,7 +85,10 @@ check(['EP-ATTACHMENTS-CREATE', 'EP-ATTACHMENTS-LIST', 'EP-ATTACHMENTS-DELETE', 
     ensure((await listIds(c, one)).length === 0, 'the deleted attachment is still listed');
   }, opts);
 
-check(['EP-FILES-DELETE', 'EP-DELETE-GONE'], 'the file delete answers 2xx and the file is gone', async (c) => {
+check([
+  'EP-FILES-DELETE',
+  'EP-DELETE-GONE',
+], 'the file delete answers 2xx and the file is gone', async (c) => {
   const res = await uploadFile(c, testFile(c, 100));
   expectStatus(res, '2xx', 'POST /files');
   const id = String((res.body as Rec).id);
@@ -82,21 +100,27 @@ check(['EP-FILES-DELETE', 'EP-DELETE-GONE'], 'the file delete answers 2xx and th
   expectStatus(await c.api.send({ method: 'GET', path: `/files/${id}` }), 404, 'GET of the deleted file');
 }, { ...opts, needs: ['fileDelete'] });
 
-check(['EP-ATTACHMENTS-ENTITY-TYPE-INVALID'], 'POST /attachments with an entity_type outside the four values is refused, creating nothing', async (c) => {
+check([
+  'EP-ATTACHMENTS-ENTITY-TYPE-INVALID',
+], 'POST /attachments with an entity_type outside the four values is refused, creating nothing', async (c) => {
   const entity = await anEntity(c);
   const res = await uploadAttachment(c, { type: 'invoice', id: entity.id }, testFile(c, 10));
   expectStatus(res, '4xx', 'POST /attachments with entity_type=invoice');
   ensure((await listIds(c, entity)).length === 0, 'an attachment was created');
 }, opts);
 
-check(['EP-ATTACHMENTS-LIST-PARAMS-REQUIRED'], 'GET /attachments without entity_type or entity_id answers 4xx', async (c) => {
+check([
+  'EP-ATTACHMENTS-LIST-PARAMS-REQUIRED',
+], 'GET /attachments without entity_type or entity_id answers 4xx', async (c) => {
   const entity = await anEntity(c);
   for (const query of [{}, { entity_type: 'employee' }, { entity_id: entity.id }] as Record<string, string>[]) {
     expectStatus(await c.api.send({ method: 'GET', path: '/attachments', query }), '4xx', `GET /attachments?${new URLSearchParams(query)}`);
   }
 }, opts);
 
-check(['UPLOAD-FILE-PART-REQUIRED'], 'uploads without a file part are refused, creating nothing', async (c) => {
+check([
+  'UPLOAD-FILE-PART-REQUIRED',
+], 'uploads without a file part are refused, creating nothing', async (c) => {
   const entity = await anEntity(c);
   const boundary = 'conformanceNoFile';
   const part = (n: string, v: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`;
@@ -110,7 +134,10 @@ check(['UPLOAD-FILE-PART-REQUIRED'], 'uploads without a file part are refused, c
   ensure((await listIds(c, entity)).length === 0, 'an attachment was created');
 }, opts);
 
-check(['EP-ATTACHMENTS-DOWNLOAD', 'UPLOAD-DOWNLOAD-BYTE-IDENTICAL'], 'property: the download returns exactly the bytes uploaded', async (c) => {
+check([
+  'EP-ATTACHMENTS-DOWNLOAD',
+  'UPLOAD-DOWNLOAD-BYTE-IDENTICAL',
+], 'property: the download returns exactly the bytes uploaded', async (c) => {
   const entity = await anEntity(c);
   await property(fc.record({ size: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 65, max: 300_000 })), seed: fc.integer() }), async ({ size, seed }) => {
     const file = testFile(c, size, seed);
@@ -120,7 +147,10 @@ check(['EP-ATTACHMENTS-DOWNLOAD', 'UPLOAD-DOWNLOAD-BYTE-IDENTICAL'], 'property: 
   }, { numRuns: Math.min(c.settings.numRuns, 6) });
 }, { ...opts, needs: ['attachmentDownload'] });
 
-check(['UPLOAD-DOWNLOAD-BYTE-IDENTICAL', 'EP-ATTACHMENTS-DOWNLOAD'], 'a multi-megabyte attachment downloads byte-identical', async (c) => {
+check([
+  'UPLOAD-DOWNLOAD-BYTE-IDENTICAL',
+  'EP-ATTACHMENTS-DOWNLOAD',
+], 'a multi-megabyte attachment downloads byte-identical', async (c) => {
   const entity = await anEntity(c);
   const file = testFile(c, 3 * 1024 * 1024 + 5);
   const res = await uploadAttachment(c, entity, file, { timeoutMs: 120_000 });
@@ -128,7 +158,9 @@ check(['UPLOAD-DOWNLOAD-BYTE-IDENTICAL', 'EP-ATTACHMENTS-DOWNLOAD'], 'a multi-me
   await expectSameBytes(c, (res.body as Rec).id, file);
 }, { ...opts, needs: ['attachmentDownload'], timeout: 180_000 });
 
-check(['UPLOAD-MULTIPART-ANY-ORDER'], 'uploads with the file part before the fields store the fields as when they come first', async (c) => {
+check([
+  'UPLOAD-MULTIPART-ANY-ORDER',
+], 'uploads with the file part before the fields store the fields as when they come first', async (c) => {
   const entity = await anEntity(c);
   const file = testFile(c, 777);
   const res = await uploadAttachment(c, entity, file, { category: 'contract', fileFirst: true });
@@ -159,7 +191,11 @@ async function sizeAnswer(c: CheckContext, endpoint: 'files' | 'attachments', en
   }
 }
 
-check(['UPLOAD-MAX-SIZE', 'LIMIT-UPLOAD-SIZE', 'UPLOAD-DOWNLOAD-BYTE-IDENTICAL'], '25,000,000 bytes are accepted on both endpoints and download byte-identical; more than 26,214,400 refused, storing nothing', async (c) => {
+check([
+  'UPLOAD-MAX-SIZE',
+  'LIMIT-UPLOAD-SIZE',
+  'UPLOAD-DOWNLOAD-BYTE-IDENTICAL',
+], '25,000,000 bytes are accepted on both endpoints and download byte-identical; more than 26,214,400 refused, storing nothing', async (c) => {
   const entity = await anEntity(c);
   const limit: Concerning = { requirement: ['UPLOAD-MAX-SIZE', 'LIMIT-UPLOAD-SIZE'] };
   for (const endpoint of ['files', 'attachments'] as const) {

@@ -54,7 +54,10 @@ const LISTS = new Set(['/projects', '/assignments', '/organizations', '/cvs', '/
 
 const describe = (r: { res: ApiResponse; op?: Operation }) => r.op?.operationId ?? `${r.res.exchange.request.method} ${new URL(r.res.exchange.request.url).pathname}`;
 
-check(['VER-INFO-VERSION-SEMVER', 'VER-NONBREAKING-NEW-ENDPOINTS'], 'info.version of the served description is a semantic version with MAJOR 1', async (c) => {
+check([
+  'VER-INFO-VERSION-SEMVER',
+  'VER-NONBREAKING-NEW-ENDPOINTS',
+], 'info.version of the served description is a semantic version with MAJOR 1', async (c) => {
   const { doc, ops } = await sweep(c);
   const version = (doc as { info?: { version?: unknown } })?.info?.version;
   const m = typeof version === 'string' ? /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(version) : null;
@@ -75,7 +78,9 @@ function expectDeprecation(c: CheckContext, r: { res: ApiResponse; op?: Operatio
   c.reading('deprecation.form', parsed.form);
 }
 
-check(['VER-DEPRECATION-HEADER'], 'every response of a deprecated operation, with any query, carries a well-formed Deprecation header', async (c) => {
+check([
+  'VER-DEPRECATION-HEADER',
+], 'every response of a deprecated operation, with any query, carries a well-formed Deprecation header', async (c) => {
   const { responses } = await sweep(c);
   const affected = responses.filter((r) => r.op?.deprecated || r.res.headers.sunset !== undefined || r.res.headers.deprecation !== undefined);
   if (!affected.length) c.skip('no operation is deprecated on the target');
@@ -90,7 +95,9 @@ check(['VER-DEPRECATION-HEADER'], 'every response of a deprecated operation, wit
   }
 });
 
-check(['VER-DEPRECATION-ONLY-AFFECTED'], 'responses of operations not marked deprecated carry no Deprecation header', async (c) => {
+check([
+  'VER-DEPRECATION-ONLY-AFFECTED',
+], 'responses of operations not marked deprecated carry no Deprecation header', async (c) => {
   const { responses } = await sweep(c);
   for (const r of responses) {
     if (!r.op || r.op.deprecated) continue;
@@ -98,7 +105,9 @@ check(['VER-DEPRECATION-ONLY-AFFECTED'], 'responses of operations not marked dep
   }
 }, { needs: ['openapi'] });
 
-check(['VER-SUNSET-HEADER'], 'a Sunset header is an HTTP-date and comes with Deprecation', async (c) => {
+check([
+  'VER-SUNSET-HEADER',
+], 'a Sunset header is an HTTP-date and comes with Deprecation', async (c) => {
   const withSunset = (await sweep(c)).responses.filter((r) => r.res.headers.sunset !== undefined);
   if (!withSunset.length) c.skip('no response carries Sunset');
   for (const r of withSunset) {
@@ -107,7 +116,9 @@ check(['VER-SUNSET-HEADER'], 'a Sunset header is an HTTP-date and comes with Dep
   }
 });
 
-check(['VER-SUNSET-NOT-BEFORE-DEPRECATION'], 'the Sunset date is not earlier than the Deprecation date', async (c) => {
+check([
+  'VER-SUNSET-NOT-BEFORE-DEPRECATION',
+], 'the Sunset date is not earlier than the Deprecation date', async (c) => {
   const both = (await sweep(c)).responses.filter((r) => r.res.headers.sunset !== undefined && r.res.headers.deprecation !== undefined);
   if (!both.length) c.skip('no response carries both Sunset and Deprecation');
   for (const r of both) {
@@ -118,7 +129,9 @@ check(['VER-SUNSET-NOT-BEFORE-DEPRECATION'], 'the Sunset date is not earlier tha
   }
 });
 
-check(['VER-OPENAPI-DEPRECATED-FLAG'], 'an operation whose responses carry Deprecation is marked deprecated in the served description', async (c) => {
+check([
+  'VER-OPENAPI-DEPRECATED-FLAG',
+], 'an operation whose responses carry Deprecation is marked deprecated in the served description', async (c) => {
   const { responses } = await sweep(c);
   const signalled = responses.filter((r) => r.op && r.res.headers.deprecation !== undefined);
   if (!signalled.length) c.skip('no response of a described operation carries Deprecation');

@@ -1,7 +1,8 @@
 // Every check names known requirement ids, and every testable requirement of the server has a
 // check. Requirements on clients are honoured by the suite's own schemas and proven by the project
 // test specs/client-tolerance.test.ts; those about the API description by `conformance diff`.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { coverage, requirements } from '../../specs/requirements.js';
@@ -9,6 +10,8 @@ import { registrationsIn, suiteRegistrations } from './registrations.js';
 
 const suitesDir = fileURLToPath(new URL('..', import.meta.url));
 const registrations = suiteRegistrations(suitesDir);
+/** `[`, then each id or spread on its own line, then `]` on its own line. */
+const ONE_PER_LINE = /^\n(?:[ \t]*(?:'[A-Z0-9-]+'|\.\.\.[A-Z_]+),\n)+[ \t]*$/;
 
 describe('suite coverage of the requirement catalog', () => {
   test('the suites register checks', () => {
@@ -32,6 +35,14 @@ describe('suite coverage of the requirement catalog', () => {
     const clientIds = requirements.filter((r) => r.subject === 'client' && r.level !== 'not-testable').map((r) => r.id);
     expect(clientIds.length).toBeGreaterThan(0);
     expect(clientIds.filter((id) => !proof.includes(`[${id}]`))).toEqual([]);
+  });
+
+  // One id a line: a change of what a check covers is one line of a diff, and the ids read like test262's frontmatter.
+  test('every registration lists its ids one per line', () => {
+    const crammed = readdirSync(suitesDir)
+      .filter((f) => f.endsWith('.check.ts'))
+      .flatMap((f) => [...readFileSync(join(suitesDir, f), 'utf8').matchAll(/\bcheck\(\s*\[([^\]]*)\]/g)].filter((m) => !ONE_PER_LINE.test(m[1]!)).map((m) => `${f}: ${m[0].replace(/\s+/g, ' ')}`));
+    expect(crammed).toEqual([]);
   });
 
   test('the scan resolves spreads of id constants', () => {
