@@ -3,7 +3,6 @@
 // `specs/openapi.json`). A name ending .yaml or .yml is read as YAML, any other as JSON (./parse.js),
 // documents a $ref reaches included. A document must be an OpenAPI 3.1 description
 // (`openapi: 3.1.x`, an `info.version`), else an input error.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,6 +10,7 @@ import { DiffInputError } from './errors.js';
 import { parseText } from './parse.js';
 import type { ExternalLoader } from './resolve.js';
 import { isObject, type Json } from './types.js';
+import { git as readWithGit, GitReadError } from '../git.js';
 
 export const DEFAULT_DOCUMENT = 'specs/openapi.json';
 
@@ -65,10 +65,10 @@ function fromGit(rev: string, path: string, cwd: string): LoadedDocument {
 
 function git(args: string[], cwd: string, label: string): string {
   try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    return readWithGit(args, cwd, label);
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? error).trim().split('\n')[0];
-    throw new DiffInputError('DIFF_GIT_UNREADABLE', `cannot read ${label}: ${stderr}`);
+    if (error instanceof GitReadError) throw new DiffInputError('DIFF_GIT_UNREADABLE', error.message);
+    throw error;
   }
 }
 

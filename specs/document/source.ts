@@ -2,10 +2,10 @@
 // revision, PATH relative to the repository root as in `git show REV:PATH` (default: the document
 // the catalog names). The same notation as the OpenAPI diff's sources (specs/diff/load.ts), which
 // read JSON only.
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DocumentInputError } from './errors.js';
+import { git as readWithGit, GitReadError } from '../git.js';
 
 /** The document in the repository, relative to its root (the catalog's `document`). */
 export const DOCUMENT_PATH = 'specs/public-api-v1.md';
@@ -39,9 +39,9 @@ export function readDocumentSource(source: string, cwd = process.cwd()): Documen
 
 function git(args: string[], cwd: string, label: string): string {
   try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    return readWithGit(args, cwd, label);
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? error).trim().split('\n')[0];
-    throw new DocumentInputError('DOC_GIT_UNREADABLE', `cannot read ${label}: ${stderr}`);
+    if (error instanceof GitReadError) throw new DocumentInputError('DOC_GIT_UNREADABLE', error.message);
+    throw error;
   }
 }
