@@ -13,6 +13,7 @@
 //   dist/<entry>.js        the other ESM_ENTRIES, ES modules; shared code in dist/chunk-<hash>.js
 //   dist/validators.cjs    ajv standalone code of every schema (specs/validator.ts loads it
 //                          when its schema hash matches the schemas on disk)
+//   dist/report-validator.cjs  the same of specs/report.schema.json (reports/schema.ts)
 //   dist/manifest.json     build time, entries (with a hash of each CommonJS bundle) and every
 //                          input, for build/run.mjs's freshness check
 //
@@ -41,7 +42,7 @@ export const ESM_ENTRIES = {
 };
 
 /** Files that are not imported but still shape the build's output. */
-const EXTRA_INPUTS = ['build/bundle.mjs', 'specs/validator-code.ts', 'package-lock.json'];
+const EXTRA_INPUTS = ['build/bundle.mjs', 'specs/validator-code.ts', 'reports/schema.ts', 'specs/report.schema.json', 'package-lock.json'];
 
 /** Superseded files stay this long, for a process that loaded the previous entry just before. */
 const STALE_CHUNK_MS = 60_000;
@@ -133,39 +134,47 @@ function writeAtomically(path, contents) {
   renameSync(tmp, path);
 }
 
-/** The ajv standalone module of every schema, from the TypeScript generator bundled on the fly. */
-async function precompileValidators() {
+/** Runs `name` of a TypeScript module (a generator of precompiled code), bundled on the fly. */
+async function generate(source, name) {
   const result = await esbuild.build({
     ...COMMON,
-    entryPoints: [join(ROOT, 'specs/validator-code.ts')],
+    entryPoints: [join(ROOT, source)],
     format: 'esm',
     sourcemap: false,
     metafile: false,
     packages: 'external',
-    outfile: join(DIST, 'validator-code.mjs'),
+    outfile: join(DIST, 'generator.mjs'),
     plugins: [projectSources('esm')],
   });
-  const tmp = join(DIST, `.validator-code-${process.pid}.mjs`);
+  const tmp = join(DIST, `.generator-${source.replace(/\W/g, '-')}-${process.pid}.mjs`);
   writeFileSync(tmp, result.outputFiles[0].contents);
   try {
-    const { standaloneValidators } = await import(pathToFileURL(tmp).href);
-    return standaloneValidators();
+    return (await import(pathToFileURL(tmp).href))[name]();
   } finally {
     rmSync(tmp, { force: true });
   }
 }
 
+/** The ajv standalone module of every schema (specs/validator-code.ts). */
+const precompileValidators = () => generate('specs/validator-code.ts', 'standaloneValidators');
+
+/** The ajv standalone module of the report schema (reports/schema.ts). */
+const precompileReportValidator = () => generate('reports/schema.ts', 'reportValidatorCode');
+
 function removeSuperseded(current) {
   const now = Date.now();
   for (const name of readdirSync(DIST)) {
     const path = join(DIST, name);
-    const superseded = /\.c?js(\.map)?$/.test(name) && name !== 'validators.cjs' && !current.has(path);
+    const superseded = /\.c?js(\.map)?$/.test(name) && !PRECOMPILED.includes(name) && !current.has(path);
     const leftover = /\.tmp-\d+$/.test(name);
     if ((superseded || leftover) && now - statSync(path).mtimeMs > STALE_CHUNK_MS) rmSync(path, { force: true });
   }
   // Code caches name the bundle's hash; those of older bundles are never read again.
   rmSync(join(DIST, 'cache'), { recursive: true, force: true });
 }
+
+/** Written by the generators rather than esbuild: never superseded. */
+const PRECOMPILED = ['validators.cjs', 'report-validator.cjs'];
 
 /** The schema documents: the precompiled validators depend on them. */
 function schemaFiles() {
@@ -175,10 +184,11 @@ function schemaFiles() {
 export async function bundle() {
   const builtAt = Date.now();
   mkdirSync(DIST, { recursive: true });
-  const [esm, cjs, validators] = await Promise.all([esmBuild(), commonJsBuild(), precompileValidators()]);
+  const [esm, cjs, validators, reportValidator] = await Promise.all([esmBuild(), commonJsBuild(), precompileValidators(), precompileReportValidator()]);
   const entryPaths = new Set([...Object.keys(ESM_ENTRIES).map((k) => join(DIST, `${k}.js`)), ...Object.keys(COMMONJS_ENTRIES).map((k) => join(DIST, `${k}.cjs`))]);
   const outputs = [...esm.outputFiles, ...cjs.outputFiles].sort((a, b) => Number(entryPaths.has(a.path)) - Number(entryPaths.has(b.path)));
   writeAtomically(join(DIST, 'validators.cjs'), validators);
+  writeAtomically(join(DIST, 'report-validator.cjs'), reportValidator);
   for (const file of outputs) writeAtomically(file.path, file.contents);
   const hashOf = (path) => createHash('sha256').update(outputs.find((f) => f.path === path).contents).digest('hex').slice(0, 16);
   const entries = {
