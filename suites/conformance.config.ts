@@ -1,48 +1,58 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import type { ViteUserConfig } from 'vitest/config';
 import { ConformanceReporter } from '../reports/reporter.js';
 import { narrows, runsUnder, selectionFrom } from '../contract/selection.js';
 import { readSources } from './harness/config-source.js';
 import { suiteRegistrations } from './harness/registrations.js';
 
 // The conformance run: every suites/<concern>.check.ts against one target (see suites/global-setup.ts).
-const suitesDir = fileURLToPath(new URL('.', import.meta.url));
-const selection = selectionFrom(readSources(process.env).raw);
+// `vitest --config suites/conformance.config.ts` reads this file; `conformance run` passes the same
+// options to vitest itself (bin/commands/run.ts), so that vitest does not bundle and load the file
+// and the reporter again beside the command line's own build of them.
 
-// With CONFORMANCE_ONLY or CONFORMANCE_EXCLUDE, files with no selected check are not even loaded
-// (their checks would all be skipped); the reporter lists their requirements as "not selected".
-const registrations = suiteRegistrations(suitesDir);
-const files = narrows(selection)
-  ? [...new Set(registrations.filter((r) => runsUnder(selection, r.requirements)).map((r) => r.file))]
-  : ['suites/*.check.ts'];
+type ConformanceConfig = ViteUserConfig & { test: NonNullable<ViteUserConfig['test']> };
 
-// How many checks of the loaded files name each requirement: the progress counts requirements done.
-const expected = new Map<string, number>();
-for (const r of registrations) {
-  if (narrows(selection) && !files.includes(r.file)) continue;
-  for (const id of new Set(r.requirements)) expected.set(id, (expected.get(id) ?? 0) + 1);
+export async function conformanceConfig(env: NodeJS.ProcessEnv = process.env): Promise<ConformanceConfig> {
+  const suitesDir = fileURLToPath(new URL('.', import.meta.url));
+  const selection = selectionFrom(readSources(env).raw);
+
+  // With CONFORMANCE_ONLY or CONFORMANCE_EXCLUDE, files with no selected check are not even loaded
+  // (their checks would all be skipped); the reporter lists their requirements as "not selected".
+  const registrations = suiteRegistrations(suitesDir);
+  const files = narrows(selection)
+    ? [...new Set(registrations.filter((r) => runsUnder(selection, r.requirements)).map((r) => r.file))]
+    : ['suites/*.check.ts'];
+
+  // How many checks of the loaded files name each requirement: the progress counts requirements done.
+  const expected = new Map<string, number>();
+  for (const r of registrations) {
+    if (narrows(selection) && !files.includes(r.file)) continue;
+    for (const id of new Set(r.requirements)) expected.set(id, (expected.get(id) ?? 0) + 1);
+  }
+
+  return {
+    test: {
+      root: fileURLToPath(new URL('..', import.meta.url)),
+      include: files.length ? files : ['suites/*.check.ts'],
+      globalSetup: ['suites/global-setup.ts'],
+      // The bundled mock is loaded from dist/ (plain JavaScript, built by build/bundle.mjs) natively,
+      // not through the test transform: transforming its 2 MB took longer than the whole run's checks.
+      server: { deps: { external: [/\/dist\//] } },
+      // Files run one after another: a list walked by one file must not change under it because of another.
+      fileParallelism: false,
+      pool: 'forks',
+      // vitest's experimental on-disk module cache (experimental.fsModuleCache) is left off: with it,
+      // preparing the stack of an error raised in the main process (a socket closed mid-request)
+      // throws inside vite's source-map support, and the run dies with an unhandled rejection.
+      // One worker imports the harness once for all files; each file still cleans up after itself.
+      isolate: false,
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+      teardownTimeout: 30_000,
+      // One reporter: progress while the run lasts, then the report files and one summary (no vitest summary besides).
+      reporters: [new ConformanceReporter({ dir: env.CONFORMANCE_REPORT_DIR || 'out', expected })],
+    },
+  };
 }
 
-export default defineConfig({
-  test: {
-    root: fileURLToPath(new URL('..', import.meta.url)),
-    include: files.length ? files : ['suites/*.check.ts'],
-    globalSetup: ['suites/global-setup.ts'],
-    // The bundled mock is loaded from dist/ (plain JavaScript, built by build/bundle.mjs) natively,
-    // not through the test transform: transforming its 2 MB took longer than the whole run's checks.
-    server: { deps: { external: [/\/dist\//] } },
-    // Files run one after another: a list walked by one file must not change under it because of another.
-    fileParallelism: false,
-    pool: 'forks',
-    // vitest's experimental on-disk module cache (experimental.fsModuleCache) is left off: with it,
-    // preparing the stack of an error raised in the main process (a socket closed mid-request)
-    // throws inside vite's source-map support, and the run dies with an unhandled rejection.
-    // One worker imports the harness once for all files; each file still cleans up after itself.
-    isolate: false,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    teardownTimeout: 30_000,
-    // One reporter: progress while the run lasts, then the report files and one summary (no vitest summary besides).
-    reporters: [new ConformanceReporter({ dir: process.env.CONFORMANCE_REPORT_DIR || 'out', expected })],
-  },
-});
+export default () => conformanceConfig();

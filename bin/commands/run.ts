@@ -11,7 +11,6 @@ import { planRun, type RunPlan } from './run-options.js';
 import { blockingFailures } from './summary.js';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-const conformanceConfig = join(projectRoot, 'suites', 'conformance.config.ts');
 
 export const runHelp = `Usage: conformance run [options]
 
@@ -178,7 +177,11 @@ async function runSuites(s: Settings): Promise<NodeJS.Signals | undefined> {
   const before = new Map(signals.map((sig) => [sig, process.listeners(sig)]));
   let vitest: Awaited<ReturnType<typeof createVitest>>;
   try {
-    vitest = await createVitest('test', { config: conformanceConfig, run: true, watch: false });
+    // The options of suites/conformance.config.ts, given inline: vitest would otherwise bundle that
+    // file and load a second copy of the reporter (and compile its schemas again) beside this build's.
+    const { conformanceConfig } = await import('../../suites/conformance.config.js');
+    const { test, ...vite } = await conformanceConfig(process.env);
+    vitest = await createVitest('test', { ...test, config: false, run: true, watch: false }, vite);
   } catch (e) {
     err(`conformance run: the run could not start: ${(e as Error).message}`);
     stopRun({ cause: 'target-not-started', message: `the run could not start: ${(e as Error).message}` });
