@@ -14,8 +14,13 @@
 //   dist/validators.cjs    ajv standalone code of every schema (specs/validator.ts loads it
 //                          when its schema hash matches the schemas on disk)
 //   dist/report-validator.cjs  the same of specs/report.schema.json (reports/schema.ts)
-//   dist/manifest.json     build time, entries (with a hash of each CommonJS bundle) and every
-//                          input, for build/run.mjs's freshness check
+//   dist/harness/<path>.js the harness the conformance suites import, and the project modules it
+//                          imports, each source compiled to one ES module at its own path: the test
+//                          worker imports them as they are, without vitest's per-module transform
+//                          (see suites/conformance.config.ts)
+//   dist/manifest.json     build time, entries (with a hash of each CommonJS bundle), the harness's
+//                          sources and their modules, and every input, for build/run.mjs's
+//                          freshness check
 //
 // Only the mock's run-time packages are bundled (BUNDLED_PACKAGES); the others load from
 // node_modules. Sources are not type-checked here (`npm run typecheck` does). `import.meta.url`
@@ -41,6 +46,10 @@ export const ESM_ENTRIES = {
   'bench-serve': 'mock/bench/serve.ts',
 };
 
+/** The suites' harness, built to dist/harness/ (see harnessRoots). */
+export const HARNESS_DIR = 'suites/harness';
+const HARNESS_OUT = join(DIST, 'harness');
+
 /** Files that are not imported but still shape the build's output. */
 const EXTRA_INPUTS = ['build/bundle.mjs', 'specs/validator-code.ts', 'reports/schema.ts', 'specs/report.schema.json', 'package-lock.json'];
 
@@ -64,7 +73,7 @@ const packageName = (path) => (path.startsWith('@') ? path.split('/').slice(0, 2
  * of __dynamicImport, which build/common-js.mjs passes in: code compiled from V8's code cache
  * loses what a script's own import() needs, and fails with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING.
  */
-function projectSources(format) {
+function projectSources(format, outdirOf = () => DIST) {
   const base = format === 'cjs' ? '__bundleUrl' : 'import.meta.url';
   return {
     name: 'project-sources',
@@ -72,7 +81,7 @@ function projectSources(format) {
       build.onLoad({ filter: /\.([cm]?ts|mjs)$/ }, (args) => {
         if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
         let text = readFileSync(args.path, 'utf8');
-        const url = `new URL(${JSON.stringify(toPosix(relative(DIST, args.path)))}, ${base}).href`;
+        const url = `new URL(${JSON.stringify(toPosix(relative(outdirOf(args.path), args.path)))}, ${base}).href`;
         text = text.replace(/\bimport\.meta\.url\b/g, url);
         if (format === 'cjs') {
           // `await import('pkg')` only: `typeof import('pkg')` and other type positions stay.
@@ -112,6 +121,57 @@ function esmBuild() {
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     plugins: [projectSources('esm'), externalPackages],
   });
+}
+
+/**
+ * Where the harness starts: every non-test module of suites/harness/, and each project module a
+ * suite imports from outside it (e.g. specs/ids.ts).
+ */
+export function harnessRoots() {
+  const own = readdirSync(join(ROOT, HARNESS_DIR)).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).map((n) => `${HARNESS_DIR}/${n}`);
+  const beside = new Set();
+  for (const name of readdirSync(join(ROOT, 'suites')).filter((n) => n.endsWith('.check.ts'))) {
+    for (const m of readFileSync(join(ROOT, 'suites', name), 'utf8').matchAll(/\bfrom\s+['"]\.\.\/([\w/.-]+)\.js['"]/g)) {
+      const source = `${m[1]}.ts`;
+      try {
+        if (statSync(join(ROOT, source)).isFile()) beside.add(source);
+      } catch {
+        // not a TypeScript source: left to the test transform
+      }
+    }
+  }
+  return [...own, ...beside];
+}
+
+/** dist/harness/<path>.js of a source (its imports of one another stay as written). */
+const harnessOutput = (source) => join(HARNESS_OUT, source.replace(/\.[cm]?ts$/, '.js'));
+
+/**
+ * The harness and every project module it imports, each compiled on its own (not bundled), so
+ * that each module the suites import has one instance, at a path that names its source (as stack
+ * traces show it). Returns the build and the sources, relative to the project.
+ */
+async function harnessBuild() {
+  const graph = await esbuild.build({
+    ...COMMON,
+    entryPoints: harnessRoots().map((s) => join(ROOT, s)),
+    format: 'esm',
+    splitting: true,
+    sourcemap: false,
+    outdir: HARNESS_OUT,
+    plugins: [externalPackages],
+  });
+  const sources = Object.keys(graph.metafile.inputs).map(toPosix).filter((p) => !p.startsWith('node_modules/') && /\.[cm]?ts$/.test(p)).sort();
+  const build = await esbuild.build({
+    ...COMMON,
+    bundle: false,
+    entryPoints: sources.map((s) => join(ROOT, s)),
+    format: 'esm',
+    outbase: ROOT,
+    outdir: HARNESS_OUT,
+    plugins: [projectSources('esm', (path) => dirname(harnessOutput(toPosix(relative(ROOT, path)))))],
+  });
+  return { build, sources };
 }
 
 function commonJsBuild() {
@@ -163,12 +223,20 @@ const precompileReportValidator = () => generate('reports/schema.ts', 'reportVal
 
 function removeSuperseded(current) {
   const now = Date.now();
-  for (const name of readdirSync(DIST)) {
-    const path = join(DIST, name);
-    const superseded = /\.c?js(\.map)?$/.test(name) && !PRECOMPILED.includes(name) && !current.has(path);
-    const leftover = /\.tmp-\d+$/.test(name);
-    if ((superseded || leftover) && now - statSync(path).mtimeMs > STALE_CHUNK_MS) rmSync(path, { force: true });
-  }
+  const visit = (dir, recurse) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (recurse) visit(path, true);
+        continue;
+      }
+      const superseded = /\.c?js(\.map)?$/.test(entry.name) && !PRECOMPILED.includes(entry.name) && !current.has(path);
+      const leftover = /\.tmp-\d+$/.test(entry.name);
+      if ((superseded || leftover) && now - statSync(path).mtimeMs > STALE_CHUNK_MS) rmSync(path, { force: true });
+    }
+  };
+  visit(DIST, false);
+  visit(HARNESS_OUT, true);
   // Code caches name the bundle's hash; those of older bundles are never read again.
   rmSync(join(DIST, 'cache'), { recursive: true, force: true });
 }
@@ -184,9 +252,10 @@ function schemaFiles() {
 export async function bundle() {
   const builtAt = Date.now();
   mkdirSync(DIST, { recursive: true });
-  const [esm, cjs, validators, reportValidator] = await Promise.all([esmBuild(), commonJsBuild(), precompileValidators(), precompileReportValidator()]);
+  const [esm, cjs, harness, validators, reportValidator] = await Promise.all([esmBuild(), commonJsBuild(), harnessBuild(), precompileValidators(), precompileReportValidator()]);
+  const harnessFiles = Object.fromEntries(harness.sources.map((s) => [s, toPosix(relative(DIST, harnessOutput(s)))]));
   const entryPaths = new Set([...Object.keys(ESM_ENTRIES).map((k) => join(DIST, `${k}.js`)), ...Object.keys(COMMONJS_ENTRIES).map((k) => join(DIST, `${k}.cjs`))]);
-  const outputs = [...esm.outputFiles, ...cjs.outputFiles].sort((a, b) => Number(entryPaths.has(a.path)) - Number(entryPaths.has(b.path)));
+  const outputs = [...esm.outputFiles, ...cjs.outputFiles, ...harness.build.outputFiles].sort((a, b) => Number(entryPaths.has(a.path)) - Number(entryPaths.has(b.path)));
   writeAtomically(join(DIST, 'validators.cjs'), validators);
   writeAtomically(join(DIST, 'report-validator.cjs'), reportValidator);
   for (const file of outputs) writeAtomically(file.path, file.contents);
@@ -196,9 +265,9 @@ export async function bundle() {
     ...Object.fromEntries(Object.keys(COMMONJS_ENTRIES).map((k) => [k, { file: `${k}.cjs`, hash: hashOf(join(DIST, `${k}.cjs`)) }])),
   };
   // Packages are covered by package-lock.json: an install that changes one rewrites it.
-  const sources = [...Object.keys(esm.metafile.inputs), ...Object.keys(cjs.metafile.inputs)].map(toPosix).filter((p) => !p.startsWith('node_modules/'));
-  const inputs = [...new Set([...sources, ...EXTRA_INPUTS, ...schemaFiles()])].sort();
-  writeAtomically(MANIFEST, `${JSON.stringify({ builtAt, esbuild: esbuild.version, entries, inputs }, null, 1)}\n`);
+  const built = [esm, cjs, harness.build].flatMap((b) => Object.keys(b.metafile.inputs)).map(toPosix).filter((p) => !p.startsWith('node_modules/'));
+  const inputs = [...new Set([...built, ...EXTRA_INPUTS, ...schemaFiles()])].sort();
+  writeAtomically(MANIFEST, `${JSON.stringify({ builtAt, esbuild: esbuild.version, entries, harness: harnessFiles, inputs }, null, 1)}\n`);
   removeSuperseded(new Set(outputs.map((f) => f.path)));
   return { builtAt, inputs };
 }

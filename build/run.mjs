@@ -87,6 +87,15 @@ function freshManifest() {
   return readManifest();
 }
 
+/**
+ * The harness as built in dist/harness/ (built or rebuilt first when stale): the absolute path of
+ * each built source (suites/harness/*.ts and what the suites import beside it) → its built module.
+ */
+export async function builtHarness() {
+  const { harness } = freshManifest();
+  return new Map(Object.entries(harness ?? {}).map(([source, file]) => [join(ROOT, source), join(DIST, file)]));
+}
+
 /** The path of an entry's file in dist/, built or rebuilt first when stale. */
 export async function builtEntry(entry) {
   const found = freshManifest().entries[entry];
@@ -119,5 +128,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.stderr.write('usage: node build/run.mjs <entry> [args...]\n');
     process.exit(2);
   }
-  await runEntry(entry, args);
+  // Not awaited: the command line's bundle includes this module (through the conformance config),
+  // and a CommonJS bundle has no top-level await. A failure still ends the process, with its error.
+  void runEntry(entry, args);
 }

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import type { ViteUserConfig } from 'vitest/config';
+import type { Plugin, ViteUserConfig } from 'vitest/config';
+import { builtHarness } from '../build/run.mjs';
 import { ConformanceReporter } from '../reports/reporter.js';
 import { narrows, runsUnder, selectionFrom } from '../contract/selection.js';
 import { readSources } from './harness/config-source.js';
@@ -31,12 +32,14 @@ export async function conformanceConfig(env: NodeJS.ProcessEnv = process.env): P
   }
 
   return {
+    plugins: [prebuiltHarness(await builtHarness())],
     test: {
       root: fileURLToPath(new URL('..', import.meta.url)),
       include: files.length ? files : ['suites/*.check.ts'],
       globalSetup: ['suites/global-setup.ts'],
-      // The bundled mock is loaded from dist/ (plain JavaScript, built by build/bundle.mjs) natively,
-      // not through the test transform: transforming its 2 MB took longer than the whole run's checks.
+      // The bundled mock and the harness are loaded from dist/ (plain JavaScript, built by build/bundle.mjs)
+      // natively, not through the test transform: transforming the mock's 2 MB took longer than the
+      // whole run's checks.
       server: { deps: { external: [/\/dist\//] } },
       // Files run one after another: a list walked by one file must not change under it because of another.
       fileParallelism: false,
@@ -51,6 +54,25 @@ export async function conformanceConfig(env: NodeJS.ProcessEnv = process.env): P
       teardownTimeout: 30_000,
       // One reporter: progress while the run lasts, then the report files and one summary (no vitest summary besides).
       reporters: [new ConformanceReporter({ dir: env.CONFORMANCE_REPORT_DIR || 'out', expected })],
+    },
+  };
+}
+
+/**
+ * The suites' imports of the harness resolve to its build in dist/harness/ (build/bundle.mjs), which
+ * the test worker imports natively: through the test transform, each of its forty-odd modules was a
+ * round trip between the worker and the main process before the first check could run. Every
+ * module of the harness, whoever imports it, resolves to its one built module, so there is one
+ * instance of each; a module added since the build runs through the transform and imports the built ones.
+ */
+export function prebuiltHarness(built: ReadonlyMap<string, string>): Plugin {
+  return {
+    name: 'conformance:prebuilt-harness',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || !source.startsWith('.')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return (resolved && built.get(resolved.id)) ?? null;
     },
   };
 }
