@@ -13,11 +13,13 @@ import { requireConfig } from './harness/config.js';
 import { readAccounting } from './harness/journal.js';
 import { bundledScratchProjects, preflight, preflightLine, preflightPassed } from './harness/preflight.js';
 import { runContext, setRunContext, stopRun, updateRunContext, type TargetKind } from '../contract/run.js';
-import { specVersion } from '../specs/requirements.js';
 import type { Settings } from './harness/settings.js';
 import type { ProvidedTarget } from './harness/target.js';
 
 const OPENAPI = new URL('../specs/openapi.json', import.meta.url).pathname;
+// Only the catalog's version: loading specs/requirements.ts would compile and validate the catalog
+// once more in this process, and the command line, the reporter and the checks already do.
+const { specVersion } = JSON.parse(readFileSync(new URL('../specs/requirements.json', import.meta.url), 'utf8')) as { specVersion: string };
 
 type Stop = () => Promise<void>;
 interface Resolved { kind: TargetKind; env: Record<string, string>; stop: Stop }
