@@ -81,10 +81,27 @@ export default async function setup(project: TestProject): Promise<Stop> {
     await stopAll();
     throw e;
   }
+  // The test worker starts once this returns, and this process would wait for it meanwhile.
+  setImmediate(() => void prepareSuites(project).catch(() => undefined));
   return async () => {
     await stopAll();
     rmSync(journal, { force: true });
   };
+}
+
+/**
+ * Transforms the suite files, in the order they will run, while the test worker starts: the worker
+ * then finds each one ready. Transformed when the worker asked for it, between two files, each
+ * file held up the run far longer than its transform took here beforehand (this process also
+ * serves the bundled mock's requests meanwhile).
+ */
+async function prepareSuites(project: TestProject): Promise<void> {
+  const ssr = project.vite.environments.ssr;
+  if (!ssr) return;
+  const { testFiles } = await project.globTestFiles();
+  const Sequencer = project.vitest.config.sequence.sequencer;
+  const ordered = await new Sequencer(project.vitest).sort(testFiles.map((file) => project.createSpecification(file)));
+  for (const spec of ordered) await ssr.warmupRequest(spec.moduleId);
 }
 
 /**
