@@ -101,7 +101,8 @@ async function prepareSuites(project: TestProject): Promise<void> {
   const { testFiles } = await project.globTestFiles();
   const Sequencer = project.vitest.config.sequence.sequencer;
   const ordered = await new Sequencer(project.vitest).sort(testFiles.map((file) => project.createSpecification(file)));
-  for (const spec of ordered) await ssr.warmupRequest(spec.moduleId);
+  // A file that does not transform fails when the worker imports it, and is reported then.
+  for (const spec of ordered) await ssr.transformRequest(spec.moduleId).catch(() => undefined);
 }
 
 /**
