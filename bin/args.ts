@@ -10,14 +10,17 @@ export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-export type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true }>>;
+export type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; strict: true; }>>;
 
 export type UsageCode = 'UNKNOWN_OPTION' | 'MISSING_VALUE' | 'UNEXPECTED_ARGUMENT' | 'INVALID_VALUE' | 'UNKNOWN_COMMAND';
-export interface UsageProblem { code: UsageCode; message: string }
+export interface UsageProblem {
+  code: UsageCode;
+  message: string;
+}
 
 export type ParseResult<O extends Options> =
-  | { ok: true; values: Parsed<O>['values']; positionals: string[] }
-  | { ok: false; problem: UsageProblem; message: string };
+  | { ok: true; values: Parsed<O>['values']; positionals: string[]; }
+  | { ok: false; problem: UsageProblem; message: string; };
 
 /** Damerau-free edit distance, enough to catch a typo in a flag or a name. */
 function distance(a: string, b: string): number {
@@ -51,11 +54,13 @@ export function unknownValue(what: string, value: string, known: readonly string
 }
 
 function problemOf(e: unknown, options: Options): UsageProblem {
-  const error = e as { code?: string; message?: string };
+  const error = e as { code?: string; message?: string; };
   const text = String(error.message ?? e);
   const flags = Object.entries(options).flatMap(([name, o]) => [`--${name}`, ...(o.short ? [`-${o.short}`] : [])]);
   const unknown = /Unknown option '([^']+)'/.exec(text)?.[1];
-  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return { code: 'UNKNOWN_OPTION', message: `unknown option '${unknown}'${suggestion(unknown, flags)}` };
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {
+    return { code: 'UNKNOWN_OPTION', message: `unknown option '${unknown}'${suggestion(unknown, flags)}` };
+  }
   if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     const arg = /Unexpected argument '([^']+)'/.exec(text)?.[1] ?? '';
     return { code: 'UNEXPECTED_ARGUMENT', message: `unexpected argument '${arg}'` };

@@ -23,7 +23,10 @@ describe('conformance (top level)', () => {
 
   it('an unknown command or option exits 2 with a one-line hint and what was probably meant', async () => {
     expect(await cli('frobnicate')).toMatchObject({ code: 2, stderr: "conformance: unknown command 'frobnicate'; see 'conformance --help'\n" });
-    expect(await cli('requirement')).toMatchObject({ code: 2, stderr: "conformance: unknown command 'requirement' (did you mean 'requirements'?); see 'conformance --help'\n" });
+    expect(await cli('requirement')).toMatchObject({
+      code: 2,
+      stderr: "conformance: unknown command 'requirement' (did you mean 'requirements'?); see 'conformance --help'\n",
+    });
     expect(await cli('--verbose')).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown option '--verbose'") });
   });
 
@@ -35,7 +38,7 @@ describe('conformance (top level)', () => {
     }
   });
 
-  it('help <command> shows that command\'s help', async () => {
+  it("help <command> shows that command's help", async () => {
     expect(await cli('help', 'report')).toMatchObject({ code: 0, stdout: expect.stringContaining('conformance report diff') });
   });
 });
@@ -62,7 +65,10 @@ describe('unknown flags: one way for every command', () => {
     [['mock', '--bogus'], "mock: unknown option '--bogus'; see 'conformance mock --help'"],
     [['mock', '--popualtion', '5'], "(did you mean '--population'?)"],
     [['mock', '--fault', 'field-mistype'], "mock: unknown fault 'field-mistype' (did you mean 'field-mistyped'?); list them with --list-faults"],
-    [['run', '--fault', 'field-mistype'], "unknown mock fault 'field-mistype' (did you mean 'field-mistyped'?); list them with 'conformance mock --list-faults'"],
+    [
+      ['run', '--fault', 'field-mistype'],
+      "unknown mock fault 'field-mistype' (did you mean 'field-mistyped'?); list them with 'conformance mock --list-faults'",
+    ],
     [['run', '--seed'], "option '--seed' needs a value"],
   ])('%j says what was probably meant, on one line', async (args, message) => {
     const r = await cli(...args);
@@ -134,19 +140,22 @@ describe('conformance requirements', () => {
 
   it('refuses an unknown level or a glob matching nothing (2)', async () => {
     expect(await cli('requirements', '--level', 'shall')).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown level 'shall'") });
-    expect(await cli('requirements', 'LIST-CURSOR-UNDECODEABLE')).toMatchObject({ code: 2, stderr: expect.stringContaining("no requirement matches 'LIST-CURSOR-UNDECODEABLE' (did you mean 'LIST-CURSOR-UNDECODABLE'?)") });
+    expect(await cli('requirements', 'LIST-CURSOR-UNDECODEABLE')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("no requirement matches 'LIST-CURSOR-UNDECODEABLE' (did you mean 'LIST-CURSOR-UNDECODABLE'?)"),
+    });
   });
 
   it('--json lists every catalog id with the checks covering it', async () => {
     const r = await cli('requirements', '--json');
-    const doc = JSON.parse(r.stdout) as { requirements: { id: string; checks: { concern: string; title: string }[] }[]; uncovered: string[] };
+    const doc = JSON.parse(r.stdout) as { requirements: { id: string; checks: { concern: string; title: string; }[]; }[]; uncovered: string[]; };
     expect(doc.requirements.map((x) => x.id)).toEqual(requirements.map((x) => x.id));
     expect(Array.isArray(doc.uncovered)).toBe(true);
   });
 
   it('--uncovered lists only uncovered requirements', async () => {
     const r = await cli('requirements', '--uncovered', '--json');
-    const doc = JSON.parse(r.stdout) as { requirements: { id: string; checks: unknown[] }[]; uncovered: string[] };
+    const doc = JSON.parse(r.stdout) as { requirements: { id: string; checks: unknown[]; }[]; uncovered: string[]; };
     expect(doc.requirements.map((x) => x.id).sort()).toEqual([...doc.uncovered].sort());
     expect(doc.requirements.every((x) => x.checks.length === 0)).toBe(true);
   });
@@ -156,13 +165,17 @@ describe('output into a pipe that closes early', () => {
   // The package bin runs the build; one rebuilt here first keeps its note off the stderr under test.
   beforeAll(() => builtEntry('cli'), 120_000);
   // --json writes more than a pipe holds (64 KiB on Linux), so the reader is gone while it writes.
-  it.each([['requirements', /^[A-Z0-9-]+ {2}\[(must|implied|not-testable)\]/], ['requirements --json', /^\{\n$/]])('%s | head -1 prints one line and no error', (args, first) => {
-    const r = spawnSync('bash', ['-c', `set -o pipefail; '${process.execPath}' '${root}bin/conformance.js' ${args} | head -1`], { encoding: 'utf8', timeout: 60_000 });
-    expect(r.stderr).toBe('');
-    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
-    expect(r.stdout).toMatch(first);
-    expect(r.status).toBe(0);
-  }, 60_000);
+  it.each([['requirements', /^[A-Z0-9-]+ {2}\[(must|implied|not-testable)\]/], ['requirements --json', /^\{\n$/]])('%s | head -1 prints one line and no error',
+    (args, first) => {
+      const r = spawnSync('bash', ['-c', `set -o pipefail; '${process.execPath}' '${root}bin/conformance.js' ${args} | head -1`], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stdout).toMatch(first);
+      expect(r.status).toBe(0);
+    }, 60_000);
 });
 
 describe('bin/conformance.js (package bin)', () => {

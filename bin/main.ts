@@ -5,28 +5,46 @@ import { didYouMean, err, EXIT_USAGE, out, wantsHelp } from './args.js';
 // bin/commands/<name>.ts and exports run<Name>(argv) and its help text; commands are
 // loaded on demand so that one command's dependencies never slow another down.
 
-interface Command { summary: string; load(): Promise<{ run(argv: string[]): Promise<number>; help: string }> }
+interface Command {
+  summary: string;
+  load(): Promise<{ run(argv: string[]): Promise<number>; help: string; }>;
+}
 
 export const commands: Record<string, Command> = {
   run: {
     summary: 'run the conformance suites against a target and write the reports',
-    load: async () => { const m = await import('./commands/run.js'); return { run: m.runRun, help: m.runHelp }; },
+    load: async () => {
+      const m = await import('./commands/run.js');
+      return { run: m.runRun, help: m.runHelp };
+    },
   },
   mock: {
     summary: 'start the bundled reference mock',
-    load: async () => { const m = await import('./commands/mock.js'); return { run: m.runMock, help: m.mockHelp }; },
+    load: async () => {
+      const m = await import('./commands/mock.js');
+      return { run: m.runMock, help: m.mockHelp };
+    },
   },
   requirements: {
     summary: 'list the requirement catalog and the checks covering each requirement',
-    load: async () => { const m = await import('./commands/requirements.js'); return { run: m.runRequirements, help: m.requirementsHelp }; },
+    load: async () => {
+      const m = await import('./commands/requirements.js');
+      return { run: m.runRequirements, help: m.requirementsHelp };
+    },
   },
   report: {
     summary: 'report diff <a.json> <b.json>: requirements whose status changed between two runs',
-    load: async () => { const m = await import('./commands/report.js'); return { run: m.runReport, help: m.reportHelp }; },
+    load: async () => {
+      const m = await import('./commands/report.js');
+      return { run: m.runReport, help: m.reportHelp };
+    },
   },
   diff: {
     summary: 'compare two OpenAPI descriptions under the versioning rules (breaking or not)',
-    load: async () => { const m = await import('./commands/diff.js'); return { run: m.runDiff, help: m.diffHelp }; },
+    load: async () => {
+      const m = await import('./commands/diff.js');
+      return { run: m.runDiff, help: m.diffHelp };
+    },
   },
 };
 
@@ -46,7 +64,7 @@ Exit codes: 0 success; 1 the target or the change does not conform (a must or im
 requirement failed, a regression); 2 usage or configuration error.
 `;
 
-const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { version?: string; specVersion?: string };
+const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { version?: string; specVersion?: string; };
 
 /** `conformance 0.1.0 (API document 1.6.0)`: the suite's version and the document version it checks. */
 export function versionLine(): string {

@@ -59,7 +59,13 @@ describe('conformance mock (the command line, as a process)', () => {
   it('prints export lines with keys from the environment and stops cleanly on SIGTERM', async () => {
     const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', cli, 'mock', '--port', '0', '--seed', '2'], {
-      env: { ...process.env, MOCK_API_KEY_TEAM_A: 'key-a', MOCK_API_KEY_TEAM_B: 'key-b', MOCK_API_KEY_READ_ONLY: 'key-ro', MOCK_API_KEY_NO_API_ACCESS: 'key-free' },
+      env: {
+        ...process.env,
+        MOCK_API_KEY_TEAM_A: 'key-a',
+        MOCK_API_KEY_TEAM_B: 'key-b',
+        MOCK_API_KEY_READ_ONLY: 'key-ro',
+        MOCK_API_KEY_NO_API_ACCESS: 'key-free',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../reports/build-report.js';
-import { fakeChecks, fakeInput } from '../testing/fake-run.js';
 import type { Report } from '../reports/types.js';
 import { cli } from '../testing/cli.js';
+import { fakeChecks, fakeInput } from '../testing/fake-run.js';
 import { compareReports } from './commands/report-compare.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conformance-report-diff-'));
@@ -30,7 +30,10 @@ describe('compareReports', () => {
   });
 
   it('passed → skipped is a change, a regression only when strict', () => {
-    const skipped: Report = { ...good, requirements: good.requirements.map((r) => (r.id === 'UPLOAD-LIMIT' ? { ...r, status: 'skipped', reason: 'not selected' } : r)) };
+    const skipped: Report = {
+      ...good,
+      requirements: good.requirements.map((r) => (r.id === 'UPLOAD-LIMIT' ? { ...r, status: 'skipped', reason: 'not selected' } : r)),
+    };
     expect(compareReports(good, skipped).changes).toEqual([{ id: 'UPLOAD-LIMIT', level: 'must', before: 'passed', after: 'skipped', kind: 'change' }]);
     expect(compareReports(good, skipped, { strict: true }).summary.regressions).toBe(1);
   });

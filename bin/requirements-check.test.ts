@@ -11,7 +11,9 @@ describe('conformance requirements check', () => {
   const file = (name: string) => join(dir, name);
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'requirements-check-'));
-    writeFileSync(file('reworded.md'), edit(original, 'With the same `Idempotency-Key` and a different file, the response is 422.', 'With the same `Idempotency-Key` and a different file, the response is 409.'));
+    writeFileSync(file('reworded.md'),
+      edit(original, 'With the same `Idempotency-Key` and a different file, the response is 422.',
+        'With the same `Idempotency-Key` and a different file, the response is 409.'));
     writeFileSync(file('added.md'), edit(original, 'Scope tokens have no wildcards.', 'Scope tokens have no wildcards. Keys never expire.'));
     writeFileSync(file('broken.md'), 'no title\n');
   });
@@ -39,10 +41,16 @@ describe('conformance requirements check', () => {
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(['document', 'baseline', 'all', 'missing', 'unquoted', 'drift']);
-    expect(out).toMatchObject({ baseline: 'specs/public-api-v1.md', all: false, missing: [], unquoted: [{ section: '5 Authentication', line: 292, text: 'Keys never expire.' }], drift: true });
+    expect(out).toMatchObject({
+      baseline: 'specs/public-api-v1.md',
+      all: false,
+      missing: [],
+      unquoted: [{ section: '5 Authentication', line: 292, text: 'Keys never expire.' }],
+      drift: true,
+    });
   });
 
-  it('--all lists the unquoted normative sentences the catalog\'s document already has', async () => {
+  it("--all lists the unquoted normative sentences the catalog's document already has", async () => {
     const r = await cli('requirements', 'check', 'specs/public-api-v1.md', '--all');
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/Normative sentences no entry quotes \(\d+\):\n/);
@@ -51,7 +59,10 @@ describe('conformance requirements check', () => {
 
   it('usage and input errors exit 2', async () => {
     expect(await cli('requirements', 'check')).toMatchObject({ code: 2, stderr: expect.stringContaining('conformance requirements check: give one document') });
-    expect(await cli('requirements', 'check', 'a.md', '--frobnicate')).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown option '--frobnicate'") });
+    expect(await cli('requirements', 'check', 'a.md', '--frobnicate')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("unknown option '--frobnicate'"),
+    });
     expect(await cli('requirements', 'check', file('missing.md'))).toMatchObject({ code: 2, stderr: expect.stringContaining('[DOC_FILE_UNREADABLE]') });
     const json = await cli('requirements', 'check', file('broken.md'), '--json');
     expect(json.code).toBe(2);

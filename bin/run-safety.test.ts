@@ -6,42 +6,70 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { start, type RunningMock } from '../mock/index.js';
+import { type RunningMock, start } from '../mock/index.js';
 import { cli } from '../testing/cli.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
 type Rec = Record<string, any>;
 
-interface Outcome { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number; report?: Rec; junit?: string }
+interface Outcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  report?: Rec;
+  junit?: string;
+}
 
 /** The environment of a child run: only what the test gives, never the parent's CONFORMANCE_* settings. */
 function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST') env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST') env[k] = v;
+  }
   return { ...env, ...settings };
 }
 
 /** Runs `conformance run`; `during` may act on the running child (send it a signal). */
-async function run(settings: Record<string, string>, o: { args?: string[]; timeoutMs?: number; detached?: boolean; during?: (pid: number, out: () => string) => Promise<void> } = {}): Promise<Outcome> {
+async function run(
+  settings: Record<string, string>,
+  o: { args?: string[]; timeoutMs?: number; detached?: boolean; during?: (pid: number, out: () => string) => Promise<void>; } = {},
+): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-safety-'));
   const started = Date.now();
-  const child = spawn(tsx, ['bin/cli.ts', 'run', '--report-dir', dir, ...(o.args ?? [])], { cwd: root, env: childEnv(settings), stdio: ['ignore', 'pipe', 'pipe'], detached: o.detached ?? false });
+  const child = spawn(tsx, ['bin/cli.ts', 'run', '--report-dir', dir, ...(o.args ?? [])], {
+    cwd: root,
+    env: childEnv(settings),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: o.detached ?? false,
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000);
   const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, signal) => resolve([code, signal])));
   if (o.during) await o.during(child.pid!, () => stdout);
   const [code, signal] = await exited;
   clearTimeout(timer);
-  const read = (f: string) => { try { return readFileSync(join(dir, f), 'utf8'); } catch { return undefined; } };
+  const read = (f: string) => {
+    try {
+      return readFileSync(join(dir, f), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
   const json = read('conformance.json');
   const junit = read('junit.xml');
   rmSync(dir, { recursive: true, force: true });
@@ -73,7 +101,10 @@ class Relay {
         req.pipe(fwd);
       }, this.delayMs);
     });
-    this.server.on('connection', (s) => { this.sockets.add(s); s.on('close', () => this.sockets.delete(s)); });
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
@@ -89,8 +120,10 @@ async function allProjects(mock: RunningMock, key: string): Promise<Map<string, 
   const out = new Map<string, Rec>();
   let cursor = '';
   for (;;) {
-    const res = await fetch(`${mock.url}/api/public/v1/projects?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { authorization: `Bearer ${key}` } });
-    const page = (await res.json()) as { data: Rec[]; page: { hasMore: boolean; nextCursor: string } };
+    const res = await fetch(`${mock.url}/api/public/v1/projects?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    const page = (await res.json()) as { data: Rec[]; page: { hasMore: boolean; nextCursor: string; }; };
     for (const p of page.data) out.set(p.id, p);
     if (!page.page.hasMore) return out;
     cursor = page.page.nextCursor;
@@ -100,14 +133,20 @@ async function allProjects(mock: RunningMock, key: string): Promise<Map<string, 
 const withoutUpdatedAt = (p: Rec) => JSON.stringify(Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'updated_at')));
 
 let mock: RunningMock;
-beforeAll(async () => { mock = await start({ port: 0, seed: 7 }); });
-afterAll(async () => { await mock?.close(); });
+beforeAll(async () => {
+  mock = await start({ port: 0, seed: 7 });
+});
+afterAll(async () => {
+  await mock?.close();
+});
 
 describe('preflight: a wrong setup is one line and exit 2, well within 30 s', () => {
   test('wrong keys', async () => {
     const o = await run({ CONFORMANCE_BASE_URL: mock.url, CONFORMANCE_API_KEY: 'not-a-key-a', CONFORMANCE_API_KEY_OTHER_TEAM: 'not-a-key-b' });
     expect(o.code, o.stderr).toBe(2);
-    expect(errorLines(o)).toEqual([expect.stringContaining('preflight failed [key_rejected]: CONFORMANCE_API_KEY (401) and CONFORMANCE_API_KEY_OTHER_TEAM (401) were refused')]);
+    expect(errorLines(o)).toEqual([
+      expect.stringContaining('preflight failed [key_rejected]: CONFORMANCE_API_KEY (401) and CONFORMANCE_API_KEY_OTHER_TEAM (401) were refused'),
+    ]);
     expect(o.stdout.trim()).toBe('');
     expect(o.stderr).not.toContain('not-a-key-a');
     expect(o.ms).toBeLessThan(30_000);
@@ -115,20 +154,32 @@ describe('preflight: a wrong setup is one line and exit 2, well within 30 s', ()
 
   test('a closed port', async () => {
     const port = await new Promise<number>((resolve) => {
-      const s = createTcpServer().listen(0, '127.0.0.1', () => { const p = (s.address() as AddressInfo).port; s.close(() => resolve(p)); });
+      const s = createTcpServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as AddressInfo).port;
+        s.close(() => resolve(p));
+      });
     });
     const o = await run({ CONFORMANCE_BASE_URL: `http://127.0.0.1:${port}`, CONFORMANCE_API_KEY: 'a-key-000', CONFORMANCE_API_KEY_OTHER_TEAM: 'b-key-000' });
     expect(o.code, o.stderr).toBe(2);
-    expect(errorLines(o)).toEqual([expect.stringMatching(/preflight failed \[target_unreachable\]: cannot reach http:\/\/127\.0\.0\.1:\d+: connection refused/)]);
+    expect(errorLines(o)).toEqual([
+      expect.stringMatching(/preflight failed \[target_unreachable\]: cannot reach http:\/\/127\.0\.0\.1:\d+: connection refused/),
+    ]);
     expect(o.ms).toBeLessThan(30_000);
   }, 60_000);
 
   test('a port that accepts connections and never answers', async () => {
     const sockets: Socket[] = [];
-    const silent = createTcpServer((s) => { sockets.push(s); });
+    const silent = createTcpServer((s) => {
+      sockets.push(s);
+    });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {
-      const o = await run({ CONFORMANCE_BASE_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, CONFORMANCE_API_KEY: 'a-key-000', CONFORMANCE_API_KEY_OTHER_TEAM: 'b-key-000', CONFORMANCE_PREFLIGHT_TIMEOUT_MS: '2000' });
+      const o = await run({
+        CONFORMANCE_BASE_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        CONFORMANCE_API_KEY: 'a-key-000',
+        CONFORMANCE_API_KEY_OTHER_TEAM: 'b-key-000',
+        CONFORMANCE_PREFLIGHT_TIMEOUT_MS: '2000',
+      });
       expect(o.code, o.stderr).toBe(2);
       expect(errorLines(o)).toEqual([expect.stringContaining('preflight failed [target_not_answering]: ')]);
       expect(o.ms).toBeLessThan(30_000);
@@ -147,7 +198,10 @@ describe('preflight: a wrong setup is one line and exit 2, well within 30 s', ()
 
 describe('run options of this issue', () => {
   test('--population is for the bundled mock, a positive integer', async () => {
-    expect(await cli('run', '--population', 'many')).toMatchObject({ code: 2, stderr: expect.stringContaining("--population must be a positive integer, got 'many'") });
+    expect(await cli('run', '--population', 'many')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--population must be a positive integer, got 'many'"),
+    });
   });
 });
 
@@ -157,7 +211,9 @@ describe('a broken run is never green', () => {
     expect(o.code, o.stdout + o.stderr).toBe(1);
     expect(o.report?.target.kind).toBe('container');
     expect(o.report?.stopped).toMatchObject({ cause: 'target-not-started' });
-    expect(o.report?.errors).toEqual([expect.objectContaining({ source: 'run', message: expect.stringContaining('container does-not-exist.invalid/conformance:1 could not be started') })]);
+    expect(o.report?.errors).toEqual([
+      expect.objectContaining({ source: 'run', message: expect.stringContaining('container does-not-exist.invalid/conformance:1 could not be started') }),
+    ]);
     expect(o.junit).toMatch(/<error message="the run did not start/);
   }, 180_000);
 });
@@ -200,7 +256,9 @@ describe('a run that cannot go on stops, cleans up and says why', () => {
       const o = await run({ ...mock.settings, CONFORMANCE_BASE_URL: relay.url, CONFORMANCE_TIMEOUT_MS: '1000', CONFORMANCE_STOP_AFTER_NO_RESPONSE: '3' });
       expect(o.code, o.stdout.slice(-3000) + o.stderr).toBe(1);
       expect(o.report?.stopped).toMatchObject({ cause: 'target-unresponsive', message: expect.stringContaining('3 requests in a row got no response') });
-      expect(o.report?.errors).toEqual(expect.arrayContaining([expect.objectContaining({ message: expect.stringContaining('the run stopped early: the target stopped answering') })]));
+      expect(o.report?.errors).toEqual(
+        expect.arrayContaining([expect.objectContaining({ message: expect.stringContaining('the run stopped early: the target stopped answering') })]),
+      );
       expect(o.junit).toMatch(/<error message="not run: the target stopped answering/);
       expect(o.ms).toBeLessThan(90_000);
     } finally {
@@ -235,7 +293,9 @@ describe('a run that cannot go on stops, cleans up and says why', () => {
       const o = await run({ ...mock.settings, CONFORMANCE_BASE_URL: relay.url }, {
         detached: group,
         during: async (pid) => {
-          const waitFor = async (ok: () => boolean) => { while (!ok()) await new Promise((r) => setTimeout(r, 50)); };
+          const waitFor = async (ok: () => boolean) => {
+            while (!ok()) await new Promise((r) => setTimeout(r, 50));
+          };
           await waitFor(() => relay.requests > 150);
           process.kill(group ? -pid : pid, sig);
         },

@@ -26,11 +26,11 @@
 // node_modules. Sources are not type-checked here (`npm run typecheck` does). `import.meta.url`
 // in a project module is rewritten to that module's source location, so the paths it resolves
 // (schemas, specs/openapi.json, the suites) are the same from dist/ as from the sources.
+import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST = join(ROOT, 'dist');
@@ -86,8 +86,7 @@ function projectSources(format, outdirOf = () => DIST) {
         if (format === 'cjs') {
           // `await import('pkg')` only: `typeof import('pkg')` and other type positions stay.
           text = text.replace(/\bawait\s+import\((['"])([^./'"][^'"]*)\1\)/g, (call, _q, specifier) =>
-            BUNDLED_PACKAGES.test(packageName(specifier)) ? call : `await __dynamicImport(${JSON.stringify(specifier)})`,
-          );
+            BUNDLED_PACKAGES.test(packageName(specifier)) ? call : `await __dynamicImport(${JSON.stringify(specifier)})`);
         }
         return { contents: text, loader: args.path.endsWith('.mjs') ? 'js' : 'ts' };
       });
@@ -182,7 +181,10 @@ function commonJsBuild() {
     outdir: DIST,
     outExtension: { '.js': '.cjs' },
     // Run directly by node (not through build/common-js.mjs), the bundle's own import() serves.
-    banner: { js: 'var __bundleUrl = require("node:url").pathToFileURL(__filename).href; var __dynamicImport = typeof __dynamicImport === "function" ? __dynamicImport : (s) => import(s);' },
+    banner: {
+      js:
+        'var __bundleUrl = require("node:url").pathToFileURL(__filename).href; var __dynamicImport = typeof __dynamicImport === "function" ? __dynamicImport : (s) => import(s);',
+    },
     plugins: [projectSources('cjs'), externalPackages],
   });
 }
@@ -252,10 +254,21 @@ function schemaFiles() {
 export async function bundle() {
   const builtAt = Date.now();
   mkdirSync(DIST, { recursive: true });
-  const [esm, cjs, harness, validators, reportValidator] = await Promise.all([esmBuild(), commonJsBuild(), harnessBuild(), precompileValidators(), precompileReportValidator()]);
+  const [esm, cjs, harness, validators, reportValidator] = await Promise.all([
+    esmBuild(),
+    commonJsBuild(),
+    harnessBuild(),
+    precompileValidators(),
+    precompileReportValidator(),
+  ]);
   const harnessFiles = Object.fromEntries(harness.sources.map((s) => [s, toPosix(relative(DIST, harnessOutput(s)))]));
-  const entryPaths = new Set([...Object.keys(ESM_ENTRIES).map((k) => join(DIST, `${k}.js`)), ...Object.keys(COMMONJS_ENTRIES).map((k) => join(DIST, `${k}.cjs`))]);
-  const outputs = [...esm.outputFiles, ...cjs.outputFiles, ...harness.build.outputFiles].sort((a, b) => Number(entryPaths.has(a.path)) - Number(entryPaths.has(b.path)));
+  const entryPaths = new Set([
+    ...Object.keys(ESM_ENTRIES).map((k) => join(DIST, `${k}.js`)),
+    ...Object.keys(COMMONJS_ENTRIES).map((k) => join(DIST, `${k}.cjs`)),
+  ]);
+  const outputs = [...esm.outputFiles, ...cjs.outputFiles, ...harness.build.outputFiles].sort((a, b) =>
+    Number(entryPaths.has(a.path)) - Number(entryPaths.has(b.path))
+  );
   writeAtomically(join(DIST, 'validators.cjs'), validators);
   writeAtomically(join(DIST, 'report-validator.cjs'), reportValidator);
   for (const file of outputs) writeAtomically(file.path, file.contents);

@@ -17,7 +17,7 @@ export interface RunStop {
 }
 
 export interface Leftovers {
-  [collection: string]: { count: number; ids: string[]; why: string[] };
+  [collection: string]: { count: number; ids: string[]; why: string[]; };
 }
 
 export interface TouchedRecord {
@@ -38,12 +38,12 @@ export interface RunAccounting {
   leftovers: Leftovers;
   touched: TouchedRecord[];
   requests: number;
-  stopped?: { cause: StopCause; message: string };
+  stopped?: { cause: StopCause; message: string; };
 }
 
 export interface RunContext {
   specVersion: string;
-  target: { kind: TargetKind; baseUrl: string; shape?: string; viaPrism?: boolean; mockFault?: string };
+  target: { kind: TargetKind; baseUrl: string; shape?: string; viaPrism?: boolean; mockFault?: string; };
   seed: number;
   startedAt: string;
   /** The target's CONFORMANCE_* settings, keys included: read by the reporter only to redact them, never written. */

@@ -35,8 +35,7 @@ export function excludes(patterns: readonly string[], requirements: readonly str
 }
 
 /** Whether a check naming `requirements` runs under the selection. */
-export const runsUnder = (s: Selection, requirements: readonly string[]): boolean =>
-  selects(s.only, requirements) && !excludes(s.exclude, requirements);
+export const runsUnder = (s: Selection, requirements: readonly string[]): boolean => selects(s.only, requirements) && !excludes(s.exclude, requirements);
 
 const toRegex = (p: string) => new RegExp(`^${p.split('*').map(escape).join('.*')}$`);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

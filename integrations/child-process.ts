@@ -1,7 +1,7 @@
 // Child processes that serve HTTP on 127.0.0.1: started, awaited until they
 // answer, and stopped by their own PID. Shared by the Prism integration and the
 // benchmark scripts.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { request } from 'undici';
 

@@ -3,9 +3,9 @@
 // skipped with the reason, never passed.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { startContainerTarget, parseImageEnv, parseSettingsLog, type ContainerTarget } from './container.js';
-import { buildMockImage, engineStatus, MOCK_IMAGE } from './docker-engine.js';
 import { runConformance } from '../suites/self/runner.js';
+import { type ContainerTarget, parseImageEnv, parseSettingsLog, startContainerTarget } from './container.js';
+import { buildMockImage, engineStatus, MOCK_IMAGE } from './docker-engine.js';
 
 const engine = await engineStatus();
 const skipReason = engine.ok ? undefined : engine.reason;
@@ -58,7 +58,7 @@ describe.sequential('the mock image through the container target', () => {
 
       const bindings = JSON.parse(
         execFileSync('docker', ['inspect', '--format', '{{json .HostConfig.PortBindings}}', target.containerId], { encoding: 'utf8' }),
-      ) as Record<string, { HostIp: string }[]>;
+      ) as Record<string, { HostIp: string; }[]>;
       expect(Object.values(bindings).flat().map((b) => b.HostIp)).toEqual(['127.0.0.1']);
     } finally {
       await target?.stop();

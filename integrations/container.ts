@@ -52,7 +52,7 @@ export function parseSettingsLog(log: string): Record<string, string> {
   return settings;
 }
 
-function keysFor(env: Env): { settings: Record<string, string>; containerEnv: Record<string, string> } {
+function keysFor(env: Env): { settings: Record<string, string>; containerEnv: Record<string, string>; } {
   if (env.CONFORMANCE_API_KEY) return { settings: {}, containerEnv: {} };
   const key = () => `ck_${randomBytes(24).toString('base64url')}`;
   const teamA = key();

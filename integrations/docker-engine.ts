@@ -8,9 +8,9 @@ export const BASE_IMAGE = 'conformance-node-base:local';
 export const MOCK_IMAGE = 'conformance-mock:local';
 export const PROJECT_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-export type EngineStatus = { ok: true; version: string } | { ok: false; reason: string };
+export type EngineStatus = { ok: true; version: string; } | { ok: false; reason: string; };
 
-function run(command: string, args: string[], timeoutMs: number): Promise<{ code: number; out: string }> {
+function run(command: string, args: string[], timeoutMs: number): Promise<{ code: number; out: string; }> {
   return new Promise((resolve) => {
     execFile(command, args, { timeout: timeoutMs, cwd: PROJECT_ROOT }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

@@ -26,16 +26,15 @@ function templatePattern(template: string): RegExp {
   return new RegExp(`^${parts.join('[^/]+')}/?$`);
 }
 
-type Server = { url?: string; variables?: Record<string, { default?: string }> };
+type Server = { url?: string; variables?: Record<string, { default?: string; }>; };
 
-function serverBasePath(document: { servers?: Server[] }): string {
+function serverBasePath(document: { servers?: Server[]; }): string {
   const server = document.servers?.[0];
   if (!server?.url) return '';
   // Server URLs may be templated ({base_url}/api/public/v1): fill in the defaults,
   // and a placeholder origin for a leading variable without one.
-  const filled = server.url.replace(/\{([^}]+)\}/g, (_, name: string, offset: number) =>
-    server.variables?.[name]?.default ?? (offset === 0 ? 'http://placeholder' : 'x'),
-  );
+  const filled = server.url.replace(/\{([^}]+)\}/g,
+    (_, name: string, offset: number) => server.variables?.[name]?.default ?? (offset === 0 ? 'http://placeholder' : 'x'));
   return new URL(filled, 'http://placeholder').pathname.replace(/\/+$/, '');
 }
 

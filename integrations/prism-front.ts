@@ -11,7 +11,7 @@
 //   - request bodies over 10 MB, and GET/HEAD requests carrying a body.
 // Every other request goes to Prism, whose `sl-violations` header reports what
 // the upstream's response breaks in the document.
-import { createServer, request as httpRequest, Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent, createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DocumentRoutes } from './document-routes.js';
 
@@ -20,7 +20,7 @@ export const PRISM_BODY_LIMIT = 10 * 1024 * 1024;
 export interface FrontRouter {
   url: string;
   /** Requests sent through Prism / straight to the upstream so far. */
-  counts: { prism: number; direct: number };
+  counts: { prism: number; direct: number; };
   close(): Promise<void>;
 }
 
@@ -118,8 +118,7 @@ export async function startFrontRouter(options: FrontOptions): Promise<FrontRout
     if (basePath && url.pathname.startsWith(basePath)) url.pathname = url.pathname.slice(basePath.length) || '/';
     return url;
   };
-  const toUpstream = (req: IncomingMessage, base: URL) =>
-    new URL(base.pathname.replace(/\/$/, '') + (req.url ?? '/'), base);
+  const toUpstream = (req: IncomingMessage, base: URL) => new URL(base.pathname.replace(/\/$/, '') + (req.url ?? '/'), base);
 
   const server = createServer(async (req, res) => {
     if (upstream === undefined) {

@@ -11,14 +11,14 @@ export interface PrismViolation {
 
 export type HeaderBag =
   | Record<string, string | string[] | undefined>
-  | { get(name: string): string | null };
+  | { get(name: string): string | null; };
 
 const HEADER = 'sl-violations';
 const TRUNCATED = 'Too many violations! ';
 
 function headerValue(headers: HeaderBag): string | undefined {
-  if (typeof (headers as { get?: unknown }).get === 'function') {
-    return (headers as { get(name: string): string | null }).get(HEADER) ?? undefined;
+  if (typeof (headers as { get?: unknown; }).get === 'function') {
+    return (headers as { get(name: string): string | null; }).get(HEADER) ?? undefined;
   }
   const bag = headers as Record<string, string | string[] | undefined>;
   const key = Object.keys(bag).find((name) => name.toLowerCase() === HEADER);

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { start } from '../mock/index.js';
 import { documentRoutes } from './document-routes.js';
 import { inspectExchange, requirementFor } from './prism-inspector.js';
-import { parseViolations, prismViolations, responseErrors, type PrismViolation } from './prism-violations.js';
-import { startPrismMock, startPrismProxy, type PrismTarget } from './prism.js';
+import { parseViolations, type PrismViolation, prismViolations, responseErrors } from './prism-violations.js';
+import { type PrismTarget, startPrismMock, startPrismProxy } from './prism.js';
 
 const OPENAPI = fileURLToPath(new URL('../specs/openapi.json', import.meta.url));
 const API = '/api/public/v1';
@@ -36,13 +36,17 @@ function client(base: string, key: string) {
     const text = await res.body.text();
     const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
     let body: unknown;
-    try { body = JSON.parse(text); } catch { body = text; }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
     return { method, url, status: res.statusCode, headers, body, violations: parseViolations(headers) };
   };
 }
 
 const firstId = (page: unknown): string => {
-  const id = (page as { data?: { id?: string }[] }).data?.[0]?.id;
+  const id = (page as { data?: { id?: string; }[]; }).data?.[0]?.id;
   if (!id) throw new Error(`no record in ${JSON.stringify(page).slice(0, 200)}`);
   return id;
 };
@@ -51,7 +55,7 @@ describe('sl-violations parsing', () => {
   test('absent header: no violations', () => {
     expect(prismViolations({})).toEqual([]);
   });
-  test('only response errors count against the target; request violations are the suite\'s own negative inputs', () => {
+  test("only response errors count against the target; request violations are the suite's own negative inputs", () => {
     const header = JSON.stringify([
       { location: ['request', 'query', 'limit'], severity: 'Error', code: 'type', message: 'Request query parameter limit must be integer' },
       { location: ['response', 'body', 'data', '0', 'title'], severity: 'Error', code: 'type', message: 'Response body property data.0.title must be string' },
@@ -80,7 +84,7 @@ describe('sl-violations parsing', () => {
 });
 
 describe('the document Prism reads', () => {
-  const document = JSON.parse(readFileSync(OPENAPI, 'utf8')) as { jsonSchemaDialect?: string; paths: Record<string, Record<string, unknown>> };
+  const document = JSON.parse(readFileSync(OPENAPI, 'utf8')) as { jsonSchemaDialect?: string; paths: Record<string, Record<string, unknown>>; };
 
   test('declares the 2020-12 dialect', () => {
     expect(document.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
@@ -122,10 +126,10 @@ describe('prism proxy in front of the clean mock', () => {
     await go('PATCH', `/projects/${projectId}`, {});
     await go('GET', '/projects?limit=2&order=desc');
     const employee = await go('POST', '/employees', { first_name: 'Prism', last_name: 'Probe' });
-    const employeeId = (employee.body as { id: string }).id;
+    const employeeId = (employee.body as { id: string; }).id;
     await go('PATCH', `/employees/${employeeId}`, { title: 'probe' });
     const assignment = await go('POST', '/assignments', { employee_id: employeeId, project_id: projectId, role: 'probe' });
-    const assignmentId = (assignment.body as { id: string }).id;
+    const assignmentId = (assignment.body as { id: string; }).id;
     await go('GET', `/assignments/${assignmentId}`);
     await go('PATCH', `/assignments/${assignmentId}`, { role: 'probe 2' });
     await go('GET', `/assignments?project_id=${projectId}`);
@@ -158,7 +162,7 @@ describe('prism proxy in front of the clean mock', () => {
       headers: { authorization: `Bearer ${mock.settings.CONFORMANCE_API_KEY}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
       body,
     });
-    const file = (await res.body.json()) as { size?: number };
+    const file = (await res.body.json()) as { size?: number; };
     expect(res.statusCode).toBeLessThan(300);
     expect(file.size).toBe(bytes.length);
     expect(proxy.counts.direct).toBe(before + 1);
@@ -201,7 +205,7 @@ describe('Prism validates with the 2020-12 dialect the document declares', () =>
 
   function documentWith(dialect: boolean): string {
     const document = JSON.parse(readFileSync(OPENAPI, 'utf8')) as Record<string, unknown> & {
-      paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+      paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown; }>; }>; }>>;
     };
     const template = Object.keys(document.paths).find((p) => /\/projects\/\{[^}]+\}$/.test(p));
     const responses = template ? document.paths[template]?.get?.responses : undefined;

@@ -14,12 +14,12 @@
 // marks deprecated; specs/openapi.json marks none, so it cannot mask a missing
 // Deprecation header.
 import { createRequire } from 'node:module';
-import { serve, freePort, type ServingProcess } from './child-process.js';
+import { freePort, serve, type ServingProcess } from './child-process.js';
 import { readDocumentRoutes } from './document-routes.js';
 import { startFrontRouter } from './prism-front.js';
 
-export { prismViolations, parseViolations, responseErrors, type PrismViolation } from './prism-violations.js';
 export { installPrismInspector, PRISM_REQUIREMENT } from './prism-inspector.js';
+export { parseViolations, type PrismViolation, prismViolations, responseErrors } from './prism-violations.js';
 
 export interface PrismTarget {
   /** Base URL to send the suite's requests to (the front router on 127.0.0.1). */
@@ -27,7 +27,7 @@ export interface PrismTarget {
   /** Prism's own listening URL. */
   prismUrl: string;
   /** Requests carried by Prism and sent around it so far. */
-  counts: { prism: number; direct: number };
+  counts: { prism: number; direct: number; };
   stop(): Promise<void>;
 }
 
@@ -39,7 +39,7 @@ const READY_TIMEOUT_MS = 60_000;
 
 async function spawnPrism(args: string[], label: string): Promise<ServingProcess> {
   // The OS may hand the free port to someone else before Prism binds it: try again once.
-  for (let attempt = 1; ; attempt += 1) {
+  for (let attempt = 1;; attempt += 1) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     try {
@@ -58,7 +58,10 @@ async function spawnPrism(args: string[], label: string): Promise<ServingProcess
 }
 
 /** The front router and the Prism behind it, stopped together (front first). */
-function behindFront(front: { url: string; counts: PrismTarget['counts']; close(): Promise<void> }, prism: { url: string; stop(): Promise<void> }): PrismTarget {
+function behindFront(
+  front: { url: string; counts: PrismTarget['counts']; close(): Promise<void>; },
+  prism: { url: string; stop(): Promise<void>; },
+): PrismTarget {
   return {
     url: front.url,
     prismUrl: prism.url,
@@ -70,7 +73,7 @@ function behindFront(front: { url: string; counts: PrismTarget['counts']; close(
   };
 }
 
-export async function startPrismProxy(options: { upstream: string; openapiPath: string }): Promise<PrismTarget> {
+export async function startPrismProxy(options: { upstream: string; openapiPath: string; }): Promise<PrismTarget> {
   const routes = readDocumentRoutes(options.openapiPath);
   const upstream = options.upstream.replace(/\/+$/, '');
   const prism = await spawnPrism(
@@ -85,7 +88,7 @@ export async function startPrismProxy(options: { upstream: string; openapiPath: 
   }
 }
 
-export async function startPrismMock(options: { openapiPath: string; dynamic?: boolean }): Promise<PrismTarget> {
+export async function startPrismMock(options: { openapiPath: string; dynamic?: boolean; }): Promise<PrismTarget> {
   const routes = readDocumentRoutes(options.openapiPath);
   const prism = await spawnPrism(
     ['mock', options.openapiPath, ...(options.dynamic ? ['--dynamic'] : [])],

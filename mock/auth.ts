@@ -14,9 +14,18 @@ export const RESOURCES = ['projects', 'organizations', 'employees', 'assignments
 export type Resource = (typeof RESOURCES)[number];
 export type Scope = `${Resource}:${'read' | 'write'}`;
 
-export interface Principal { team: TeamId; scopes: ReadonlySet<string>; apiAccess: boolean }
+export interface Principal {
+  team: TeamId;
+  scopes: ReadonlySet<string>;
+  apiAccess: boolean;
+}
 
-export interface MockKeys { teamA: string; teamB: string; readOnly: string; noApiAccess: string }
+export interface MockKeys {
+  teamA: string;
+  teamB: string;
+  readOnly: string;
+  noApiAccess: string;
+}
 
 const ALL_READ = RESOURCES.map((r) => `${r}:read`);
 const ALL = [...ALL_READ, ...RESOURCES.map((r) => `${r}:write`)];
@@ -61,8 +70,13 @@ export class Authenticator {
     let p = this.principalOf(header);
     if (!p && this.faults.on('auth-not-enforced')) p = Authenticator.TEAM_A_FALLBACK;
     if (!p && this.faults.on('invalid-key-accepted') && header !== undefined && BEARER.test(header)) p = Authenticator.TEAM_A_FALLBACK;
-    if (!p) throw unauthorized(header ? 'The API key is invalid' : 'Missing Authorization: Bearer <API_KEY> header', Number(this.readings?.value('auth-failure-status') ?? 401));
-    if (!p.apiAccess && !this.faults.on('plan-not-enforced')) throw planLimit(scope ? scope.split(':')[0]! : 'api', Number(this.readings?.value('plan-limit-status') ?? 402));
+    if (!p) {
+      throw unauthorized(header ? 'The API key is invalid' : 'Missing Authorization: Bearer <API_KEY> header',
+        Number(this.readings?.value('auth-failure-status') ?? 401));
+    }
+    if (!p.apiAccess && !this.faults.on('plan-not-enforced')) {
+      throw planLimit(scope ? scope.split(':')[0]! : 'api', Number(this.readings?.value('plan-limit-status') ?? 402));
+    }
     if (scope && !p.scopes.has(scope) && !this.faults.on('scope-not-enforced')) throw forbidden(scope);
     return p;
   }

@@ -3,9 +3,9 @@
 // and the handlers (deep nesting, bodies that are not JSON objects).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../specs/index.js';
+import { type Reply, startTestMock, type TestMock } from '../testing/mock.js';
 import { MAX_JSON_DEPTH } from './context.js';
 import { rawExchange, type RawReply } from './raw-http.js';
-import { startTestMock, type Reply, type TestMock } from '../testing/mock.js';
 
 let t: TestMock;
 let projectId: string;
@@ -31,18 +31,19 @@ function expectEnvelope(r: Reply | RawReply, status: number, code: string): void
 }
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
-const head = (method: string, path: string, extra = '') =>
-  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\n${extra}`;
+const head = (method: string, path: string, extra = '') => `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\n${extra}`;
 
 describe('deeply nested JSON', () => {
   it.each([3_000, 10_000, 100_000])('answers 400 bad_request with detail for %i levels, with or without an Idempotency-Key', async (depth) => {
     for (const headers of [{ 'idempotency-key': `deep-${depth}` }, {}] as Record<string, string>[]) {
-      for (const [method, path, body] of [
-        ['POST', '/organizations', `{"name":"deep","x":${nested(depth)}}`],
-        ['POST', '/employees', `{"first_name":"deep","x":${nested(depth)}}`],
-        ['PATCH', `/projects/${projectId}`, `{"work_locations":${nested(depth)}}`],
-        ['POST', '/intake/captures', `{"source":"s","external_id":"deep","thread":{"x":${nested(depth)}}}`],
-      ] as const) {
+      for (
+        const [method, path, body] of [
+          ['POST', '/organizations', `{"name":"deep","x":${nested(depth)}}`],
+          ['POST', '/employees', `{"first_name":"deep","x":${nested(depth)}}`],
+          ['PATCH', `/projects/${projectId}`, `{"work_locations":${nested(depth)}}`],
+          ['POST', '/intake/captures', `{"source":"s","external_id":"deep","thread":{"x":${nested(depth)}}}`],
+        ] as const
+      ) {
         const r = await t.call(method, path, { raw: body, headers: { 'content-type': 'application/json', ...headers } });
         expectEnvelope(r, 400, 'bad_request');
         expect(r.json.detail.body, `${method} ${path}`).toContain(String(MAX_JSON_DEPTH));
@@ -57,7 +58,10 @@ describe('deeply nested JSON', () => {
     expect(first.status).toBe(200);
     const again = await t.call('PATCH', `/projects/${projectId}`, { raw: body, headers });
     expect(again.headers['idempotent-replayed']).toBe('true');
-    const deeper = await t.call('PATCH', `/projects/${projectId}`, { raw: `{"work_locations":[${nested(MAX_JSON_DEPTH)}]}`, headers: { 'content-type': 'application/json' } });
+    const deeper = await t.call('PATCH', `/projects/${projectId}`, {
+      raw: `{"work_locations":[${nested(MAX_JSON_DEPTH)}]}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(deeper, 400, 'bad_request');
   });
 
@@ -70,15 +74,17 @@ describe('deeply nested JSON', () => {
 describe('bodies that are not JSON objects', () => {
   const cases = ['null', '[]', '[{"name":"x"}]', '1', '"name"', 'true', 'false'];
   it.each(cases)('answers 400 bad_request with detail.body for %s', async (raw) => {
-    for (const [method, path] of [
-      ['POST', '/organizations'],
-      ['POST', '/employees'],
-      ['POST', '/assignments'],
-      ['PATCH', `/organizations/${orgId}`],
-      ['PATCH', `/projects/${projectId}`],
-      ['PATCH', `/employees/${employeeId}`],
-      ['POST', '/intake/captures'],
-    ] as const) {
+    for (
+      const [method, path] of [
+        ['POST', '/organizations'],
+        ['POST', '/employees'],
+        ['POST', '/assignments'],
+        ['PATCH', `/organizations/${orgId}`],
+        ['PATCH', `/projects/${projectId}`],
+        ['PATCH', `/employees/${employeeId}`],
+        ['POST', '/intake/captures'],
+      ] as const
+    ) {
       for (const headers of [{}, { 'idempotency-key': `non-object-${raw}-${path}` }] as Record<string, string>[]) {
         const r = await t.call(method, path, { raw, headers: { 'content-type': 'application/json', ...headers } });
         expectEnvelope(r, 400, 'bad_request');
@@ -126,8 +132,14 @@ describe('framework and HTTP parser errors', () => {
     ['a lower-case method', 'get /api/public/v1/projects HTTP/1.1\r\nHost: x\r\n\r\n'],
     ['a bad HTTP version', 'GET /api/public/v1/projects HTTP/9.9\r\nHost: x\r\n\r\n'],
     ['a header without a colon', 'GET /api/public/v1/projects HTTP/1.1\r\nHost: x\r\nBroken header\r\n\r\n'],
-    ['both Content-Length and Transfer-Encoding', 'POST /api/public/v1/organizations HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}'],
-    ['a broken chunked body', 'POST /api/public/v1/organizations HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n'],
+    [
+      'both Content-Length and Transfer-Encoding',
+      'POST /api/public/v1/organizations HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}',
+    ],
+    [
+      'a broken chunked body',
+      'POST /api/public/v1/organizations HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n',
+    ],
     ['an HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
   ])('answers %s with 400 bad_request in the envelope and closes', async (_what, data) => {
     // Authenticated, so that a body error is met while the body is read (not after a 401).

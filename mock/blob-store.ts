@@ -18,7 +18,11 @@ export class SizeLimitExceeded extends Error {
   }
 }
 
-export interface StoredBlob { blobId: string; size: number; sha256: string }
+export interface StoredBlob {
+  blobId: string;
+  size: number;
+  sha256: string;
+}
 
 export class BlobStore {
   private constructor(readonly dir: string, private readonly key: Buffer) {}

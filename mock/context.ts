@@ -4,8 +4,8 @@ import type { BlobStore } from './blob-store.js';
 import type { Faults } from './faults.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { PageCache } from './page-cache.js';
-import type { ReadingChoice, Readings } from './readings.js';
 import type { CursorCodec, SortedViews } from './pagination.js';
+import type { ReadingChoice, Readings } from './readings.js';
 import type { Store } from './store.js';
 import type { Shape, Views } from './views.js';
 

@@ -1,7 +1,7 @@
 // Deprecation signalling (§9): responses of deprecated operations carry
 // `Deprecation: @<unix-seconds>` (RFC 9745), `Sunset: <HTTP-date>` (RFC 8594, never
 // before the Deprecation date) and `Link` with rel="deprecation" and rel="sunset".
-import { DEPRECATION_DATE, SUNSET_DATE, type AppContext } from './context.js';
+import { type AppContext, DEPRECATION_DATE, SUNSET_DATE } from './context.js';
 import type { Faults } from './faults.js';
 import { CHOSEN_PATHS } from './openapi.js';
 
@@ -29,6 +29,6 @@ export function operationHeaders(ctx: AppContext, operationId: string | undefine
   const deprecated = ctx.faults.on('deprecation-everywhere') || (operationId !== undefined && ctx.deprecated.has(operationId));
   if (!deprecated) return [];
   let headers = builtHeaders.get(ctx);
-  if (!headers) builtHeaders.set(ctx, (headers = deprecationHeaders(ctx.basePath, ctx.faults)));
+  if (!headers) builtHeaders.set(ctx, headers = deprecationHeaders(ctx.basePath, ctx.faults));
   return headers;
 }

@@ -1,6 +1,6 @@
 // Every §4 endpoint answers with a schema-valid body; auth, ids, isolation and errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestMock, uploadForm, type TestMock } from '../testing/mock.js';
+import { startTestMock, type TestMock, uploadForm } from '../testing/mock.js';
 
 let t: TestMock;
 let projectId: string;
@@ -40,7 +40,7 @@ describe('endpoints (§4)', () => {
     expect((await t.call('GET', `/assignments/${c.json.id}`)).json.role).toBe('Dev');
     expect((await t.call('PATCH', `/assignments/${c.json.id}`, { body: { role: 'Lead' } })).json.role).toBe('Lead');
     const listed = await t.call('GET', `/assignments?project_id=${projectId}&limit=100`);
-    expect(listed.json.data.map((a: { id: string }) => a.id)).toContain(c.json.id);
+    expect(listed.json.data.map((a: { id: string; }) => a.id)).toContain(c.json.id);
     const d = await t.call('DELETE', `/assignments/${c.json.id}`);
     expect(d.json).toEqual({ success: true });
     expect((await t.call('GET', `/assignments/${c.json.id}`)).status).toBe(404);
@@ -103,14 +103,16 @@ describe('endpoints (§4)', () => {
   it('serves the OpenAPI document with the chosen paths and info.version 1.6.0', async () => {
     const r = await t.call('GET', '/openapi.json');
     expect(r.json.info.version).toBe('1.6.0');
-    for (const p of ['/attachments/{id}/download', '/files/{id}', '/intake/captures', '/organizations']) expect(r.json.paths[`/api/public/v1${p}`]).toBeDefined();
+    for (const p of ['/attachments/{id}/download', '/files/{id}', '/intake/captures', '/organizations']) {
+      expect(r.json.paths[`/api/public/v1${p}`]).toBeDefined();
+    }
     expect(r.json.servers[0].variables.base_url.default).toBe(t.mock.url);
   });
 });
 
 describe('authentication (§5)', () => {
   it('answers 401 for missing, malformed and unknown keys', async () => {
-        for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer ' }, { authorization: 'Bearer nope' }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer ' }, { authorization: 'Bearer nope' }] as Record<string, string>[]) {
       const r = await t.call('GET', '/projects', { key: 'none', headers });
       expect(r.status).toBe(401);
       expect(r.json.error.code).toBe('unauthorized');
@@ -133,7 +135,7 @@ describe('authentication (§5)', () => {
 });
 
 describe('ids and isolation (§1, §4)', () => {
-  it('answers the same 404 bytes for a missing id and for another team\'s id', async () => {
+  it("answers the same 404 bytes for a missing id and for another team's id", async () => {
     const missing = await t.call('GET', '/projects/6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f');
     const other = await t.call('GET', `/projects/${otherProjectId}`);
     expect(missing.status).toBe(404);
@@ -159,8 +161,8 @@ describe('ids and isolation (§1, §4)', () => {
   it("never lists another team's records", async () => {
     const a = await t.call('GET', '/projects?limit=100');
     const b = await t.call('GET', '/projects?limit=100', { key: 'other' });
-    const ids = new Set(a.json.data.map((p: { id: string }) => p.id));
-    expect(b.json.data.some((p: { id: string }) => ids.has(p.id))).toBe(false);
+    const ids = new Set(a.json.data.map((p: { id: string; }) => p.id));
+    expect(b.json.data.some((p: { id: string; }) => ids.has(p.id))).toBe(false);
     const leak = await t.call('GET', `/assignments?project_id=${otherProjectId}`);
     expect(leak.json.data).toEqual([]);
   });
@@ -206,7 +208,7 @@ describe('bad input never yields a 5xx', () => {
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
     expect(r.json.error.code).toBeTypeOf('string');
-    if (r.json.detail) for (const v of Object.values(r.json.detail)) expect(v).toBeTypeOf('string');
+    if (r.json.detail) { for (const v of Object.values(r.json.detail)) expect(v).toBeTypeOf('string'); }
   });
 
   it('accepts bodyless JSON requests and +json content types', async () => {

@@ -42,15 +42,12 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (message: string, detail?: Record<string, string>) =>
-  new ApiError(400, 'bad_request', message, detail);
+export const badRequest = (message: string, detail?: Record<string, string>) => new ApiError(400, 'bad_request', message, detail);
 
 /** Status 401 by default; reading auth-failure-status may choose 403 (§5 rule 5). */
-export const unauthorized = (message = 'Missing or invalid API key', status = 401) =>
-  new ApiError(status, 'unauthorized', message);
+export const unauthorized = (message = 'Missing or invalid API key', status = 401) => new ApiError(status, 'unauthorized', message);
 
-export const forbidden = (scope: string) =>
-  new ApiError(403, 'forbidden', `The API key lacks the scope ${scope}`, { scope: `required: ${scope}` });
+export const forbidden = (scope: string) => new ApiError(403, 'forbidden', `The API key lacks the scope ${scope}`, { scope: `required: ${scope}` });
 
 export const notFound = () => new ApiError(404, 'not_found', 'Not found');
 
@@ -60,8 +57,7 @@ export const payloadTooLarge = (limit: number) =>
 export const unsupportedMediaType = (expected: string) =>
   new ApiError(415, 'unsupported_media_type', `Content-Type must be ${expected}`, { 'content-type': `expected ${expected}` });
 
-export const idempotencyInFlight = () =>
-  new ApiError(409, 'idempotency_in_flight', 'A request with this idempotency key is still being processed');
+export const idempotencyInFlight = () => new ApiError(409, 'idempotency_in_flight', 'A request with this idempotency key is still being processed');
 
 /** 422 (uploads always; JSON endpoints unless reading idempotency-reused-status chooses 409). */
 export const idempotencyKeyReused = (status = 422) =>

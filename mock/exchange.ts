@@ -5,11 +5,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from './auth.js';
 
 /** A JSON result; `json` is already serialized (a Buffer when cached pre-encoded). */
-export interface Result { status: number; json: string | Buffer }
+export interface Result {
+  status: number;
+  json: string | Buffer;
+}
 
 export interface Input {
   principal: Principal;
-  params: { id?: string };
+  params: { id?: string; };
   query: Record<string, unknown>;
   body: Record<string, unknown>;
   req: FastifyRequest;

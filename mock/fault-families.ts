@@ -4,9 +4,9 @@
 // server applies it anyway; every list and filter can keep deleted records, ignore limit after
 // the first page or leak another team's records through a channel; every record kind can lose a
 // field its schema requires. The self-test (suites/self/faults.test.ts) proves each is detected.
-import { parameters } from '../specs/openapi/components.js';
-import { endpoints, type Endpoint } from '../specs/openapi/operations.js';
 import { schema, type SchemaName } from '../specs/index.js';
+import { parameters } from '../specs/openapi/components.js';
+import { type Endpoint, endpoints } from '../specs/openapi/operations.js';
 
 export interface FaultInfo {
   name: string;
@@ -43,17 +43,20 @@ const chosen: Pick<Endpoint, 'method' | 'path' | 'operationId'>[] = [{ method: '
 const UNOBSERVABLE = new Set(['createEmployee', 'uploadFile', 'createCapture']);
 
 const referencesRecords = (e: Pick<Endpoint, 'json' | 'multipart'>) =>
-  e.multipart ? 'entity_id' in ((e.multipart as { properties?: object }).properties ?? {})
-  : e.json === 'AssignmentCreate';
+  e.multipart
+    ? 'entity_id' in ((e.multipart as { properties?: object; }).properties ?? {})
+    : e.json === 'AssignmentCreate';
 
 /** (operation, refusal) pairs whose applied-anyway effect some view shows. */
-export function refusalCases(): { op: string; refusal: Refusal }[] {
+export function refusalCases(): { op: string; refusal: Refusal; }[] {
   const mutating = [...endpoints.filter((e) => e.method !== 'get'), ...chosen].filter((e) => !UNOBSERVABLE.has(e.operationId));
-  return mutating.flatMap((e) => REFUSALS.filter((r) => {
-    if (r === 'cross-team') return e.path.includes('{id}') || referencesRecords(e as Endpoint);
-    if (r === 'invalid-body') return (e as Endpoint).json !== undefined;
-    return true;
-  }).map((refusal) => ({ op: e.operationId, refusal })));
+  return mutating.flatMap((e) =>
+    REFUSALS.filter((r) => {
+      if (r === 'cross-team') return e.path.includes('{id}') || referencesRecords(e as Endpoint);
+      if (r === 'invalid-body') return (e as Endpoint).json !== undefined;
+      return true;
+    }).map((refusal) => ({ op: e.operationId, refusal }))
+  );
 }
 
 export const appliedWhenRefused = (refusal: Refusal, op: string) => `applied-when-refused:${refusal}:${op}` as const;
@@ -70,8 +73,13 @@ const shapeRequirement: Record<(typeof RECORD_SCHEMAS)[number], string[]> = {
   cv: ['RES-CV-SHAPE', 'RES-INHERENT-FIELDS'],
 };
 
-export function requiredFieldCases(): { kind: (typeof RECORD_SCHEMAS)[number]; field: string }[] {
-  return RECORD_SCHEMAS.flatMap((kind) => (((schema(kind) as { required?: string[] }).required ?? []).filter((f) => f !== 'id' && !(kind === 'assignment' && f === 'employee')).map((field) => ({ kind, field }))));
+export function requiredFieldCases(): { kind: (typeof RECORD_SCHEMAS)[number]; field: string; }[] {
+  return RECORD_SCHEMAS.flatMap((
+    kind,
+  ) => (((schema(kind) as { required?: string[]; }).required ?? []).filter((f) => f !== 'id' && !(kind === 'assignment' && f === 'employee')).map((field) => ({
+    kind,
+    field,
+  }))));
 }
 
 export const requiredMissing = (kind: string, field: string) => `required-missing:${kind}.${field}` as const;
@@ -88,22 +96,29 @@ const createOps = () => endpoints.filter((e) => e.method === 'post').map((e) => 
 export const idempotencyRace = (op: string) => `idempotency-race:${op}` as const;
 
 /** A list endpoint: its operation, its resource's path, and its filters by query parameter name. */
-interface ListEndpoint { op: string; path: string; idFilters: string[]; requiredFilters: boolean; deletable: boolean }
+interface ListEndpoint {
+  op: string;
+  path: string;
+  idFilters: string[];
+  requiredFilters: boolean;
+  deletable: boolean;
+}
 
 function listEndpoints(): ListEndpoint[] {
-  const param = (component: string) => (parameters as Record<string, { name: string; required?: boolean; schema?: { format?: string; $ref?: string } }>)[component]!;
+  const param = (component: string) =>
+    (parameters as Record<string, { name: string; required?: boolean; schema?: { format?: string; $ref?: string; }; }>)[component]!;
   return endpoints.filter((e) => e.list).map((e) => {
     const filters = (e.filters ?? []).map(param);
     const isId = (p: (typeof filters)[number]) => p.name.endsWith('_id');
     return {
-      op: e.operationId, path: e.path,
+      op: e.operationId,
+      path: e.path,
       idFilters: filters.filter(isId).map((p) => p.name),
       requiredFilters: filters.some((p) => p.required === true),
       deletable: endpoints.some((d) => d.method === 'delete' && d.path === `${e.path}/{id}`),
     };
   });
 }
-
 
 export const deletedStillListed = (view: string) => `deleted-still-listed:${view}` as const;
 export const limitIgnoredAfterFirstPage = (op: string) => `limit-ignored-after-first-page:${op}` as const;
@@ -113,23 +128,59 @@ export const leakFilter = (view: string) => `leak-filter:${view}` as const;
 
 /** The names the families give their faults. */
 export type FamilyFaultName = ReturnType<
-  | typeof appliedWhenRefused | typeof requiredMissing | typeof patchAnswersOld | typeof patchDropsUnnamed | typeof createStoresLess
-  | typeof idempotencyRace | typeof deletedStillListed | typeof limitIgnoredAfterFirstPage | typeof leakSearch | typeof leakCursor | typeof leakFilter
+  | typeof appliedWhenRefused
+  | typeof requiredMissing
+  | typeof patchAnswersOld
+  | typeof patchDropsUnnamed
+  | typeof createStoresLess
+  | typeof idempotencyRace
+  | typeof deletedStillListed
+  | typeof limitIgnoredAfterFirstPage
+  | typeof leakSearch
+  | typeof leakCursor
+  | typeof leakFilter
 >;
 
 function listFaults(): FaultInfo[] {
   const out: FaultInfo[] = [];
   for (const l of listEndpoints()) {
-    out.push({ name: limitIgnoredAfterFirstPage(l.op), requirements: ['LIST-LIMIT'], description: `${l.op} serves pages after the first at the default size, whatever limit says` , shape: 'full' });
+    out.push({
+      name: limitIgnoredAfterFirstPage(l.op),
+      requirements: ['LIST-LIMIT'],
+      description: `${l.op} serves pages after the first at the default size, whatever limit says`,
+      shape: 'full',
+    });
     // a list every request narrows to one entity cannot show another team's records through q or a cursor
     if (!l.requiredFilters) {
-      out.push({ name: leakSearch(l.op), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} with q searches every team's records` , shape: 'full' });
-      out.push({ name: leakCursor(l.op), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} cursors carry the team they were issued to, and whoever follows one reads that team's records` , shape: 'full' });
+      out.push({
+        name: leakSearch(l.op),
+        requirements: ['ISO-LIST-OWN-TEAM-ONLY'],
+        description: `${l.op} with q searches every team's records`,
+        shape: 'full',
+      });
+      out.push({
+        name: leakCursor(l.op),
+        requirements: ['ISO-LIST-OWN-TEAM-ONLY'],
+        description: `${l.op} cursors carry the team they were issued to, and whoever follows one reads that team's records`,
+        shape: 'full',
+      });
     }
-    for (const f of l.idFilters) out.push({ name: leakFilter(`${l.op}?${f}`), requirements: ['ISO-LIST-OWN-TEAM-ONLY'], description: `${l.op} filtered by ${f} searches every team's records` , shape: 'full' });
+    for (const f of l.idFilters) {
+      out.push({
+        name: leakFilter(`${l.op}?${f}`),
+        requirements: ['ISO-LIST-OWN-TEAM-ONLY'],
+        description: `${l.op} filtered by ${f} searches every team's records`,
+        shape: 'full',
+      });
+    }
     if (!l.deletable) continue;
     for (const view of [...(l.requiredFilters ? [] : [l.op]), ...l.idFilters.map((f) => `${l.op}?${f}`)]) {
-      out.push({ name: deletedStillListed(view), requirements: ['EP-DELETE-GONE'], description: `${view.replace('?', ' filtered by ')} keeps showing deleted records` , shape: 'full' });
+      out.push({
+        name: deletedStillListed(view),
+        requirements: ['EP-DELETE-GONE'],
+        description: `${view.replace('?', ' filtered by ')} keeps showing deleted records`,
+        shape: 'full',
+      });
     }
   }
   return out;
@@ -138,18 +189,48 @@ function listFaults(): FaultInfo[] {
 export function familyFaults(): FaultInfo[] {
   const out: FaultInfo[] = [];
   for (const { op, refusal } of refusalCases()) {
-    out.push({ name: appliedWhenRefused(refusal, op), requirements: [...refusalRequirements[refusal]], description: `${op} refuses a request ${refusalWords[refusal]} but applies it anyway` , shape: 'full' });
+    out.push({
+      name: appliedWhenRefused(refusal, op),
+      requirements: [...refusalRequirements[refusal]],
+      description: `${op} refuses a request ${refusalWords[refusal]} but applies it anyway`,
+      shape: 'full',
+    });
   }
   for (const { kind, field } of requiredFieldCases()) {
-    out.push({ name: requiredMissing(kind, field), requirements: shapeRequirement[kind], description: `every ${kind} is served without ${field}, which its schema requires` , shape: 'full' });
+    out.push({
+      name: requiredMissing(kind, field),
+      requirements: shapeRequirement[kind],
+      description: `every ${kind} is served without ${field}, which its schema requires`,
+      shape: 'full',
+    });
   }
   for (const op of patchOps()) {
-    out.push({ name: patchAnswersOld(op), requirements: ['EP-PATCH-PARTIAL', 'EP-PATCH-PERSISTS'], description: `${op} stores the change but answers the record as it was` , shape: 'full' });
-    out.push({ name: patchDropsUnnamed(op), requirements: ['EP-PATCH-PARTIAL'], description: `${op} replaces the record with the fields it names, dropping the others` , shape: 'full' });
+    out.push({
+      name: patchAnswersOld(op),
+      requirements: ['EP-PATCH-PARTIAL', 'EP-PATCH-PERSISTS'],
+      description: `${op} stores the change but answers the record as it was`,
+      shape: 'full',
+    });
+    out.push({
+      name: patchDropsUnnamed(op),
+      requirements: ['EP-PATCH-PARTIAL'],
+      description: `${op} replaces the record with the fields it names, dropping the others`,
+      shape: 'full',
+    });
   }
   for (const op of createOps()) {
-    out.push({ name: idempotencyRace(op), requirements: ['IDEM-REPLAY'], description: `${op} has no in-flight lock: concurrent requests with one key each create a record` , shape: 'full' });
-    out.push({ name: createStoresLess(op), requirements: ['EP-CREATE-PERSISTS'], description: `${op} answers the fields sent but stores only those its schema requires` , shape: 'full' });
+    out.push({
+      name: idempotencyRace(op),
+      requirements: ['IDEM-REPLAY'],
+      description: `${op} has no in-flight lock: concurrent requests with one key each create a record`,
+      shape: 'full',
+    });
+    out.push({
+      name: createStoresLess(op),
+      requirements: ['EP-CREATE-PERSISTS'],
+      description: `${op} answers the fields sent but stores only those its schema requires`,
+      shape: 'full',
+    });
   }
   return [...out, ...listFaults()];
 }

@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { isPathId } from '../specs/ids.js';
 import { isKnownRequirement, testableRequirements } from '../specs/requirements.js';
-import { start } from './index.js';
+import { bigMultipart, type Reply, startTestMock, type TestMock, uploadForm } from '../testing/mock.js';
 import { faults, writtenFaults } from './faults.js';
-import { bigMultipart, startTestMock, uploadForm, type Reply, type TestMock } from '../testing/mock.js';
+import { start } from './index.js';
 
 describe('catalog', () => {
   it('names only known requirement ids', () => {
@@ -30,7 +30,12 @@ describe('catalog', () => {
 });
 
 /** Faults that need one big upload (its size) to show. */
-const HEAVY_FAULTS: Record<string, number> = { 'upload-limit-not-enforced': 26_214_401, 'upload-limit-too-strict': 20_000_001, 'upload-oversize-stored': 26_214_401, 'download-encrypted-above-1mib': 1_200_000 };
+const HEAVY_FAULTS: Record<string, number> = {
+  'upload-limit-not-enforced': 26_214_401,
+  'upload-limit-too-strict': 20_000_001,
+  'upload-oversize-stored': 26_214_401,
+  'download-encrypted-above-1mib': 1_200_000,
+};
 
 /** Replaces values that differ between clean starts (created ids, timestamps, cursors). */
 function normalizer(since: string) {
@@ -128,7 +133,10 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   await c('GET', '/organizations?limit=2');
   await c('POST', '/organizations', { body: { name: 'O' } });
   await c('POST', '/assignments', { body: { employee_id: eid, project_id: bPid } });
-  const race = await Promise.all(Array.from({ length: 5 }, () => t.call('POST', '/assignments', { body: { employee_id: eid, project_id: pid }, headers: { 'idempotency-key': 'race' }, noValidate: true })));
+  const race = await Promise.all(
+    Array.from({ length: 5 },
+      () => t.call('POST', '/assignments', { body: { employee_id: eid, project_id: pid }, headers: { 'idempotency-key': 'race' }, noValidate: true })),
+  );
   out.push(`race statuses ${race.map((r) => r.status).sort().join(',')}`);
   const asg = await c('POST', '/assignments', { body: { employee_id: eid, project_id: pid, role: 'R' } });
   const asgId = typeof asg.json?.id === 'string' ? asg.json.id : pid;
@@ -174,7 +182,9 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   await c('POST', '/intake/captures', { body: cap, key: 'other' });
   await c('POST', '/intake/captures', { body: { ...cap, source: 'outlook' } });
   await c('POST', '/intake/captures', { body: { ...cap, title: 'retitled' } });
-  const together = await Promise.all([1, 2, 3].map(() => t.call('POST', '/intake/captures', { body: { source: 'gmail', external_id: 'thread-A-2' }, noValidate: true })));
+  const together = await Promise.all(
+    [1, 2, 3].map(() => t.call('POST', '/intake/captures', { body: { source: 'gmail', external_id: 'thread-A-2' }, noValidate: true })),
+  );
   out.push(`concurrent captures ${new Set(together.map((r) => r.json?.id)).size}`);
   // versioning
   const doc = await t.call('GET', '/openapi.json', { noValidate: true });

@@ -5,7 +5,7 @@
 // it (so none for an enum, a uuid, or an object such as a Stage). Nested resources (an
 // embedded employee, addresses) take their own schema's shape. Fields the schema does
 // not name are left out. Computed once per schema.
-import { schema, validate, type SchemaName } from '../specs/index.js';
+import { schema, type SchemaName, validate } from '../specs/index.js';
 
 type Obj = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -14,11 +14,11 @@ type Json = Record<string, unknown>;
 interface PropertyPlan {
   name: string;
   blank?: () => unknown;
-  nested?: { schema: SchemaName; many: boolean };
+  nested?: { schema: SchemaName; many: boolean; };
 }
 
 /** `x.json#/a/b` or `x.json` against the schemas of specs/: the node it names and the schema it names, if whole. */
-function resolve(node: Json): { node: Json; whole?: SchemaName } {
+function resolve(node: Json): { node: Json; whole?: SchemaName; } {
   let cur = node;
   for (let hops = 0; typeof cur.$ref === 'string' && hops < 8; hops++) {
     const [file, pointer = ''] = (cur.$ref as string).split('#');
@@ -35,12 +35,17 @@ function blankOf(node: Json): (() => unknown) | undefined {
   const types = ([] as unknown[]).concat(node.type ?? []);
   if (types.includes('null')) return () => null;
   switch (types[0]) {
-    case 'string': return () => '';
+    case 'string':
+      return () => '';
     case 'number':
-    case 'integer': return () => 0;
-    case 'boolean': return () => false;
-    case 'array': return () => [];
-    default: return undefined;
+    case 'integer':
+      return () => 0;
+    case 'boolean':
+      return () => false;
+    case 'array':
+      return () => [];
+    default:
+      return undefined;
   }
 }
 
@@ -48,7 +53,7 @@ function blankOf(node: Json): (() => unknown) | undefined {
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 
 function planOf(name: SchemaName): PropertyPlan[] {
-  const properties = (schema(name) as { properties?: Record<string, Json> }).properties ?? {};
+  const properties = (schema(name) as { properties?: Record<string, Json>; }).properties ?? {};
   return Object.entries(properties).map(([prop, raw]) => {
     const { node, whole } = resolve(raw);
     if (whole) return { name: prop, nested: { schema: whole, many: false } };
@@ -67,7 +72,7 @@ const plans = new Map<SchemaName, PropertyPlan[]>();
 /** `row` in the fullest shape of the resource `name` (a new object; `row` is not changed). */
 export function fullShape(name: SchemaName, row: Obj): Obj {
   let plan = plans.get(name);
-  if (!plan) plans.set(name, (plan = planOf(name)));
+  if (!plan) plans.set(name, plan = planOf(name));
   const out: Obj = {};
   for (const p of plan) {
     const v = row[p.name];
@@ -77,7 +82,9 @@ export function fullShape(name: SchemaName, row: Obj): Obj {
       const nested = p.nested;
       out[p.name] = nested.many && Array.isArray(v)
         ? v.map((item) => (item !== null && typeof item === 'object' ? fullShape(nested.schema, item as Obj) : item))
-        : !nested.many && !Array.isArray(v) ? fullShape(nested.schema, v as Obj) : v;
+        : !nested.many && !Array.isArray(v)
+        ? fullShape(nested.schema, v as Obj)
+        : v;
     } else {
       out[p.name] = v;
     }

@@ -1,7 +1,7 @@
 // Idempotency keys on mutating endpoints (§4).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestMock, type TestMock, uploadForm, walk } from '../testing/mock.js';
 import { canonicalJson, fingerprintOf, IDEMPOTENCY_DEFAULTS, IdempotencyStore, RETENTION_MS } from './idempotency.js';
-import { startTestMock, uploadForm, walk, type TestMock } from '../testing/mock.js';
 
 let t: TestMock;
 let projectId: string;

@@ -26,7 +26,10 @@ export interface IdempotencyLimits {
 
 export const IDEMPOTENCY_DEFAULTS = { maxKeys: 10_000, maxBytes: 16 * 1024 * 1024, retentionMs: RETENTION_MS } as const satisfies IdempotencyLimits;
 
-export interface StoredResponse { status: number; json: string | Buffer }
+export interface StoredResponse {
+  status: number;
+  json: string | Buffer;
+}
 
 interface Slot {
   fingerprint: string | undefined;
@@ -36,10 +39,10 @@ interface Slot {
 }
 
 export type Claim =
-  | { kind: 'claimed'; complete(fingerprint: string, response: StoredResponse): void; release(): void }
-  | { kind: 'replay'; response: StoredResponse; fingerprint: string }
-  | { kind: 'in-flight' }
-  | { kind: 'reused' };
+  | { kind: 'claimed'; complete(fingerprint: string, response: StoredResponse): void; release(): void; }
+  | { kind: 'replay'; response: StoredResponse; fingerprint: string; }
+  | { kind: 'in-flight'; }
+  | { kind: 'reused'; };
 
 /** An idempotency scope: one string, or its parts (e.g. team and operation). */
 export type Scope = string | readonly string[];
@@ -134,7 +137,7 @@ export class IdempotencyStore {
 export function canonicalJson(value: unknown): string {
   const out: string[] = [];
   // Work items: a value to write, or literal text (closing brackets, commas, keys).
-  const stack: ({ v: unknown } | string)[] = [{ v: value }];
+  const stack: ({ v: unknown; } | string)[] = [{ v: value }];
   while (stack.length > 0) {
     const item = stack.pop()!;
     if (typeof item === 'string') {

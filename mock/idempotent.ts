@@ -4,11 +4,11 @@
 // key so that a retry runs again. The switchable faults of this sequence live here, once.
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from './context.js';
-import { idempotencyInFlight, type ApiError } from './errors.js';
+import { type ApiError, idempotencyInFlight } from './errors.js';
+import type { Result } from './exchange.js';
 import { idempotencyRace } from './fault-families.js';
 import type { Claim } from './idempotency.js';
 import { deferRefusal } from './refusal-faults.js';
-import type { Result } from './exchange.js';
 
 export interface IdempotentRequest {
   operationId: string;
@@ -17,7 +17,7 @@ export interface IdempotentRequest {
   key: string | undefined;
   req: FastifyRequest;
   /** Reads the request (an upload receives its file here) and gives its fingerprint; `discard` drops what reading kept. */
-  read(): Promise<{ fingerprint: string; discard?: () => Promise<void> }>;
+  read(): Promise<{ fingerprint: string; discard?: () => Promise<void>; }>;
   /** The refusal of a key reused with another request. */
   reused(): ApiError;
   run(): Promise<Result>;
@@ -28,7 +28,7 @@ export interface IdempotentRequest {
 /** A claim that holds nothing: the idempotency-race fault forgets that a key is in flight. */
 const NO_CLAIM: Claim = { kind: 'claimed', complete() {}, release() {} };
 
-export async function withIdempotency(ctx: AppContext, r: IdempotentRequest): Promise<{ result: Result; replayed: boolean }> {
+export async function withIdempotency(ctx: AppContext, r: IdempotentRequest): Promise<{ result: Result; replayed: boolean; }> {
   const key = ctx.faults.on('replay-missing') ? undefined : r.key;
   if (key === undefined) {
     await r.read();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Authenticator, resolveKeys } from './auth.js';
 import { BlobStore } from './blob-store.js';
-import { BASE_PATH, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type AppContext, type MockOptions } from './context.js';
+import { type AppContext, BASE_PATH, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type MockOptions } from './context.js';
 import { Faults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
 import { CHOSEN_PATHS, servedOpenApi } from './openapi.js';
@@ -19,7 +19,7 @@ import { Views } from './views.js';
 
 export type { MockOptions } from './context.js';
 export { faults } from './faults.js';
-export { parseReadings, readings, ReadingError, type ReadingChoice } from './readings.js';
+export { parseReadings, type ReadingChoice, ReadingError, readings } from './readings.js';
 
 export interface RunningMock {
   url: string;
@@ -34,7 +34,9 @@ export class MockOptionsError extends Error {}
 
 function checkOptions(o: MockOptions): void {
   if (o.host !== undefined && o.host !== '127.0.0.1') throw new MockOptionsError(`host must be 127.0.0.1 (got ${String(o.host)})`);
-  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) throw new MockOptionsError(`port must be an integer 0-65535 (got ${String(o.port)})`);
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
+    throw new MockOptionsError(`port must be an integer 0-65535 (got ${String(o.port)})`);
+  }
   if (o.shape !== undefined && o.shape !== 'full' && o.shape !== 'legacy') throw new MockOptionsError(`shape must be full or legacy (got ${String(o.shape)})`);
   if (o.seed !== undefined && !Number.isSafeInteger(o.seed)) throw new MockOptionsError(`seed must be an integer (got ${String(o.seed)})`);
   if (o.population !== undefined && !(Number.isInteger(o.population) && o.population >= 1 && o.population <= 1_000_000)) {
@@ -71,7 +73,7 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
   try {
     const openapi = servedOpenApi({ deprecate: options.deprecate ?? [], shape, baseUrl: 'http://127.0.0.1:4010', faults });
     const store = createStore(options.seed ?? 1, options.population);
-    if (faults.active?.startsWith('deleted-still-listed:')) for (const col of Object.values(store.collections)) col.keepRemoved = true;
+    if (faults.active?.startsWith('deleted-still-listed:')) { for (const col of Object.values(store.collections)) col.keepRemoved = true; }
     const ctx: AppContext = {
       basePath: faults.on('v1-path-missing') ? '/api/public/v2' : BASE_PATH,
       shape,
@@ -97,7 +99,7 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
     const url = `http://127.0.0.1:${port}`;
-    const servers = openapi.doc.servers as { variables: { base_url: { default: string } } }[];
+    const servers = openapi.doc.servers as { variables: { base_url: { default: string; }; }; }[];
     servers[0]!.variables.base_url.default = url;
     openapi.json = JSON.stringify(openapi.doc);
     const settings: Record<string, string> = {

@@ -1,8 +1,8 @@
 // The list families of mock/fault-families.ts, for the page being built: which one applies to
 // this request's operation and filters, and what it changes — nothing unless one is active.
 import type { AppContext } from './context.js';
-import type { FaultName } from './faults.js';
 import { deletedStillListed, leakCursor, leakFilter, leakSearch, limitIgnoredAfterFirstPage } from './fault-families.js';
+import type { FaultName } from './faults.js';
 
 export interface ListFaultEffects {
   /** The page draws from every team's records (a search or a filter that ignores the team). */

@@ -4,11 +4,15 @@
 // that answers what was sent but stores only what its schema requires.
 import { schema, type SchemaName } from '../specs/index.js';
 import type { AppContext } from './context.js';
-import { createStoresLess, patchAnswersOld, patchDropsUnnamed } from './fault-families.js';
 import type { Input, Result } from './exchange.js';
+import { createStoresLess, patchAnswersOld, patchDropsUnnamed } from './fault-families.js';
 import type { Entry, ResourceName, Row, TeamId } from './store.js';
 
-interface Target { col: ResourceName; schema: SchemaName; view(ctx: AppContext, e: Entry): string }
+interface Target {
+  col: ResourceName;
+  schema: SchemaName;
+  view(ctx: AppContext, e: Entry): string;
+}
 
 const target = (col: ResourceName, name: SchemaName, view: Target['view']): Target => ({ col, schema: name, view });
 
@@ -36,7 +40,7 @@ export function storeLess(ctx: AppContext, op: string, team: TeamId, json: strin
   if (!t || !ctx.faults.on(createStoresLess(op))) return;
   const e = entryOf(ctx, t, team, (JSON.parse(String(json)) as Row).id);
   if (!e) return;
-  const keep = new Set([...SERVER_FIELDS, ...((schema(t.schema) as { required?: string[] }).required ?? [])]);
+  const keep = new Set([...SERVER_FIELDS, ...((schema(t.schema) as { required?: string[]; }).required ?? [])]);
   ctx.store.collections[t.col].replace(e, Object.fromEntries(Object.entries(e.row).filter(([k]) => keep.has(k))) as Row);
 }
 

@@ -3,7 +3,7 @@
 // deprecated at start, serialized once per start.
 import { buildOpenApi, type OpenApiDocument } from '../specs/openapi/build.js';
 import { extensionEndpoints } from '../specs/openapi/extensions.js';
-import { endpoints, type Endpoint } from '../specs/openapi/operations.js';
+import { type Endpoint, endpoints } from '../specs/openapi/operations.js';
 import type { Faults } from './faults.js';
 import type { Shape } from './views.js';
 
@@ -19,9 +19,13 @@ export const CHOSEN_PATHS = {
 /** Every operation the mock serves, at its method and path: the table the served description is built from. */
 export const servedOperations = (): Endpoint[] => [...endpoints, ...extensionEndpoints(CHOSEN_PATHS)];
 
-export interface ServedOpenApi { json: string; readonly deprecatedOperations: Set<string>; readonly doc: OpenApiDocument }
+export interface ServedOpenApi {
+  json: string;
+  readonly deprecatedOperations: Set<string>;
+  readonly doc: OpenApiDocument;
+}
 
-export function servedOpenApi(opts: { deprecate: readonly string[]; shape: Shape; baseUrl: string; faults: Faults }): ServedOpenApi {
+export function servedOpenApi(opts: { deprecate: readonly string[]; shape: Shape; baseUrl: string; faults: Faults; }): ServedOpenApi {
   const doc = buildOpenApi({
     extensions: CHOSEN_PATHS,
     deprecated: opts.deprecate,
@@ -37,6 +41,6 @@ export function servedOpenApi(opts: { deprecate: readonly string[]; shape: Shape
       }
     }
   }
-  if (opts.faults.on('info-version-wrong')) (doc.info as { version: string }).version = '2.0.0';
+  if (opts.faults.on('info-version-wrong')) (doc.info as { version: string; }).version = '2.0.0';
   return { json: JSON.stringify(doc), deprecatedOperations, doc };
 }

@@ -4,11 +4,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Reply, startTestMock, type TestMock, walk } from '../testing/mock.js';
 import { Authenticator, resolveKeys } from './auth.js';
 import { Faults } from './faults.js';
 import { PageCache, versionsOf } from './page-cache.js';
 import { Collection } from './store.js';
-import { startTestMock, walk, type Reply, type TestMock } from '../testing/mock.js';
 
 describe('PageCache.answer', () => {
   const keys = resolveKeys();
@@ -20,7 +20,12 @@ describe('PageCache.answer', () => {
 
   beforeAll(async () => {
     const versions = versionsOf([projects]);
-    pages.set('A', '/p?limit=2', { body: Buffer.from('{"a":1}'), headers: { 'content-type': 'application/json', 'x-page': 'A' }, scope: 'projects:read', current: () => versionsOf([projects]) === versions });
+    pages.set('A', '/p?limit=2', {
+      body: Buffer.from('{"a":1}'),
+      headers: { 'content-type': 'application/json', 'x-page': 'A' },
+      scope: 'projects:read',
+      current: () => versionsOf([projects]) === versions,
+    });
     server = createServer((req, res) => {
       if (!pages.answer(req, res)) res.writeHead(FALLTHROUGH).end();
     });
@@ -29,7 +34,7 @@ describe('PageCache.answer', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const get = async (path: string, key: string | undefined, extra: { method?: 'GET' | 'POST'; body?: string } = {}) => {
+  const get = async (path: string, key: string | undefined, extra: { method?: 'GET' | 'POST'; body?: string; } = {}) => {
     const res = await request(url + path, { method: extra.method ?? 'GET', body: extra.body, headers: key ? { authorization: `Bearer ${key}` } : {} });
     return { status: res.statusCode, page: res.headers['x-page'], text: await res.body.text() };
   };
@@ -73,7 +78,13 @@ describe('a cached list page is the answer of the pipeline', () => {
     return { status: r.status, headers, text: r.text };
   };
 
-  it.each(['/projects?limit=7&sort=title', '/organizations', '/assignments?order=desc', '/cvs?q=a', '/attachments?entity_type=project&entity_id=0b7f3c1e-6a2d-4c8e-9f10-2a3b4c5d6e7f'])('GET %s three times (built, built and kept, cached): same status, headers and bytes', async (path) => {
+  it.each([
+    '/projects?limit=7&sort=title',
+    '/organizations',
+    '/assignments?order=desc',
+    '/cvs?q=a',
+    '/attachments?entity_type=project&entity_id=0b7f3c1e-6a2d-4c8e-9f10-2a3b4c5d6e7f',
+  ])('GET %s three times (built, built and kept, cached): same status, headers and bytes', async (path) => {
     const first = await t.call('GET', path);
     expect(first.status).toBe(200);
     await t.call('GET', path);
@@ -104,7 +115,7 @@ describe('a cached list page is the answer of the pipeline', () => {
     const path = '/projects?limit=4';
     const mine = await t.call('GET', path);
     const theirs = await t.call('GET', path, { key: 'other' });
-    const ids = (r: Reply) => r.json.data.map((p: { id: string }) => p.id);
+    const ids = (r: Reply) => r.json.data.map((p: { id: string; }) => p.id);
     expect(ids(theirs).some((id: string) => ids(mine).includes(id))).toBe(false);
     expect((await t.call('GET', path, { key: 'none' })).status).toBe(401);
     expect((await t.call('GET', path, { key: 'mock_not_a_key' })).status).toBe(401);
@@ -178,16 +189,34 @@ describe('answers before the framework are the answers through it', () => {
   };
 
   it.each([
-    '/projects', '/projects?limit=7&sort=title&order=desc', '/projects?limit=3&q=shared', '/projects?limit=1000', '/projects?limit=0',
-    '/projects?limit=5&cursor=', '/projects?limit=5&cursor=nonsense', '/projects?sort=nope', '/projects?limit=2&limit=3',
-    '/projects?limit=5&order=asc&unknown=1', '/projects?q=Atlas+Migration', '/projects/', '/projects?limit=%35',
-    '/organizations?limit=4&sort=name', '/assignments?order=desc&limit=9', '/assignments?project_id=not-a-uuid',
-    '/cvs?limit=3', '/attachments', '/attachments?entity_type=project&entity_id=0b7f3c1e-6a2d-4c8e-9f10-2a3b4c5d6e7f',
-    '/projects/00000000-0000-0000-0000-000000000000', '/projects/not-an-id', '/files/0b7f3c1e-6a2d-4c8e-9f10-2a3b4c5d6e7f',
+    '/projects',
+    '/projects?limit=7&sort=title&order=desc',
+    '/projects?limit=3&q=shared',
+    '/projects?limit=1000',
+    '/projects?limit=0',
+    '/projects?limit=5&cursor=',
+    '/projects?limit=5&cursor=nonsense',
+    '/projects?sort=nope',
+    '/projects?limit=2&limit=3',
+    '/projects?limit=5&order=asc&unknown=1',
+    '/projects?q=Atlas+Migration',
+    '/projects/',
+    '/projects?limit=%35',
+    '/organizations?limit=4&sort=name',
+    '/assignments?order=desc&limit=9',
+    '/assignments?project_id=not-a-uuid',
+    '/cvs?limit=3',
+    '/attachments',
+    '/attachments?entity_type=project&entity_id=0b7f3c1e-6a2d-4c8e-9f10-2a3b4c5d6e7f',
+    '/projects/00000000-0000-0000-0000-000000000000',
+    '/projects/not-an-id',
+    '/files/0b7f3c1e-6a2d-4c8e-9f10-2a3b4c5d6e7f',
   ])('GET %s, twice', async (path) => {
     for (const key of ['team', 'readOnly', 'other', 'noApi', 'none', 'mock_unknown']) {
       const expected = comparable(await pipeline.call('GET', path, { key, noValidate: true }));
-      for (const time of ['first', 'second', 'third']) expect(comparable(await early.call('GET', path, { key, noValidate: true })), `${key}, ${time}`).toEqual(expected);
+      for (const time of ['first', 'second', 'third']) {
+        expect(comparable(await early.call('GET', path, { key, noValidate: true })), `${key}, ${time}`).toEqual(expected);
+      }
     }
   });
 
@@ -200,8 +229,13 @@ describe('answers before the framework are the answers through it', () => {
     }
     const projects = (await walk(early, '/projects?limit=100')).items;
     const assignments = (await walk(early, '/assignments?limit=100')).items;
-    const projectIds: string[] = projects.map((p: { id: string }) => p.id);
-    for (const path of [...projectIds.slice(0, 10).map((id) => `/projects/${id}`), ...assignments.slice(0, 10).map((a: { id: string }) => `/assignments/${a.id}`)]) {
+    const projectIds: string[] = projects.map((p: { id: string; }) => p.id);
+    for (
+      const path of [
+        ...projectIds.slice(0, 10).map((id) => `/projects/${id}`),
+        ...assignments.slice(0, 10).map((a: { id: string; }) => `/assignments/${a.id}`),
+      ]
+    ) {
       expect(comparable(await early.call('GET', path))).toEqual(comparable(await pipeline.call('GET', path)));
     }
     const byProject = `/assignments?limit=3&project_id=${assignments[0].project_id}`;
@@ -233,8 +267,11 @@ describe('a cached page stays the answer across changes', () => {
     const a0 = assignments[0];
     const paths = [
       ...['created_at', 'updated_at', 'title'].flatMap((sort) => [`/projects?limit=5&sort=${sort}`, `/projects?limit=50&sort=${sort}&order=desc`]),
-      '/projects?limit=10&q=shared', `/assignments?limit=4&project_id=${a0.project_id}`, `/assignments?limit=4&employee_id=${a0.employee_id}`,
-      '/assignments?limit=20&sort=updated_at', '/organizations?limit=5&sort=name',
+      '/projects?limit=10&q=shared',
+      `/assignments?limit=4&project_id=${a0.project_id}`,
+      `/assignments?limit=4&employee_id=${a0.employee_id}`,
+      '/assignments?limit=20&sort=updated_at',
+      '/organizations?limit=5&sort=name',
     ];
     const changes: (() => Promise<unknown>)[] = [
       () => t.call('PATCH', `/projects/${projects[0].id}`, { body: { notes: 'changed' } }),

@@ -54,7 +54,7 @@ export class PageCache {
   }
 
   /** Pages and body bytes held now. */
-  get size(): { entries: number; bytes: number } {
+  get size(): { entries: number; bytes: number; } {
     return { entries: this.pages.size, bytes: this.bytes };
   }
 

@@ -1,8 +1,8 @@
 // Keyset pagination and cursors (§4 list rules).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestMock, type TestMock, walk } from '../testing/mock.js';
 import { CursorCodec } from './pagination.js';
 import { SORT_FIELDS } from './routes/list.js';
-import { startTestMock, walk, type TestMock } from '../testing/mock.js';
 
 let t: TestMock;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const ids = (items: { id: string }[]) => items.map((i) => i.id);
+const ids = (items: { id: string; }[]) => items.map((i) => i.id);
 const cmp = (a: unknown, b: unknown) => (a === b ? 0 : a === null || a === undefined ? -1 : b === null || b === undefined ? 1 : String(a) < String(b) ? -1 : 1);
 
 describe('walks', () => {
@@ -55,8 +55,18 @@ describe('cursors', () => {
   it('rejects undecodable and tampered cursors with 400 bad_request', async () => {
     const { nextCursor } = (await t.call('GET', '/projects?limit=2')).json.page;
     const [payload, mac] = nextCursor.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), i: '00000000-0000-0000-0000-000000000000' })).toString('base64url');
-    for (const c of ['garbage', 'a.b', nextCursor.slice(0, -2), `${forged}.${mac}`, `${payload}.`, new CursorCodec().encode({ s: 'created_at', o: 'asc', v: null, i: 'x' })]) {
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), i: '00000000-0000-0000-0000-000000000000' }))
+      .toString('base64url');
+    for (
+      const c of [
+        'garbage',
+        'a.b',
+        nextCursor.slice(0, -2),
+        `${forged}.${mac}`,
+        `${payload}.`,
+        new CursorCodec().encode({ s: 'created_at', o: 'asc', v: null, i: 'x' }),
+      ]
+    ) {
       const r = await t.call('GET', `/projects?limit=2&cursor=${encodeURIComponent(c)}`);
       expect(r.status, c).toBe(400);
       expect(r.json.error.code).toBe('bad_request');

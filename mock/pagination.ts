@@ -8,14 +8,17 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest } from './errors.js';
 import type { Faults } from './faults.js';
 import type { Readings } from './readings.js';
-import { compareKeys, compareValues, type Collection, type Entry, type IndexFilter, type TeamId } from './store.js';
+import { type Collection, compareKeys, compareValues, type Entry, type IndexFilter, type TeamId } from './store.js';
 
 /** Defaults of the readings default-limit and max-limit. */
 
 export type Order = 'asc' | 'desc';
 type SortValue = string | number | boolean | null;
 export interface CursorPayload {
-  s: string; o: Order; v: SortValue; i: string;
+  s: string;
+  o: Order;
+  v: SortValue;
+  i: string;
   /** Only under the leak-cursor fault: the team the cursor was issued to. */
   t?: TeamId;
 }
@@ -80,7 +83,13 @@ function payloadOf(json: string): CursorPayload | undefined {
   }
 }
 
-export interface ListQuery { limit: number; sort: string; order: Order; after?: CursorPayload; q?: string }
+export interface ListQuery {
+  limit: number;
+  sort: string;
+  order: Order;
+  after?: CursorPayload;
+  q?: string;
+}
 
 /** Parses limit/cursor/sort/order/q (§4 list parameters); every problem is a 400 with `detail`. */
 export function parseListQuery(
@@ -139,7 +148,7 @@ export function parseListQuery(
  * other-team-in-list and list-filter-leaks faults, every team's entries, sorted per version.
  */
 export class SortedViews {
-  private readonly allTeams = new Map<string, { version: string; entries: Entry[] }>();
+  private readonly allTeams = new Map<string, { version: string; entries: Entry[]; }>();
 
   get(col: Collection, team: TeamId, sort: string, allTeams = false, filter?: IndexFilter): Entry[] {
     if (!allTeams) return col.sorted(team, sort, filter).entries;
@@ -153,7 +162,11 @@ export class SortedViews {
   }
 }
 
-export interface Page { items: Entry[]; hasMore: boolean; nextCursor: string }
+export interface Page {
+  items: Entry[];
+  hasMore: boolean;
+  nextCursor: string;
+}
 
 /** One page of `sorted` (ascending) in the query's order, after the cursor, passing `keep`. */
 /** `lookAhead: false` (reading empty-last-page=after-full-page): a full page says hasMore without looking for one more record. */
@@ -184,7 +197,10 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
   for (let i = start; asc ? i < n : i >= 0; i += asc ? 1 : -1) {
     const e = sorted[i]!;
     if (!keep(e)) continue;
-    if (items.length === want) { hasMore = true; break; }
+    if (items.length === want) {
+      hasMore = true;
+      break;
+    }
     items.push(e);
   }
   if (!lookAhead && items.length === want) hasMore = true;

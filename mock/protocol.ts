@@ -2,7 +2,7 @@
 // (the HTTP parser, CONNECT, Expect, a missing Host, a head or body that stops arriving)
 // are answered in the §7 full envelope with a stable code where the socket still allows
 // an answer, and the connection is closed.
-import { STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerOptions, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { HEADERS_TIMEOUT_MS, MAX_HEADER_BYTES, type Timeouts } from './context.js';
 import { ApiError, badRequest, errorJson, expectationFailed, headerTooLarge, methodNotAllowed, requestTimeout } from './errors.js';
@@ -37,7 +37,7 @@ const PARSER_ERRORS = {
 } as const satisfies Record<string, readonly [string, string]>;
 
 /** The envelope error for an error Node's HTTP server reports on a connection. */
-export function clientErrorOf(err: Error & { code?: string }, t: Timeouts): ApiError {
+export function clientErrorOf(err: Error & { code?: string; }, t: Timeouts): ApiError {
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimeout('request', t.requestMs);
   if (err.code === 'HPE_HEADER_OVERFLOW') return headerTooLarge(MAX_HEADER_BYTES);
   const known = err.code !== undefined && err.code in PARSER_ERRORS ? PARSER_ERRORS[err.code as keyof typeof PARSER_ERRORS] : undefined;
@@ -76,11 +76,11 @@ function sendError(res: ServerResponse, api: ApiError): void {
 }
 
 /** fastify's clientErrorHandler: the parser's errors and the request timeout, in the envelope. */
-export function clientErrorHandler(t: Timeouts): (err: Error & { code?: string }, socket: Socket) => void {
+export function clientErrorHandler(t: Timeouts): (err: Error & { code?: string; }, socket: Socket) => void {
   return (err, socket) => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     // Node's own rule: answer only where no response to this connection has started.
-    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse; })._httpMessage;
     const api = clientErrorOf(err, t);
     if (socket.writable && !inFlight?.headersSent) writeRawError(socket, api, {}, () => abandon(inFlight?.req, socket, api));
     else abandon(inFlight?.req, socket, api);

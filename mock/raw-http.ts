@@ -22,7 +22,7 @@ export interface RawOptions {
   /** How long to wait for the server to close the connection; default 2000 ms. */
   waitMs?: number;
   /** Chunks sent after the first one, each after its delay in ms. */
-  then?: { afterMs: number; data: string | Buffer }[];
+  then?: { afterMs: number; data: string | Buffer; }[];
 }
 
 /** Sends `data` to the server at `url` and collects what comes back until it closes or `waitMs` passes. */

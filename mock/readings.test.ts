@@ -1,16 +1,20 @@
 // Alternative readings: parsing, refusal of unknown names/values, and each branch served.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { start } from './index.js';
 import { runMock } from '../bin/commands/mock.js';
+import { startTestMock, type TestMock, uploadForm } from '../testing/mock.js';
+import { start } from './index.js';
 import { formatTimestamp, parseReadings, ReadingError, Readings, readings } from './readings.js';
-import { startTestMock, uploadForm, type TestMock } from '../testing/mock.js';
 
 afterEach(() => vi.restoreAllMocks());
 
 describe('the readings table', () => {
   it('defaults to the first value and parses name=value lists', () => {
     expect(new Readings().value('upload-limit')).toBe('26214400');
-    expect(parseReadings(['upload-limit=25000000, create-status=200', 'file-delete=204'])).toEqual({ 'upload-limit': '25000000', 'create-status': '200', 'file-delete': '204' });
+    expect(parseReadings(['upload-limit=25000000, create-status=200', 'file-delete=204'])).toEqual({
+      'upload-limit': '25000000',
+      'create-status': '200',
+      'file-delete': '204',
+    });
     for (const r of readings) expect(r.values.length, r.name).toBeGreaterThan(1);
   });
 

@@ -15,8 +15,7 @@ export interface ReadingInfo {
 const r = <const N extends string, const V extends readonly [string, ...string[]]>(name: N, values: V, why: string) => ({ name, values, why });
 
 export const readings = [
-  r('upload-limit', ['26214400', '25000000'],
-    '§4 Upload rules 1 and §8: "Maximum upload size is 25 MB" — MiB (26,214,400) or decimal MB (25,000,000).'),
+  r('upload-limit', ['26214400', '25000000'], '§4 Upload rules 1 and §8: "Maximum upload size is 25 MB" — MiB (26,214,400) or decimal MB (25,000,000).'),
   r('limit-over-max', ['clamp', '400'],
     '§8 "Page size default and maximum: not shown"; §4 gives limit only as "page size": a limit above the maximum may be clamped or refused.'),
   r('default-limit', ['25', '10'], '§8 "Page size default and maximum: not shown".'),
@@ -44,9 +43,9 @@ export const readings = [
 
 type Info = (typeof readings)[number];
 export type ReadingName = Info['name'];
-export type ReadingValue<N extends ReadingName> = Extract<Info, { name: N }>['values'][number];
+export type ReadingValue<N extends ReadingName> = Extract<Info, { name: N; }>['values'][number];
 /** A choice of readings; every absent name keeps the default (the first value). */
-export type ReadingChoice = { [N in ReadingName]?: ReadingValue<N> };
+export type ReadingChoice = { [N in ReadingName]?: ReadingValue<N>; };
 
 export class ReadingError extends Error {}
 
@@ -61,7 +60,9 @@ export class Readings {
       if (value === undefined) continue;
       const info = infoOf(name);
       if (!info) throw new ReadingError(`Unknown reading "${name}". Known readings: ${readings.map((x) => x.name).join(', ')}`);
-      if (!(info.values as readonly string[]).includes(value)) throw new ReadingError(`Unknown value "${value}" of reading ${name}. Values: ${info.values.join(', ')}`);
+      if (!(info.values as readonly string[]).includes(value)) {
+        throw new ReadingError(`Unknown value "${value}" of reading ${name}. Values: ${info.values.join(', ')}`);
+      }
       this.chosen.set(name, value);
     }
   }

@@ -3,19 +3,19 @@
 // answered instead of the result. Where the refusal arises deep in a handler (another team's
 // record found by findOwn), the request is found through an AsyncLocalStorage scope that exists
 // only while such a fault is active.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from './context.js';
-import { appliedWhenRefused, type Refusal } from './fault-families.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Authenticator, type Principal } from './auth.js';
+import type { AppContext } from './context.js';
 import type { ApiError } from './errors.js';
+import { appliedWhenRefused, type Refusal } from './fault-families.js';
 
 const DEFERRED = Symbol('deferred refusal');
-type Deferring = FastifyRequest & { [DEFERRED]?: ApiError };
+type Deferring = FastifyRequest & { [DEFERRED]?: ApiError; };
 
 const scope = new AsyncLocalStorage<FastifyRequest>();
 
-const operationOf = (req: FastifyRequest): string | undefined => (req.routeOptions.config as { operationId?: string } | undefined)?.operationId;
+const operationOf = (req: FastifyRequest): string | undefined => (req.routeOptions.config as { operationId?: string; } | undefined)?.operationId;
 
 /** Whether any applied-when-refused fault is active (nothing below costs anything otherwise). */
 export const refusalFaultActive = (ctx: AppContext): boolean => ctx.faults.active?.startsWith('applied-when-refused:') === true;

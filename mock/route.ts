@@ -2,15 +2,15 @@
 // (auth ran in onRequest) → path id check → body check and schema validation →
 // idempotency claim → handler → idempotency completion → response.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isPathId, type SchemaName, validate } from '../specs/index.js';
 import type { Endpoint } from '../specs/openapi/operations.js';
-import { isPathId, validate, type SchemaName } from '../specs/index.js';
 import type { Principal, Scope } from './auth.js';
 import type { AppContext } from './context.js';
 import { ApiError, badRequest, idempotencyKeyReused, notFound, unsupportedMediaType } from './errors.js';
 import { canonicalJson, fingerprintOf } from './idempotency.js';
 import { withIdempotency } from './idempotent.js';
-import { deferredRefusal, deferRefusal, withRequest } from './refusal-faults.js';
 import { withMutationFaults } from './mutation-faults.js';
+import { deferredRefusal, deferRefusal, withRequest } from './refusal-faults.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -46,10 +46,18 @@ export function placeRoutes(handlers: readonly RouteHandler[], table: readonly E
   });
 }
 
-export interface RouteConfig { operationId: string; scope?: Scope; legacyErrors?: boolean; public?: boolean; template: string }
+export interface RouteConfig {
+  operationId: string;
+  scope?: Scope;
+  legacyErrors?: boolean;
+  public?: boolean;
+  template: string;
+}
 
 declare module 'fastify' {
-  interface FastifyRequest { principal: Principal | null }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -111,7 +119,7 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
   });
 
   async function handle(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const params = req.params as { id?: string };
+    const params = req.params as { id?: string; };
     if (params.id !== undefined) checkId(ctx, params.id);
     const idemKey = mutating ? headerValue(req.headers['idempotency-key']) : undefined;
     if (idemKey !== undefined && idemKey.length > 255) throw badRequest('Invalid idempotency key', { 'idempotency-key': 'at most 255 characters' });

@@ -17,7 +17,7 @@ describe('routes and the served description', () => {
   const described = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item)
       .filter(([method]) => METHODS.includes(method))
-      .map(([method, op]) => `${method.toUpperCase()} ${path.replace(prefix, '')} ${String((op as { operationId: string }).operationId)}`),
+      .map(([method, op]) => `${method.toUpperCase()} ${path.replace(prefix, '')} ${String((op as { operationId: string; }).operationId)}`)
   );
   const routed = routeTable({ faults } as AppContext).map((r) => `${r.method} ${r.path} ${r.operationId}`);
 

@@ -1,8 +1,8 @@
 // The fixture seed: deterministic, big enough, with ties, and valid against the schemas.
 import { describe, expect, it } from 'vitest';
-import { generateSeed, populationCounts, publicStage, SEED_COUNTS } from './seed.js';
 import { isPathId, validate } from '../specs/index.js';
 import { startTestMock } from '../testing/mock.js';
+import { generateSeed, populationCounts, publicStage, SEED_COUNTS } from './seed.js';
 
 describe('mock/seed.ts', () => {
   it('is deterministic per seed number', () => {
@@ -50,7 +50,22 @@ describe('mock/seed.ts', () => {
 
   it('fills every CV section', () => {
     const cv = generateSeed(1).teams.A.cvs[0]!.data as Record<string, unknown>;
-    const sections = ['basics', 'work', 'volunteer', 'education', 'certificates', 'awards', 'publications', 'skills', 'languages', 'interests', 'references', 'projects', 'spotlights', 'meta'];
+    const sections = [
+      'basics',
+      'work',
+      'volunteer',
+      'education',
+      'certificates',
+      'awards',
+      'publications',
+      'skills',
+      'languages',
+      'interests',
+      'references',
+      'projects',
+      'spotlights',
+      'meta',
+    ];
     for (const s of sections) expect(cv[s], s).toBeDefined();
     for (const s of sections) if (Array.isArray(cv[s])) expect((cv[s] as unknown[]).length, s).toBeGreaterThan(0);
   });

@@ -4,18 +4,18 @@
 // errors, CONNECT, Expect, Host, timeouts, all in the envelope), and a repeat of a list
 // page this pipeline built may be answered from the page cache (mock/page-cache.ts).
 import multipart from '@fastify/multipart';
-import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
+import { createServer } from 'node:http';
 import type { AppContext, Timeouts } from './context.js';
 import { JSON_BODY_LIMIT_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH } from './context.js';
 import { operationHeaders } from './deprecation.js';
 import { ApiError, badRequest, errorBody, errorJson, NOT_FOUND_JSON, notFound } from './errors.js';
-import { liftAuthRefusal, refusalFaultActive } from './refusal-faults.js';
 import { nestedDeeperThan } from './json-depth.js';
-import { clientErrorHandler, guardRequest, protocolListeners, serverOptions } from './protocol.js';
 import type { ServedOpenApi } from './openapi.js';
-import type { PageCache } from './page-cache.js';
 import { CHOSEN_PATHS, servedOperations } from './openapi.js';
+import type { PageCache } from './page-cache.js';
+import { clientErrorHandler, guardRequest, protocolListeners, serverOptions } from './protocol.js';
+import { liftAuthRefusal, refusalFaultActive } from './refusal-faults.js';
 import { JSON_TYPE, markMultipart, placeRoutes, register, type RouteConfig, type RouteDef } from './route.js';
 import { attachmentRoutes, fileRoutes } from './routes/files.js';
 import { intakeRoutes } from './routes/intake.js';
@@ -44,15 +44,19 @@ export function routeTable(ctx: AppContext): RouteDef[] {
 }
 
 const FASTIFY_ERRORS: Record<string, (e: FastifyError) => ApiError> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new ApiError(415, 'unsupported_media_type', 'Unsupported Content-Type', { 'content-type': 'expected application/json' }),
-  FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError(413, 'payload_too_large', `The JSON body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`, { body: `at most ${JSON_BODY_LIMIT_BYTES} bytes` }),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new ApiError(415, 'unsupported_media_type', 'Unsupported Content-Type', { 'content-type': 'expected application/json' }),
+  FST_ERR_CTP_BODY_TOO_LARGE: () =>
+    new ApiError(413, 'payload_too_large', `The JSON body exceeds ${JSON_BODY_LIMIT_BYTES} bytes`, { body: `at most ${JSON_BODY_LIMIT_BYTES} bytes` }),
   FST_ERR_CTP_INVALID_JSON_BODY: () => new ApiError(400, 'bad_request', 'The body is not valid JSON', { body: 'is not valid JSON' }),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new ApiError(400, 'bad_request', 'The JSON body is empty', { body: 'is empty' }),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError(400, 'bad_request', 'Content-Length does not match the body', { body: 'length mismatch' }),
-  FST_INVALID_MULTIPART_CONTENT_TYPE: () => new ApiError(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data', { 'content-type': 'expected multipart/form-data' }),
+  FST_INVALID_MULTIPART_CONTENT_TYPE: () =>
+    new ApiError(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data', { 'content-type': 'expected multipart/form-data' }),
 };
 
-const isJsonSyntaxError = (e: FastifyError) => e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e instanceof SyntaxError || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
+const isJsonSyntaxError = (e: FastifyError) =>
+  e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e instanceof SyntaxError || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY';
 
 /** Any thrown value as an envelope error; 500 only for genuine bugs. */
 export function toApiError(err: unknown): ApiError {
@@ -72,7 +76,7 @@ function faultedErrorBody(ctx: AppContext, api: ApiError, short: boolean): Recor
   const body = errorBody(api, short ? 'short' : 'full');
   const error = body.error as Record<string, unknown>;
   if (f.on('wrong-error-code') && error.code === 'not_found') error.code = 'missing';
-  if (f.on('plan-limit-fields-missing')) for (const k of ['feature', 'plan', 'current', 'limit']) delete error[k];
+  if (f.on('plan-limit-fields-missing')) { for (const k of ['feature', 'plan', 'current', 'limit']) delete error[k]; }
   if (f.on('short-envelope-broken') && short) delete error.code;
   if (f.on('detail-not-strings') && body.detail) body.detail = Object.fromEntries(Object.entries(body.detail).map(([k, v]) => [k, { message: v }]));
   if (f.on('error-envelope-broken')) return { message: error.message, status: api.status };
@@ -85,7 +89,7 @@ function faultedErrorBody(ctx: AppContext, api: ApiError, short: boolean): Recor
  */
 function serverFactory(t: Timeouts, pages: PageCache | undefined): FastifyServerFactory {
   return (handler, options) => {
-    const fastifyTimeouts = options as { keepAliveTimeout: number; connectionTimeout: number };
+    const fastifyTimeouts = options as { keepAliveTimeout: number; connectionTimeout: number; };
     const server = createServer(serverOptions(t), (req, res) => {
       if (guardRequest(req, res, t)) return;
       if (!pages?.answer(req, res)) handler(req, res);
@@ -100,9 +104,10 @@ function serverFactory(t: Timeouts, pages: PageCache | undefined): FastifyServer
 
 /** fastify's own errors before routing (a malformed percent-encoding, an over-long path parameter) in the envelope. */
 function frameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
-  const api =
-    err.code === 'FST_ERR_BAD_URL' ? badRequest('The request path is malformed', { path: 'holds a malformed percent-encoding' })
-    : err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? badRequest('Invalid id', { id: 'must be a canonical UUID' })
+  const api = err.code === 'FST_ERR_BAD_URL'
+    ? badRequest('The request path is malformed', { path: 'holds a malformed percent-encoding' })
+    : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    ? badRequest('Invalid id', { id: 'must be a canonical UUID' })
     : toApiError(err);
   reply.code(api.status).header('content-type', JSON_TYPE).send(errorJson(api));
 }

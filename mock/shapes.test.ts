@@ -4,15 +4,15 @@
 // which no conforming blank exists ("" is no date): it is left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema, type SchemaName } from '../specs/index.js';
-import { startTestMock, uploadForm, walk, type TestMock } from '../testing/mock.js';
+import { startTestMock, type TestMock, uploadForm, walk } from '../testing/mock.js';
 
-const fields = (name: SchemaName) => Object.keys((schema(name) as { properties: object }).properties).sort();
+const fields = (name: SchemaName) => Object.keys((schema(name) as { properties: object; }).properties).sort();
 const keys = (o: object) => Object.keys(o).sort();
 
 describe('full shape', () => {
   let t: TestMock;
   let projectId: string;
-  let seeded: { assignment: any; orgId: string };
+  let seeded: { assignment: any; orgId: string; };
   beforeAll(async () => {
     t = await startTestMock();
     projectId = (await t.call('GET', '/projects?limit=1')).json.data[0].id;
@@ -74,7 +74,9 @@ describe('full shape', () => {
   });
 
   it('captures: the first answer and a repeat carry the same fields, whatever optional fields were sent', async () => {
-    const first = await t.call('POST', '/intake/captures', { body: { source: 'mail', external_id: 'shape-1', url: 'https://x.test', title: 't', thread: { a: 1 } } });
+    const first = await t.call('POST', '/intake/captures', {
+      body: { source: 'mail', external_id: 'shape-1', url: 'https://x.test', title: 't', thread: { a: 1 } },
+    });
     const repeat = await t.call('POST', '/intake/captures', { body: { source: 'mail', external_id: 'shape-1' } });
     const other = await t.call('POST', '/intake/captures', { body: { source: 'mail', external_id: 'shape-2' } });
     expect(first.status).toBe(201);

@@ -26,7 +26,9 @@ describe('PATCH /projects/{id} (§3)', () => {
 
   it('ignores read-only fields', async () => {
     const p = await openProject();
-    const r = await t.call('PATCH', `/projects/${p.id}`, { body: { id: '6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f', created_at: '2000-01-01T00:00:00Z', stage_changed_at: '2000-01-01T00:00:00Z' } });
+    const r = await t.call('PATCH', `/projects/${p.id}`, {
+      body: { id: '6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f', created_at: '2000-01-01T00:00:00Z', stage_changed_at: '2000-01-01T00:00:00Z' },
+    });
     expect(r.json).toMatchObject({ id: p.id, created_at: p.created_at, stage_changed_at: p.stage_changed_at });
   });
 

@@ -7,7 +7,7 @@
 import { generateSeed, publicStage, type SeedRow, type TeamSeed } from './seed.js';
 
 export type TeamId = 'A' | 'B' | 'C';
-export type Row = Record<string, unknown> & { id: string; created_at: string };
+export type Row = Record<string, unknown> & { id: string; created_at: string; };
 
 export interface Entry {
   readonly team: TeamId;
@@ -36,7 +36,10 @@ export function compareKeys(value: unknown, id: string, e: Entry, sort: string):
 }
 
 /** Only the entries whose `field` equals `value` (a list filtered by a reference). */
-export interface IndexFilter { field: string; value: unknown }
+export interface IndexFilter {
+  field: string;
+  value: unknown;
+}
 
 /** A team's entries (or those passing a filter) in ascending (row[sort], id) order. */
 export class SortedIndex {
@@ -166,11 +169,11 @@ export class Collection {
     const ix = this.teamIndexes(team);
     if (!filter) {
       let index = ix.all.get(sort);
-      if (!index) ix.all.set(sort, (index = new SortedIndex(sort, this.entries(team))));
+      if (!index) ix.all.set(sort, index = new SortedIndex(sort, this.entries(team)));
       return index;
     }
     let byField = ix.filtered.get(sort);
-    if (!byField) ix.filtered.set(sort, (byField = new Map()));
+    if (!byField) ix.filtered.set(sort, byField = new Map());
     let byValue = byField.get(filter.field);
     if (!byValue) {
       // Built for every value at once: one pass over the team's entries serves later filters too.
@@ -178,7 +181,7 @@ export class Collection {
       for (const e of this.sorted(team, sort).entries) {
         const v = e.row[filter.field];
         let index = byValue.get(v);
-        if (!index) byValue.set(v, (index = new SortedIndex(sort, [])));
+        if (!index) byValue.set(v, index = new SortedIndex(sort, []));
         index.entries.push(e);
       }
       byField.set(filter.field, byValue);
@@ -189,7 +192,7 @@ export class Collection {
 
   private teamIndexes(team: TeamId): TeamIndexes {
     let ix = this.indexes.get(team);
-    if (!ix) this.indexes.set(team, (ix = { all: new Map(), filtered: new Map() }));
+    if (!ix) this.indexes.set(team, ix = { all: new Map(), filtered: new Map() });
     return ix;
   }
 
@@ -201,7 +204,7 @@ export class Collection {
       for (const [field, byValue] of byField) {
         const v = e.row[field];
         let index = byValue.get(v);
-        if (!index) byValue.set(v, (index = new SortedIndex(sort, [])));
+        if (!index) byValue.set(v, index = new SortedIndex(sort, []));
         index.insert(e);
       }
     }
@@ -219,7 +222,7 @@ export class Collection {
 
   private noteChangedFields(team: TeamId, before: Row, after: Row): void {
     let changes = this.fieldChanges.get(team);
-    if (!changes) this.fieldChanges.set(team, (changes = new Map()));
+    if (!changes) this.fieldChanges.set(team, changes = new Map());
     for (const k in after) if (before[k] !== after[k]) changes.set(k, (changes.get(k) ?? 0) + 1);
     for (const k in before) if (!(k in after)) changes.set(k, (changes.get(k) ?? 0) + 1);
   }
@@ -255,7 +258,7 @@ export function createStore(seedNumber = 1, population?: number): Store {
 }
 
 /** A team's stage, found by id or key, as the public Stage object. */
-export function findStage(store: Store, team: TeamId, ref: { id?: unknown; key?: unknown }): Record<string, unknown> | undefined {
+export function findStage(store: Store, team: TeamId, ref: { id?: unknown; key?: unknown; }): Record<string, unknown> | undefined {
   const s = (store.stages.get(team) ?? []).find((st) => (ref.id !== undefined && st.id === ref.id) || (ref.key !== undefined && st.key === ref.key));
   return s ? publicStage(s as SeedRow) : undefined;
 }

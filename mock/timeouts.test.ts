@@ -6,12 +6,12 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runMock } from '../bin/commands/mock.js';
 import { validate } from '../specs/index.js';
+import { startTestMock, type TestMock, uploadForm } from '../testing/mock.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './context.js';
 import { MockOptionsError, start } from './index.js';
-import { runMock } from '../bin/commands/mock.js';
 import { rawExchange, type RawReply } from './raw-http.js';
-import { startTestMock, uploadForm, type TestMock } from '../testing/mock.js';
 
 const BODY_TIMEOUT_MS = 300;
 const REQUEST_TIMEOUT_MS = 1_500;
@@ -34,9 +34,9 @@ function expect408(r: RawReply): void {
 
 const boundary = 'stallboundary';
 const uploadHead = (key: string, length: number) =>
-  `POST /api/public/v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\n` +
-  `Idempotency-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n` +
-  `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="stall.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
+  `POST /api/public/v1/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\n`
+  + `Idempotency-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${length}\r\n\r\n`
+  + `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="stall.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
 
 describe('a body that stops part-way', () => {
   it('answers 408 in the envelope, closes, removes the partial upload and releases the idempotency key', async () => {
@@ -54,8 +54,8 @@ describe('a body that stops part-way', () => {
     const body = '{"name":"stalled org"';
     const r = await rawExchange(
       t.mock.url,
-      `POST /api/public/v1/organizations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\nIdempotency-Key: stalled-json\r\n` +
-        `Content-Type: application/json\r\nContent-Length: 100\r\n\r\n${body}`,
+      `POST /api/public/v1/organizations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\nIdempotency-Key: stalled-json\r\n`
+        + `Content-Type: application/json\r\nContent-Length: 100\r\n\r\n${body}`,
       { waitMs: 5_000 },
     );
     expect408(r);
@@ -68,8 +68,8 @@ describe('a body that stops part-way', () => {
     const then = [...body].map((ch, i) => ({ afterMs: 50 + i * 40, data: ch }));
     const r = await rawExchange(
       t.mock.url,
-      `POST /api/public/v1/organizations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      `POST /api/public/v1/organizations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\n`
+        + `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
       { waitMs: 5_000, then },
     );
     expect(r.status, r.text.slice(0, 300)).toBe(201);
@@ -125,7 +125,9 @@ describe('conformance mock flags', () => {
       child.stdout.on('data', (d) => (out += d));
       await vi.waitFor(() => expect(out).toContain('CONFORMANCE_SORT_FIELDS'), { timeout: 20_000, interval: 100 });
       const url = /CONFORMANCE_BASE_URL='([^']+)'/.exec(out)![1]!;
-      const r = await rawExchange(url, 'POST /api/public/v1/organizations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer flag-key\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{', { waitMs: 5_000 });
+      const r = await rawExchange(url,
+        'POST /api/public/v1/organizations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer flag-key\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{',
+        { waitMs: 5_000 });
       expect408(r);
       expect(r.ms).toBeLessThan(2_000);
     } finally {

@@ -4,8 +4,8 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { FormData as UndiciFormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bigMultipart, startTestMock, type TestMock, uploadForm, walk } from '../testing/mock.js';
 import { UPLOAD_LIMIT_BYTES } from './context.js';
-import { bigMultipart, startTestMock, uploadForm, walk, type TestMock } from '../testing/mock.js';
 
 let t: TestMock;
 let projectId: string;
@@ -29,7 +29,9 @@ describe('encryption at rest', () => {
   it('never writes the plaintext to the data directory, and downloads it byte-identically', async () => {
     const pattern = Buffer.from('RECOGNISABLE-PLAINTEXT-PATTERN-0123456789');
     const bytes = Buffer.concat(Array.from({ length: 2000 }, () => pattern));
-    const a = await t.call('POST', '/attachments', { raw: uploadForm(bytes, { entity_type: 'project', entity_id: projectId, category: 'contract' }, 'p.txt', 'text/plain') });
+    const a = await t.call('POST', '/attachments', {
+      raw: uploadForm(bytes, { entity_type: 'project', entity_id: projectId, category: 'contract' }, 'p.txt', 'text/plain'),
+    });
     expect(a.status).toBe(201);
     expect(a.json).toMatchObject({ entity_type: 'project', entity_id: projectId, size: bytes.length, category: 'contract', filename: 'p.txt' });
     const f = await t.call('POST', '/files', { raw: uploadForm(bytes) });
@@ -54,7 +56,9 @@ describe('encryption at rest', () => {
 
   it('removes the stored bytes on delete', async () => {
     const before = (await filesUnder(t.mock.dataDir)).length;
-    const a = await t.call('POST', '/attachments', { raw: uploadForm('x', { entity_type: 'organization', entity_id: (await t.call('GET', '/organizations?limit=1')).json.data[0].id }) });
+    const a = await t.call('POST', '/attachments', {
+      raw: uploadForm('x', { entity_type: 'organization', entity_id: (await t.call('GET', '/organizations?limit=1')).json.data[0].id }),
+    });
     expect((await filesUnder(t.mock.dataDir)).length).toBe(before + 1);
     expect((await t.call('DELETE', `/attachments/${a.json.id}`)).json).toEqual({ success: true });
     await new Promise((r) => setTimeout(r, 50));
@@ -100,10 +104,17 @@ describe('aborted uploads', () => {
     const { type } = bigMultipart(1);
     const url = new URL(`${t.mock.url}/api/public/v1/files`);
     await new Promise<void>((resolve) => {
-      const req = httpRequest(url, { method: 'POST', headers: { authorization: `Bearer ${t.keys.team}`, 'content-type': type, 'idempotency-key': 'aborted', 'content-length': String(10 << 20) } });
+      const req = httpRequest(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.keys.team}`, 'content-type': type, 'idempotency-key': 'aborted', 'content-length': String(10 << 20) },
+      });
       req.on('error', () => resolve());
       req.write(`--mockboundary7d1f\r\ncontent-disposition: form-data; name="file"; filename="a.bin"\r\n\r\n`);
-      req.write(Buffer.alloc(2 << 20, 0x62), () => setTimeout(() => { req.destroy(); resolve(); }, 100));
+      req.write(Buffer.alloc(2 << 20, 0x62), () =>
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 100));
     });
     await new Promise((r) => setTimeout(r, 200));
     expect((await filesUnder(t.mock.dataDir)).sort()).toEqual(before);

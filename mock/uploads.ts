@@ -4,8 +4,9 @@
 // leaves nothing behind. Idempotency: the fingerprint is the file's SHA-256 plus the
 // form fields, known only after the stream, so the key is claimed first and compared after.
 import type { MultipartFile } from '@fastify/multipart';
-import type { AppContext } from './context.js';
+import { Readable } from 'node:stream';
 import { SizeLimitExceeded, type StoredBlob } from './blob-store.js';
+import type { AppContext } from './context.js';
 import { ApiError, badRequest, idempotencyKeyReused, payloadTooLarge } from './errors.js';
 import { canonicalJson, fingerprintOf } from './idempotency.js';
 import { withIdempotency } from './idempotent.js';
@@ -13,7 +14,6 @@ import { storeLess } from './mutation-faults.js';
 import type { Input } from './route.js';
 import { sendJson } from './route.js';
 import { createdStatus } from './routes/common.js';
-import { Readable } from 'node:stream';
 
 export interface ReceivedUpload {
   blob: StoredBlob;
@@ -61,7 +61,7 @@ async function receive(ctx: AppContext, input: Input): Promise<ReceivedUpload> {
   } catch (err) {
     if (blob) await ctx.blobs.remove(blob.blobId);
     if (err instanceof ApiError) throw err;
-    const e = err as { statusCode?: number; code?: string; message?: string };
+    const e = err as { statusCode?: number; code?: string; message?: string; };
     if (e.code === 'FST_FILES_LIMIT') throw badRequest('Exactly one file part is allowed', { file: 'exactly one file part is allowed' });
     throw badRequest('The multipart body is malformed', { body: e.message ?? 'malformed multipart body' });
   }
@@ -73,7 +73,7 @@ async function receive(ctx: AppContext, input: Input): Promise<ReceivedUpload> {
     if (ctx.faults.on('upload-oversize-stored') && file) {
       // The fault stores a record for the rejected upload (without bytes).
       const truncated: ReceivedUpload = { blob: { blobId: 'missing', size: limit ?? 0, sha256: '' }, filename: file.filename, mime: file.mimetype, fields };
-      (input as Input & { oversize?: ReceivedUpload }).oversize = truncated;
+      (input as Input & { oversize?: ReceivedUpload; }).oversize = truncated;
     }
     return fail(payloadTooLarge(limit ?? 0));
   }
@@ -113,7 +113,7 @@ export async function handleUpload(
         upload = await receive(ctx, input);
         check(upload);
       } catch (err) {
-        const oversize = (input as Input & { oversize?: ReceivedUpload }).oversize;
+        const oversize = (input as Input & { oversize?: ReceivedUpload; }).oversize;
         if (oversize && onOversize) onOversize(oversize);
         if (upload) await ctx.blobs.remove(upload.blob.blobId);
         throw err;

@@ -17,7 +17,7 @@ const LEGACY_REFS = ['client_org_id', 'end_client_org_id', 'recruiter_org_id'];
 
 export class Views {
   private readonly cache = new Map<string, WeakMap<Entry, string>>();
-  private readonly assignments = new WeakMap<Entry, { emp: Entry | undefined; json: string }>();
+  private readonly assignments = new WeakMap<Entry, { emp: Entry | undefined; json: string; }>();
   private mixedCounter = 0;
 
   constructor(
@@ -30,7 +30,7 @@ export class Views {
 
   private cached(kind: string, e: Entry, build: () => Obj): string {
     let m = this.cache.get(kind);
-    if (!m) this.cache.set(kind, (m = new WeakMap()));
+    if (!m) this.cache.set(kind, m = new WeakMap());
     let s = m.get(e);
     if (s === undefined) {
       s = JSON.stringify(this.extra(this.withoutRequired(kind.replace(/-(full|legacy)$/, ''), build())));

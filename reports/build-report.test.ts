@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, NO_CHECK, NOT_SELECTED } from './build-report.js';
 import { fakeChecks, fakeInput } from '../testing/fake-run.js';
+import { buildReport, NO_CHECK, NOT_SELECTED } from './build-report.js';
 
 const byId = (report: ReturnType<typeof buildReport>, id: string) => {
   const r = report.requirements.find((x) => x.id === id);
@@ -75,7 +75,14 @@ describe('buildReport', () => {
   });
 
   it('records checks naming unknown requirements as run errors', () => {
-    const checks = [{ name: 'x [NOPE-NOT-THERE]', moduleId: 'suites/x.check.ts', state: 'passed' as const, errors: [], durationMs: 1, meta: { requirements: ['NOPE-NOT-THERE'] } }];
+    const checks = [{
+      name: 'x [NOPE-NOT-THERE]',
+      moduleId: 'suites/x.check.ts',
+      state: 'passed' as const,
+      errors: [],
+      durationMs: 1,
+      meta: { requirements: ['NOPE-NOT-THERE'] },
+    }];
     expect(buildReport(fakeInput({ checks })).errors).toEqual([
       { source: 'suites/x.check.ts', message: 'check "x [NOPE-NOT-THERE]" names unknown requirement NOPE-NOT-THERE' },
     ]);
@@ -91,29 +98,46 @@ describe('buildReport', () => {
     const cause = report.causes?.find((c) => c.failed.includes('RES-PROJECT-SHAPE'));
     expect(cause).toMatchObject({
       message: 'page of project does not match the page envelope: /data/*/title must be string',
-      setup: ['a project of team A'], failed: ['RES-PROJECT-SHAPE'], blocked: ['LIST-LIMIT'],
+      setup: ['a project of team A'],
+      failed: ['RES-PROJECT-SHAPE'],
+      blocked: ['LIST-LIMIT'],
       checks: { failed: [expect.stringContaining('GET /projects')], blocked: [expect.stringContaining('LIST-LIMIT')] },
     });
     expect(cause?.failure.response?.status).toBe(200);
     expect(report.causes?.map((c) => c.id)).toEqual(['C1', 'C2', 'C3', 'C4']);
   });
 
-  it('fails only the requirement a failing assertion names; the check\'s other requirement was not reached', () => {
+  it("fails only the requirement a failing assertion names; the check's other requirement was not reached", () => {
     expect(byId(report, 'LIST-FILTER-PROJECT-ID')).toMatchObject({ status: 'failed', failures: [{ message: expect.stringContaining('project_id') }] });
-    expect(byId(report, 'LIST-FILTER-EMPLOYEE-ID')).toMatchObject({ status: 'blocked', failures: [], reason: expect.stringMatching(/not reached: .* failed first on LIST-FILTER-PROJECT-ID/) });
+    expect(byId(report, 'LIST-FILTER-EMPLOYEE-ID')).toMatchObject({
+      status: 'blocked',
+      failures: [],
+      reason: expect.stringMatching(/not reached: .* failed first on LIST-FILTER-PROJECT-ID/),
+    });
   });
 
   it('keeps warnings with the checks and requirements that raised them', () => {
-    expect(report.target.warnings).toEqual([{ name: 'list.last-page', message: 'hasMore true followed by an empty last page', checks: ['the base path answers [GEN-BASE-PATH]'], requirements: ['GEN-BASE-PATH'] }]);
+    expect(report.target.warnings).toEqual([{
+      name: 'list.last-page',
+      message: 'hasMore true followed by an empty last page',
+      checks: ['the base path answers [GEN-BASE-PATH]'],
+      requirements: ['GEN-BASE-PATH'],
+    }]);
   });
 
   it('gives each failure the command that runs its check again with the seed and the fast-check path', () => {
     const mock = { fault: 'field-mistyped', deprecate: ['listCvs'], readings: [] };
     const r = buildReport(fakeInput({ mock }));
-    expect(byId(r, 'LIST-CURSOR-UNDECODABLE').failures[0]?.replay).toBe('npm start -- --only LIST-CURSOR-UNDECODABLE,VER-CURSOR-400 --seed 7 --path 3:1:0 --fault field-mistyped --deprecate listCvs');
-    expect(r.reproduce?.mock[1]).toMatch(/^MOCK_API_KEY_TEAM_A=\$CONFORMANCE_API_KEY .* npm run mock -- --port 4010 --seed 7 --fault field-mistyped --deprecate listCvs &$/);
+    expect(byId(r, 'LIST-CURSOR-UNDECODABLE').failures[0]?.replay).toBe(
+      'npm start -- --only LIST-CURSOR-UNDECODABLE,VER-CURSOR-400 --seed 7 --path 3:1:0 --fault field-mistyped --deprecate listCvs',
+    );
+    expect(r.reproduce?.mock[1]).toMatch(
+      /^MOCK_API_KEY_TEAM_A=\$CONFORMANCE_API_KEY .* npm run mock -- --port 4010 --seed 7 --fault field-mistyped --deprecate listCvs &$/,
+    );
     expect(r.reproduce?.mock[0]).toContain('export CONFORMANCE_API_KEY=replay-team-a');
-    const deployment = buildReport(fakeInput({ mock, context: { ...fakeInput().context, target: { kind: 'deployment', baseUrl: 'https://staging.example.test' } } }));
+    const deployment = buildReport(
+      fakeInput({ mock, context: { ...fakeInput().context, target: { kind: 'deployment', baseUrl: 'https://staging.example.test' } } }),
+    );
     expect(deployment.reproduce).toBeUndefined();
     expect(byId(deployment, 'RES-PROJECT-SHAPE').failures[0]?.replay).toBe('npm start -- --only RES-PROJECT-SHAPE --seed 7');
   });

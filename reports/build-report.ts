@@ -1,11 +1,9 @@
-import { rootCauses, type Outcome } from './causes.js';
-import { mergeReadings, mergeWarnings, NOT_SELECTED, toEntry, type Entry } from './check-entry.js';
-import { checkMeta } from './meta.js';
-import { mockStartLines, replayCommand, type MockStart, type ReplayTarget } from './replay.js';
 import type { RunAccounting } from '../contract/run.js';
-import type {
-  CatalogEntry, CheckMeta, CheckResult, Report, ReportCheck, ReportRequirement, RequirementStatus, RunContext, RunError,
-} from './types.js';
+import { type Outcome, rootCauses } from './causes.js';
+import { type Entry, mergeReadings, mergeWarnings, NOT_SELECTED, toEntry } from './check-entry.js';
+import { checkMeta } from './meta.js';
+import { type MockStart, mockStartLines, replayCommand, type ReplayTarget } from './replay.js';
+import type { CatalogEntry, CheckMeta, CheckResult, Report, ReportCheck, ReportRequirement, RequirementStatus, RunContext, RunError } from './types.js';
 
 export interface BuildInput {
   checks: readonly CheckResult[];
@@ -30,7 +28,10 @@ export { NOT_SELECTED };
 export const NO_CHECK = 'no check selected';
 
 /** One check's part in one requirement: failed, blocked (not reached), passed or skipped. */
-interface Part { entry: Entry; status: ReportCheck['status'] }
+interface Part {
+  entry: Entry;
+  status: ReportCheck['status'];
+}
 
 const partOf = (entry: Entry, id: string): Part => ({
   entry,
@@ -80,10 +81,10 @@ export function buildReport(input: BuildInput): Report {
   const known = new Set(input.catalog.map((r) => r.id));
   const errors: RunError[] = [...(input.errors ?? [])];
   const byRequirement = new Map<string, Part[]>();
-  const metas: { name: string; meta: CheckMeta }[] = [];
+  const metas: { name: string; meta: CheckMeta; }[] = [];
   const outcomes: Outcome[] = [];
   const accounting = readAccounting(ctx, errors);
-  const stopped: { cause: NonNullable<Report['stopped']>['cause']; message: string; code?: string } | undefined = ctx.stopped ?? accounting?.stopped;
+  const stopped: { cause: NonNullable<Report['stopped']>['cause']; message: string; code?: string; } | undefined = ctx.stopped ?? accounting?.stopped;
   for (const result of input.checks) {
     const meta = checkMeta(result);
     metas.push({ name: result.name, meta });
@@ -98,7 +99,12 @@ export function buildReport(input: BuildInput): Report {
     if (entry.failure) {
       const command = replayCommand(replay, entry.failed.length > 0 ? entry.failed : meta.requirements, entry.failure.path);
       if (command) entry.failure.replay = command;
-      outcomes.push({ check: entry.check, failure: entry.failure, failed: entry.failed, blocked: meta.requirements.filter((id) => !entry.failed.includes(id)) });
+      outcomes.push({
+        check: entry.check,
+        failure: entry.failure,
+        failed: entry.failed,
+        blocked: meta.requirements.filter((id) => !entry.failed.includes(id)),
+      });
     }
   }
   const statusById = new Map(input.catalog.map((entry) => [entry.id, statusOf(entry, byRequirement.get(entry.id) ?? [])]));
@@ -109,14 +115,20 @@ export function buildReport(input: BuildInput): Report {
     const checks = parts.map((p) => p.entry.check);
     const status = statusById.get(entry.id)!;
     const r: ReportRequirement = {
-      id: entry.id, section: entry.section, level: entry.level, status, checks,
+      id: entry.id,
+      section: entry.section,
+      level: entry.level,
+      status,
+      checks,
       failures: parts.flatMap((p) => (p.status === 'failed' && p.entry.failure ? [p.entry.failure] : [])),
     };
     if (entry.quote !== undefined) r.quote = entry.quote;
     if (entry.subject !== undefined) r.subject = entry.subject;
     if (status === 'skipped') r.reason = skipReason(entry, checks, isSelected);
     if (status === 'blocked') r.reason = blockReason(parts);
-    const ids = [...new Set(parts.filter((p) => p.status === status && (status === 'failed' || status === 'blocked')).flatMap((p) => p.entry.check.cause ?? []))];
+    const ids = [
+      ...new Set(parts.filter((p) => p.status === status && (status === 'failed' || status === 'blocked')).flatMap((p) => p.entry.check.cause ?? [])),
+    ];
     if (ids.length > 0) r.causes = ids;
     return r;
   });
@@ -138,7 +150,14 @@ export function buildReport(input: BuildInput): Report {
     seed,
     startedAt: ctx.startedAt ?? input.startedAt,
     durationMs: Math.round(input.durationMs),
-    summary: { passed: count('passed'), failed: count('failed'), blocked: count('blocked'), skipped: count('skipped'), notTestable: count('not-testable'), total: requirements.length },
+    summary: {
+      passed: count('passed'),
+      failed: count('failed'),
+      blocked: count('blocked'),
+      skipped: count('skipped'),
+      notTestable: count('not-testable'),
+      total: requirements.length,
+    },
     causes,
     requirements,
     errors,
@@ -172,13 +191,13 @@ const STOP_LEAD: Record<string, string> = {
   preflight: 'the run did not start',
 };
 
-function stopMessage(stop: { cause: string; message: string }): string {
+function stopMessage(stop: { cause: string; message: string; }): string {
   return `${STOP_LEAD[stop.cause] ?? 'the run stopped'}: ${stop.message}`;
 }
 
 /** A check that could not run: it says so itself, or it never ran in a run that stopped early. */
 function notRunReason(result: CheckResult, stopMessageText: string | undefined): string | undefined {
-  const raw = (result.meta ?? {}) as { notRun?: unknown; skipReason?: unknown };
+  const raw = (result.meta ?? {}) as { notRun?: unknown; skipReason?: unknown; };
   if (typeof raw.notRun === 'string') return raw.notRun;
   if (!stopMessageText || (result.state !== 'skipped' && result.state !== 'pending')) return undefined;
   return typeof raw.skipReason === 'string' ? undefined : stopMessageText;

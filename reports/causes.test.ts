@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { causeMessage, headline, rootCauses, type Outcome } from './causes.js';
+import { causeMessage, headline, type Outcome, rootCauses } from './causes.js';
 
 const outcome = (name: string, message: string, failed: string[], blocked: string[], status: 'failed' | 'blocked' = 'failed'): Outcome => ({
   check: { name, status, concern: 'x', durationMs: 0 },
   failure: { check: name, message, request: null, response: null, curl: null, seed: null, path: null },
-  failed, blocked,
+  failed,
+  blocked,
 });
 
 describe('root causes', () => {
@@ -35,12 +36,19 @@ describe('root causes', () => {
 
   it('lists ids in document order and shows the evidence of the check about the earliest one', () => {
     const rank = (id: string) => ['RES-SHAPE', 'LIST-X', 'AUTH-Y'].indexOf(id);
-    const causes = rootCauses([outcome('auth', 'same', ['AUTH-Y'], []), outcome('shape', 'same', ['RES-SHAPE'], []), outcome('list', 'same', [], ['LIST-X'], 'blocked')], { rank });
+    const causes = rootCauses([
+      outcome('auth', 'same', ['AUTH-Y'], []),
+      outcome('shape', 'same', ['RES-SHAPE'], []),
+      outcome('list', 'same', [], ['LIST-X'], 'blocked'),
+    ], { rank });
     expect(causes[0]).toMatchObject({ failed: ['RES-SHAPE', 'AUTH-Y'], blocked: ['LIST-X'], failure: { check: 'shape' } });
   });
 
   it('joins a bare problem to the cause that says where it was met', () => {
-    const causes = rootCauses([outcome('lens', '/data/0/x must be boolean', ['A'], []), outcome('walk', 'page of org does not match: /data/1/x must be boolean', ['B'], [])]);
+    const causes = rootCauses([
+      outcome('lens', '/data/0/x must be boolean', ['A'], []),
+      outcome('walk', 'page of org does not match: /data/1/x must be boolean', ['B'], []),
+    ]);
     expect(causes.map((c) => [c.message, [...c.failed].sort()])).toEqual([['page of org does not match: /data/*/x must be boolean', ['A', 'B']]]);
   });
 

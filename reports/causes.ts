@@ -24,9 +24,16 @@ export function causeMessage(message: string): string {
 }
 
 /** One failed or blocked check: its evidence, and the requirements it failed and blocked. */
-export interface Outcome { check: ReportCheck; failure: ReportFailure; failed: string[]; blocked: string[] }
+export interface Outcome {
+  check: ReportCheck;
+  failure: ReportFailure;
+  failed: string[];
+  blocked: string[];
+}
 
-const addAll = (into: string[], ids: readonly string[]) => { for (const id of ids) if (!into.includes(id)) into.push(id); };
+const addAll = (into: string[], ids: readonly string[]) => {
+  for (const id of ids) if (!into.includes(id)) into.push(id);
+};
 
 /**
  * Groups outcomes into root causes (most requirements first) and stamps each check and failure
@@ -75,12 +82,15 @@ export function rootCauses(outcomes: readonly Outcome[], options: CauseOptions =
   const sorted = [...groups.values()].sort((a, b) => size(b) - size(a) || b.members.length - a.members.length);
   return sorted.map(({ members, ...g }, i) => {
     const id = `C${i + 1}`;
-    for (const m of members) { m.check.cause = id; m.failure.cause = id; }
+    for (const m of members) {
+      m.check.cause = id;
+      m.failure.cause = id;
+    }
     return { id, ...g };
   });
 }
 
-type Group = Omit<RootCause, 'id'> & { members: Outcome[] };
+type Group = Omit<RootCause, 'id'> & { members: Outcome[]; };
 
 // "X must be boolean" (a check naming only the problem) and "page of organization does not match
 // the page envelope: X must be boolean" (a step saying where it met it) are one cause.
@@ -98,4 +108,4 @@ function mergeBareProblems(groups: Map<string, Group>): void {
   }
 }
 
-const size = (g: { failed: string[]; blocked: string[] }) => new Set([...g.failed, ...g.blocked]).size;
+const size = (g: { failed: string[]; blocked: string[]; }) => new Set([...g.failed, ...g.blocked]).size;

@@ -21,16 +21,22 @@ export function toEntry(result: CheckResult, meta: CheckMeta, isSelected: (id: s
   const check: ReportCheck = { name: result.name, status, concern: meta.concern, durationMs: Math.round(result.durationMs) };
   if (status === 'skipped') {
     const unselected = meta.requirements.length > 0 && meta.requirements.every((id) => !isSelected(id));
-    check.reason = unselected ? NOT_SELECTED
-      : result.state === 'pending' ? 'not run (the run ended before this check finished)'
+    check.reason = unselected
+      ? NOT_SELECTED
+      : result.state === 'pending'
+      ? 'not run (the run ended before this check finished)'
       : (meta.skipReason ?? result.note ?? 'skipped');
   }
   if (status !== 'failed' && status !== 'blocked') return { check, failed: [] };
   const message = f?.message ?? (result.errors.length > 0 ? result.errors.join('\n') : 'check failed');
   const failure: ReportFailure = {
-    check: result.name, message,
-    request: f?.request ?? null, response: f?.response ?? null, curl: f?.curl ?? null,
-    seed: f?.seed ?? null, path: f?.path ?? null,
+    check: result.name,
+    message,
+    request: f?.request ?? null,
+    response: f?.response ?? null,
+    curl: f?.curl ?? null,
+    seed: f?.seed ?? null,
+    path: f?.path ?? null,
   };
   if (f?.counterexample !== undefined) failure.counterexample = f.counterexample;
   if (f?.setup?.length) failure.setup = [...f.setup];
@@ -53,7 +59,7 @@ export function mergeReadings(metas: readonly CheckMeta[]): Record<string, strin
 }
 
 /** Every warning once, with the checks (and their requirements) that raised it. */
-export function mergeWarnings(checks: readonly { name: string; meta: CheckMeta }[]): ReportWarning[] {
+export function mergeWarnings(checks: readonly { name: string; meta: CheckMeta; }[]): ReportWarning[] {
   const merged = new Map<string, ReportWarning>();
   for (const { name, meta } of checks) {
     for (const w of meta.warnings ?? []) {

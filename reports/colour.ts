@@ -12,7 +12,7 @@ export interface Paint {
   bold(s: string): string;
 }
 
-export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+export function colourWanted(stream: { isTTY?: boolean; }, env: NodeJS.ProcessEnv = process.env): boolean {
   const force = env.FORCE_COLOR;
   if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;

@@ -3,25 +3,52 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReport } from './build-report.js';
 import { fakeInput } from '../testing/fake-run.js';
+import { buildReport } from './build-report.js';
 import { embedJson } from './html.js';
 import { secretsFrom } from './redact.js';
 import { writeReport } from './write.js';
 
 // The page is checked in a real browser: rendering, grouping, filters and escaping.
 // The callbacks below run in Chromium; the project compiles without the DOM lib, hence these.
-interface Rect { top: number; bottom: number; left: number; right: number }
-interface El { dataset: Record<string, string | undefined>; offsetParent: unknown; textContent: string | null; hasAttribute(a: string): boolean; getBoundingClientRect(): Rect; querySelector(s: string): El | null; querySelectorAll(s: string): Iterable<El> }
-declare const document: { createRange(): { selectNodeContents(n: unknown): void; getBoundingClientRect(): Rect }; querySelector(s: string): El | null; querySelectorAll(s: string): Iterable<El> };
-declare const getComputedStyle: (e: unknown) => { backgroundColor: string };
-declare const DOMParser: new () => { parseFromString(text: string, type: string): { querySelector(s: string): El | null; querySelectorAll(s: string): { length: number } } };
+interface Rect {
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+interface El {
+  dataset: Record<string, string | undefined>;
+  offsetParent: unknown;
+  textContent: string | null;
+  hasAttribute(a: string): boolean;
+  getBoundingClientRect(): Rect;
+  querySelector(s: string): El | null;
+  querySelectorAll(s: string): Iterable<El>;
+}
+declare const document: {
+  createRange(): { selectNodeContents(n: unknown): void; getBoundingClientRect(): Rect; };
+  querySelector(s: string): El | null;
+  querySelectorAll(s: string): Iterable<El>;
+};
+declare const getComputedStyle: (e: unknown) => { backgroundColor: string; };
+declare const DOMParser: new() => {
+  parseFromString(text: string, type: string): { querySelector(s: string): El | null; querySelectorAll(s: string): { length: number; }; };
+};
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('embedJson', () => {
   it('leaves nothing that could close the script element', () => {
@@ -41,7 +68,9 @@ describe('index.html in headless Chromium', () => {
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium not found at ${CHROMIUM}: install the Debian package (apt-get install -y chromium) or set CHROMIUM_PATH. CI installs it in .ci/run.`);
+      throw new Error(
+        `Chromium not found at ${CHROMIUM}: install the Debian package (apt-get install -y chromium) or set CHROMIUM_PATH. CI installs it in .ci/run.`,
+      );
     }
     dir = await mkdtemp(join(tmpdir(), 'conformance-html-'));
     const input = fakeInput({ mock: { fault: 'field-mistyped', deprecate: ['listCvs'], readings: [] } });
@@ -49,8 +78,12 @@ describe('index.html in headless Chromium', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
-    page.on('request', (r) => { if (!r.url().startsWith('file:')) requests.push(r.url()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    page.on('request', (r) => {
+      if (!r.url().startsWith('file:')) requests.push(r.url());
+    });
     await page.goto(pathToFileURL(paths.html).href);
     await page.waitForSelector('tr.req');
   }, 60_000);
@@ -61,11 +94,12 @@ describe('index.html in headless Chromium', () => {
   });
 
   it('renders one row per requirement, grouped by section in document order', async () => {
-    const groups = await page.$$eval('section.group', (sections) => sections.map((s) => ({
-      key: (s as El).dataset.section,
-      title: s.querySelector('h2 span')?.textContent,
-      ids: [...s.querySelectorAll('tr.req')].map((r) => (r as El).dataset.id),
-    })));
+    const groups = await page.$$eval('section.group', (sections) =>
+      sections.map((s) => ({
+        key: (s as El).dataset.section,
+        title: s.querySelector('h2 span')?.textContent,
+        ids: [...s.querySelectorAll('tr.req')].map((r) => (r as El).dataset.id),
+      })));
     expect(groups.map((g) => g.key)).toEqual(['1', '2', '4', '5', '6', '8', '9']);
     expect(groups.find((g) => g.key === '9')).toEqual({ key: '9', title: '§9 Versioning', ids: ['VER-CURSOR-400', 'VER-BREAKING-ENVELOPES'] });
     expect(groups.flatMap((g) => g.ids).sort()).toEqual(fakeInput().catalog.map((r) => r.id).sort());
@@ -103,7 +137,7 @@ describe('index.html in headless Chromium', () => {
   it('keeps a response body with </script> and markup as text', async () => {
     expect(pageErrors).toEqual([]);
     expect(requests).toEqual([]);
-    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number; }).__pwned)).toBeUndefined();
     expect(await page.$$('#matrix b, #causes b')).toHaveLength(0);
     const response = await page.textContent('tr.req[data-id="LIST-CURSOR-UNDECODABLE"] .response pre');
     expect(response).toContain('</script><script>window.__pwned=1</script><b>bold</b>');
@@ -112,28 +146,34 @@ describe('index.html in headless Chromium', () => {
 
   it('shows the curl, the fast-check seed and path, the shrunk counterexample and the command that runs it again', async () => {
     const row = 'tr.req[data-id="LIST-CURSOR-UNDECODABLE"]';
-    expect(await page.textContent(`${row} .curl pre`)).toContain("Authorization: Bearer $CONFORMANCE_API_KEY");
+    expect(await page.textContent(`${row} .curl pre`)).toContain('Authorization: Bearer $CONFORMANCE_API_KEY');
     expect(await page.textContent(`${row} .seed pre`)).toBe('seed: 42\npath: 3:1:0');
     expect(await page.textContent(`${row} .counterexample pre`)).toContain('<!-- not a comment -->');
-    expect(await page.textContent(`${row} .replay pre`)).toBe('npm start -- --only LIST-CURSOR-UNDECODABLE,VER-CURSOR-400 --seed 7 --path 3:1:0 --fault field-mistyped --deprecate listCvs');
+    expect(await page.textContent(`${row} .replay pre`)).toBe(
+      'npm start -- --only LIST-CURSOR-UNDECODABLE,VER-CURSOR-400 --seed 7 --path 3:1:0 --fault field-mistyped --deprecate listCvs',
+    );
     expect(await page.$eval(`${row} details.failure`, (d) => (d as El).hasAttribute('open'))).toBe(true);
   });
 
   it('puts the root causes first, expanded, before the readings and the matrix', async () => {
-    const order = await page.$$eval('#causes, #warnings, #readings, #filters, #matrix', (els) => els.map((e) => (e as unknown as { id: string }).id));
+    const order = await page.$$eval('#causes, #warnings, #readings, #filters, #matrix', (els) => els.map((e) => (e as unknown as { id: string; }).id));
     expect(order).toEqual(['causes', 'warnings', 'readings', 'filters', 'matrix']);
     const first = page.locator('#causes-list details.cause').first();
     expect(await first.getAttribute('open')).toBe('');
     expect(await first.locator(':scope > summary').textContent()).toBe('1.page of project does not match the page envelope: /data/*/title must be string');
-    expect(await first.locator('.facts').textContent()).toMatch(/failedRES-PROJECT-SHAPE.*blocked1 requirement \(1 check\) — setup step "a project of team A" failed: LIST-LIMIT/);
-    expect(await first.locator('.exchange pre').textContent()).toMatch(/^GET http:\/\/127\.0\.0\.1:4010\/api\/public\/v1\/projects\?limit=1\n→ 200 \{"data":\[\{"id":"[^"]+","title":4711/);
+    expect(await first.locator('.facts').textContent()).toMatch(
+      /failedRES-PROJECT-SHAPE.*blocked1 requirement \(1 check\) — setup step "a project of team A" failed: LIST-LIMIT/,
+    );
+    expect(await first.locator('.exchange pre').textContent()).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:4010\/api\/public\/v1\/projects\?limit=1\n→ 200 \{"data":\[\{"id":"[^"]+","title":4711/,
+    );
     expect(await page.textContent('#causes .reproduce pre')).toMatch(/npm run mock -- --port 4010 --seed 7 --fault field-mistyped --deprecate listCvs &/);
     expect(await page.textContent('tr.req[data-id="LIST-LIMIT"] a.cause-link')).toBe('root cause 1');
     expect(await page.textContent('#warnings li')).toBe('list.last-page: hasMore true followed by an empty last page (GEN-BASE-PATH)');
   });
 
   it('shows a failure on the first screen (1280×800)', async () => {
-    await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+    await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void; }).scrollTo(0, 0));
     const shot = await page.screenshot();
     // PNG: width and height are the big-endian words at bytes 16 and 20 of the IHDR chunk.
     expect([shot.readUInt32BE(16), shot.readUInt32BE(20)]).toEqual([1280, 800]);
@@ -144,10 +184,11 @@ describe('index.html in headless Chromium', () => {
   });
 
   it('draws one stacked bar per section, with no external asset', async () => {
-    const bars = await page.$$eval('#summary-chart g.bar', (gs) => gs.map((g) => ({
-      section: (g as El).dataset.section,
-      segments: [...g.querySelectorAll('rect.seg')].map((r) => (r as El).dataset.status),
-    })));
+    const bars = await page.$$eval('#summary-chart g.bar', (gs) =>
+      gs.map((g) => ({
+        section: (g as El).dataset.section,
+        segments: [...g.querySelectorAll('rect.seg')].map((r) => (r as El).dataset.status),
+      })));
     expect(bars.map((b) => b.section)).toEqual(['1', '2', '4', '5', '6', '8', '9']);
     expect(bars.find((b) => b.section === '4')?.segments).toEqual(['failed', 'blocked']);
     expect(bars.find((b) => b.section === '1')?.segments).toEqual(['passed', 'not-testable']);
@@ -158,7 +199,13 @@ describe('index.html in headless Chromium', () => {
   it('filters by status with the pills and the select', async () => {
     expect(await visibleIds()).toHaveLength(14);
     await page.click('#count-failed');
-    expect((await visibleIds()).sort()).toEqual(['ISO-GET-OTHER-TEAM-404', 'LIST-CURSOR-UNDECODABLE', 'LIST-FILTER-PROJECT-ID', 'RES-PROJECT-SHAPE', 'VER-CURSOR-400']);
+    expect((await visibleIds()).sort()).toEqual([
+      'ISO-GET-OTHER-TEAM-404',
+      'LIST-CURSOR-UNDECODABLE',
+      'LIST-FILTER-PROJECT-ID',
+      'RES-PROJECT-SHAPE',
+      'VER-CURSOR-400',
+    ]);
     expect(await page.getAttribute('#count-failed', 'aria-pressed')).toBe('true');
     expect(await page.isVisible('section.group[data-section="6"]')).toBe(false);
     await page.click('#count-blocked');

@@ -21,7 +21,11 @@ export function embedJson(value: unknown): string {
     .replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
-export interface SectionGroup { key: string; title: string; ids: string[] }
+export interface SectionGroup {
+  key: string;
+  title: string;
+  ids: string[];
+}
 
 /** Requirements grouped by the document's top-level section, in document order. */
 export function groupBySection(report: Report): SectionGroup[] {
@@ -51,7 +55,11 @@ function headerHtml(report: Report, groups: readonly SectionGroup[]): string {
     report.only ? `only ${report.only.join(', ')}` : '',
   ].filter(Boolean).map(escapeHtml).join(' · ');
   const count = (s: string) => report.requirements.filter((r) => r.status === s).length;
-  const pills = STATUS_ORDER.map((s) => `<button type="button" class="chip s-${s}" id="count-${s}" data-status="${s}" aria-pressed="false" title="show only ${statusText(s)} requirements">${count(s)} ${statusText(s)}</button>`).join('');
+  const pills = STATUS_ORDER.map((s) =>
+    `<button type="button" class="chip s-${s}" id="count-${s}" data-status="${s}" aria-pressed="false" title="show only ${statusText(s)} requirements">${
+      count(s)
+    } ${statusText(s)}</button>`
+  ).join('');
   return `<header><h1>Conformance report</h1><p class="meta">${meta}</p><div class="chips">${pills}</div>${summarySvg(report, groups)}</header>`;
 }
 
@@ -59,19 +67,25 @@ function causesHtml(report: Report): string {
   const causes = report.causes ?? [];
   if (causes.length === 0) return '';
   const mock = report.reproduce
-    ? `<div class="reproduce"><div class="label">The mock of this run is gone; start the same one (seed, port, options) to use the curl commands:</div><pre>${escapeHtml(report.reproduce.mock.join('\n'))}</pre></div>`
+    ? `<div class="reproduce"><div class="label">The mock of this run is gone; start the same one (seed, port, options) to use the curl commands:</div><pre>${
+      escapeHtml(report.reproduce.mock.join('\n'))
+    }</pre></div>`
     : '';
   return `<section class="extra" id="causes"><h2>Root causes <span class="counts">${causes.length}, most requirements first — fix these first</span></h2><div id="causes-list"></div>${mock}</section>`;
 }
 
 function extrasHtml(report: Report): string {
   const warnings = report.target.warnings ?? [];
-  const warningItems = warnings.map((w) => `<li><strong>${escapeHtml(w.name)}</strong>: ${escapeHtml(w.message)} <span class="reason">(${escapeHtml(w.requirements.join(', '))})</span></li>`).join('');
+  const warningItems = warnings.map((w) =>
+    `<li><strong>${escapeHtml(w.name)}</strong>: ${escapeHtml(w.message)} <span class="reason">(${escapeHtml(w.requirements.join(', '))})</span></li>`
+  ).join('');
   const readings = Object.entries(report.target.readings);
   const readingRows = readings.map(([k, v]) => `<tr><td class="id">${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('');
   const errors = report.errors.map((e) => `<li><strong>${escapeHtml(e.source)}</strong>: <pre>${escapeHtml(e.message)}</pre></li>`).join('');
   return [
-    warnings.length ? `<section class="extra" id="warnings"><h2>Warnings <span class="counts">${warnings.length} — allowed by the document, worth a look; they never fail a run</span></h2><ul>${warningItems}</ul></section>` : '',
+    warnings.length
+      ? `<section class="extra" id="warnings"><h2>Warnings <span class="counts">${warnings.length} — allowed by the document, worth a look; they never fail a run</span></h2><ul>${warningItems}</ul></section>`
+      : '',
     runAccountHtml(report),
     errors ? `<section class="extra" id="run-errors"><h2>Run errors</h2><ul>${errors}</ul></section>` : '',
     readings.length ? `<section class="extra" id="readings"><h2>Readings observed</h2><table><tbody>${readingRows}</tbody></table></section>` : '',
@@ -82,22 +96,46 @@ function extrasHtml(report: Report): string {
 function runAccountHtml(report: Report): string {
   const lines: string[] = [];
   if (report.stopped) lines.push(`<strong>Stopped early (${escapeHtml(report.stopped.cause)})</strong>: ${escapeHtml(report.stopped.message)}`);
-  if (report.runId) lines.push(`Run id <code>${escapeHtml(report.runId)}</code>${report.readOnly ? ' · read-only (no mutating request sent)' : ''}${report.requests !== undefined ? ` · ${report.requests} requests` : ''}`);
+  if (report.runId) {
+    lines.push(
+      `Run id <code>${escapeHtml(report.runId)}</code>${report.readOnly ? ' · read-only (no mutating request sent)' : ''}${
+        report.requests !== undefined ? ` · ${report.requests} requests` : ''
+      }`,
+    );
+  }
   const left = Object.entries(report.leftovers ?? {}).filter(([, v]) => v.count > 0);
   if (left.length) {
     const total = left.reduce((n, [, v]) => n + v.count, 0);
-    lines.push(`Left on the target: ${total} (${left.map(([k, v]) => `${escapeHtml(k)} ${v.count}: <code>${v.ids.map(escapeHtml).join(' ')}</code> — ${escapeHtml(v.why.join('; '))}`).join('; ')})`);
+    lines.push(
+      `Left on the target: ${total} (${
+        left.map(([k, v]) => `${escapeHtml(k)} ${v.count}: <code>${v.ids.map(escapeHtml).join(' ')}</code> — ${escapeHtml(v.why.join('; '))}`).join('; ')
+      })`,
+    );
   }
   const touched = report.touched ?? [];
   if (touched.length) {
     const notBack = touched.filter((t) => t.restored !== true);
-    lines.push(`Pre-existing records changed and restored: ${touched.length - notBack.length} of ${touched.length} back as found${notBack.length ? `; not back: ${notBack.map((t) => `${escapeHtml(t.resource)} <code>${escapeHtml(t.id)}</code>${t.scratch ? ' (scratch)' : ''} ${escapeHtml(t.differences.join(', ') || 'restore did not run')}`).join('; ')}` : ''}`);
+    lines.push(
+      `Pre-existing records changed and restored: ${touched.length - notBack.length} of ${touched.length} back as found${
+        notBack.length
+          ? `; not back: ${
+            notBack.map((t) =>
+              `${escapeHtml(t.resource)} <code>${escapeHtml(t.id)}</code>${t.scratch ? ' (scratch)' : ''} ${
+                escapeHtml(t.differences.join(', ') || 'restore did not run')
+              }`
+            ).join('; ')
+          }`
+          : ''
+      }`,
+    );
   }
   return lines.length ? `<section class="extra" id="run-account"><h2>Run</h2><ul>${lines.map((l) => `<li>${l}</li>`).join('')}</ul></section>` : '';
 }
 
 const filtersHtml = `<div class="filters" id="filters">
-<label>status <select id="f-status"><option value="">all</option>${STATUS_ORDER.map((s) => `<option value="${s}">${statusText(s)}</option>`).join('')}</select></label>
+<label>status <select id="f-status"><option value="">all</option>${
+  STATUS_ORDER.map((s) => `<option value="${s}">${statusText(s)}</option>`).join('')
+}</select></label>
 <label>level <select id="f-level"><option value="">all</option><option value="must">must</option><option value="implied">implied</option><option value="not-testable">not-testable</option></select></label>
 <label>id <input type="search" id="f-id" placeholder="e.g. LIST-CURSOR"></label>
 <span id="f-count" class="counts"></span>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport } from './build-report.js';
 import { fakeInput } from '../testing/fake-run.js';
+import { buildReport } from './build-report.js';
 import { renderJunit, xmlEscape } from './junit.js';
 
 /** A small well-formedness check: balanced elements, quoted attributes, no raw `<` or bare `&` in text. */
@@ -42,13 +42,15 @@ describe('junit.xml', () => {
 
   it('gives failures their message and the curl, and skips their reason', () => {
     expect(xml).toMatch(/<failure message="expected status 400, got 200;[^"]*" type="ConformanceFailure">/);
-    expect(xml).toContain("curl -sS -H &apos;Authorization: Bearer $CONFORMANCE_API_KEY&apos;");
+    expect(xml).toContain('curl -sS -H &apos;Authorization: Bearer $CONFORMANCE_API_KEY&apos;');
     expect(xml).toContain('<skipped message="needs CONFORMANCE_API_KEY_READ_ONLY"/>');
     expect(xml).toMatch(/<testsuites name="conformance" tests="10" failures="4" errors="1" skipped="1"/);
   });
 
-  it('reports a check blocked by a setup step as an error carrying its root cause\'s evidence', () => {
-    expect(xml).toMatch(/<testcase name="limit bounds every page \[LIST-LIMIT\]"[^>]*>\s*<error message="blocked by setup step &quot;a project of team A&quot;: page of project does not match/);
+  it("reports a check blocked by a setup step as an error carrying its root cause's evidence", () => {
+    expect(xml).toMatch(
+      /<testcase name="limit bounds every page \[LIST-LIMIT\]"[^>]*>\s*<error message="blocked by setup step &quot;a project of team A&quot;: page of project does not match/,
+    );
     expect(xml).toContain('in setup: a project of team A');
   });
 

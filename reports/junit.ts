@@ -15,7 +15,11 @@ export function xmlEscape(text: string): string {
     .replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
-interface Row { check: ReportCheck; failure?: ReportFailure; requirements: string[] }
+interface Row {
+  check: ReportCheck;
+  failure?: ReportFailure;
+  requirements: string[];
+}
 
 /** A check covering several requirements appears once, with all its failures merged. */
 function rowsByConcern(report: Report): Map<string, Row[]> {
@@ -74,7 +78,9 @@ export function renderJunit(report: Report): string {
   const suites = [...rowsByConcern(report).entries()].map(([concern, rows]) => {
     const count = (s: string) => rows.filter((r) => r.check.status === s && !r.check.notRun).length;
     const time = rows.reduce((t, r) => t + r.check.durationMs, 0) / 1000;
-    const attrs = `name="${xmlEscape(concern)}" tests="${rows.length}" failures="${count('failed')}" errors="${count('blocked') + rows.filter((r) => r.check.notRun).length}" skipped="${count('skipped')}" time="${time.toFixed(3)}"`;
+    const attrs = `name="${xmlEscape(concern)}" tests="${rows.length}" failures="${count('failed')}" errors="${
+      count('blocked') + rows.filter((r) => r.check.notRun).length
+    }" skipped="${count('skipped')}" time="${time.toFixed(3)}"`;
     return `  <testsuite ${attrs}>\n${rows.map(testcase).join('\n')}\n  </testsuite>`;
   });
   const all = [...rowsByConcern(report).values()].flat();
@@ -84,11 +90,23 @@ export function renderJunit(report: Report): string {
   const notRun = all.filter((r) => r.check.notRun).length;
   // Problems of the run itself (a target that did not start, a run that stopped, a suite that did
   // not load) are <error> test cases too, so that a dashboard never shows such a run as green.
-  const runErrors = report.errors.map((e, i) => `    <testcase name="${xmlEscape(`${e.source} #${i + 1}`)}" classname="run" time="0.000">\n      <error message="${xmlEscape(e.message.split('\n')[0] ?? '')}" type="RunError">${xmlEscape(e.message)}</error>\n    </testcase>`);
-  if (runErrors.length > 0) suites.unshift(`  <testsuite name="run" tests="${runErrors.length}" failures="0" errors="${runErrors.length}" skipped="0" time="0.000">\n${runErrors.join('\n')}\n  </testsuite>`);
+  const runErrors = report.errors.map((e, i) =>
+    `    <testcase name="${xmlEscape(`${e.source} #${i + 1}`)}" classname="run" time="0.000">\n      <error message="${
+      xmlEscape(e.message.split('\n')[0] ?? '')
+    }" type="RunError">${xmlEscape(e.message)}</error>\n    </testcase>`
+  );
+  if (runErrors.length > 0) {
+    suites.unshift(
+      `  <testsuite name="run" tests="${runErrors.length}" failures="0" errors="${runErrors.length}" skipped="0" time="0.000">\n${
+        runErrors.join('\n')
+      }\n  </testsuite>`,
+    );
+  }
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="conformance" tests="${all.length + runErrors.length}" failures="${failures}" errors="${report.errors.length + blocked + notRun}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xmlEscape(report.startedAt)}">`,
+    `<testsuites name="conformance" tests="${all.length + runErrors.length}" failures="${failures}" errors="${
+      report.errors.length + blocked + notRun
+    }" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}" timestamp="${xmlEscape(report.startedAt)}">`,
     ...suites,
     '</testsuites>',
     '',

@@ -4,7 +4,10 @@ import type { Paint } from './colour.js';
 // blocked so far. On a terminal one line is rewritten in place; elsewhere (CI logs, pipes) one
 // line per suite file is printed. A requirement is done when every check naming it finished.
 
-export interface ProgressStream { write(text: string): unknown; isTTY?: boolean }
+export interface ProgressStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
 
 export type CheckOutcome = 'passed' | 'failed' | 'blocked' | 'skipped';
 

@@ -2,14 +2,19 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildReport } from './build-report.js';
 import { fakeInput, PLANTED_KEY } from '../testing/fake-run.js';
+import { buildReport } from './build-report.js';
 import { redactDeep, redactString, secretsFrom } from './redact.js';
 import { writeReport } from './write.js';
 
 describe('secretsFrom', () => {
   it('takes key-like settings and names the replacement after the variable', () => {
-    const secrets = secretsFrom({ CONFORMANCE_API_KEY: 'aaaaaaaaaa', CONFORMANCE_API_KEY_OTHER_TEAM: 'bbbbbbbbbb', CONFORMANCE_BASE_URL: 'http://x', PATH: '/usr/bin' });
+    const secrets = secretsFrom({
+      CONFORMANCE_API_KEY: 'aaaaaaaaaa',
+      CONFORMANCE_API_KEY_OTHER_TEAM: 'bbbbbbbbbb',
+      CONFORMANCE_BASE_URL: 'http://x',
+      PATH: '/usr/bin',
+    });
     expect(secrets).toEqual([
       { value: 'aaaaaaaaaa', replacement: '$CONFORMANCE_API_KEY' },
       { value: 'bbbbbbbbbb', replacement: '$CONFORMANCE_API_KEY_OTHER_TEAM' },
@@ -35,7 +40,9 @@ describe('redaction', () => {
 
 describe('no key in any written file', () => {
   let dir = '';
-  afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
   it('removes a key planted in a header, a body, an error message and a check name', async () => {
     dir = await mkdtemp(join(tmpdir(), 'conformance-redact-'));

@@ -19,7 +19,9 @@ import { fakeCatalog } from '../../../testing/fake-run.ts';
 const here = new URL('.', import.meta.url).pathname;
 globalThis.__conformanceRun = { specVersion: '1.6.0', target: { kind: 'deployment', baseUrl: 'http://127.0.0.1:9' }, seed: 5, startedAt: new Date().toISOString() };
 const catalog = { entries: fakeCatalog, specVersion: '1.6.0', match: (p) => fakeCatalog.map((r) => r.id).filter((id) => p.some((x) => new RegExp('^' + x.replace(/\\*/g, '.*') + '$').test(id))) };
-export default defineConfig({ test: { root: here, include: ['*.check.ts'], reporters: [new ConformanceReporter({ dir: ${JSON.stringify(outDir)}, catalog })] } });
+export default defineConfig({ test: { root: here, include: ['*.check.ts'], reporters: [new ConformanceReporter({ dir: ${
+  JSON.stringify(outDir)
+}, catalog })] } });
 `;
 
 const checks = `
@@ -43,7 +45,9 @@ describe('ConformanceReporter in a vitest run', () => {
     writeFileSync(join(fixture, 'vitest.config.mts'), config);
     writeFileSync(join(fixture, 'sample.check.ts'), checks);
     const run = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(fixture, 'vitest.config.mts')], {
-      cwd: root, encoding: 'utf8', timeout: 60_000,
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
       env: { ...process.env, CONFORMANCE_API_KEY: PLANTED_KEY, CONFORMANCE_ONLY: 'LIST-*,UPLOAD-*,AUTH-*,ISO-*', NO_COLOR: '1' },
     });
     stdout = `${run.stdout}\n${run.stderr}`;

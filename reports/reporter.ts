@@ -1,14 +1,14 @@
 import type { UserConsoleLog } from 'vitest';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import { buildReport } from './build-report.js';
-import { loadCatalog, type Catalog } from './catalog.js';
-import { colourWanted, paint, type Paint } from './colour.js';
 import { runContext } from '../contract/run.js';
 import { selectionFrom } from '../contract/selection.js';
 import { readSources } from '../suites/harness/config-source.js';
+import { buildReport } from './build-report.js';
+import { type Catalog, loadCatalog } from './catalog.js';
+import { colourWanted, type Paint, paint } from './colour.js';
 import { mockStart } from './mock-start.js';
-import { Progress, type CheckOutcome, type ProgressStream } from './progress.js';
-import { redactString, secretsFrom, secretsFromConfigFile, type Secret } from './redact.js';
+import { type CheckOutcome, Progress, type ProgressStream } from './progress.js';
+import { redactString, type Secret, secretsFrom, secretsFromConfigFile } from './redact.js';
 import { renderTerminalSummary } from './terminal.js';
 import type { CheckResult, RunError } from './types.js';
 import { writeReport } from './write.js';
@@ -58,7 +58,7 @@ function runErrors(modules: readonly TestModule[], unhandled: readonly Serialize
 function outcomeOf(test: TestCase): (id: string) => CheckOutcome {
   const state = test.result().state;
   if (state !== 'failed') return () => (state === 'passed' ? 'passed' : 'skipped');
-  const failure = ((test.meta() as Record<string, unknown>).conformance as { failure?: { setup?: unknown; requirements?: unknown } } | undefined)?.failure;
+  const failure = ((test.meta() as Record<string, unknown>).conformance as { failure?: { setup?: unknown; requirements?: unknown; }; } | undefined)?.failure;
   const concerned = Array.isArray(failure?.requirements) ? (failure.requirements as unknown[]) : undefined;
   if (!concerned || (concerned.length === 0 && !failure?.setup)) return () => 'failed';
   return (id) => (concerned.includes(id) ? 'failed' : 'blocked');

@@ -2,28 +2,29 @@
 // run that stopped early (its unfinished checks are errors, never failures, and it is never green).
 import { describe, expect, it } from 'vitest';
 import { accountFor } from '../suites/harness/journal.js';
-import { buildReport } from './build-report.js';
 import { fakeChecks, fakeInput } from '../testing/fake-run.js';
+import { buildReport } from './build-report.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { validateReport } from './schema.js';
 import type { CheckResult } from './types.js';
 
-const accounting = () => accountFor([
-  { e: 'created', kind: 'organization', id: 'org-1', auth: 'team', deletable: false },
-  { e: 'created', kind: 'assignment', id: 'asg-1', auth: 'team', deletable: true },
-  { e: 'created', kind: 'assignment', id: 'asg-2', auth: 'otherTeam', deletable: true },
-  { e: 'deleted', id: 'asg-1' },
-  { e: 'left', kind: 'assignment', id: 'asg-2', why: 'not deleted: DELETE answered 500' },
-  { e: 'created', kind: 'file', id: 'file-1', auth: 'team', deletable: true },
-  { e: 'touched', resource: 'projects', id: 'p-1', auth: 'team', scratch: false },
-  { e: 'restored', resource: 'projects', id: 'p-1', back: true, differences: [] },
-  { e: 'touched', resource: 'projects', id: 'p-2', auth: 'team', scratch: true },
-  { e: 'restored', resource: 'projects', id: 'p-2', back: false, differences: ['stage_changed_at'] },
-  { e: 'touched', resource: 'projects', id: 'p-3', auth: 'team', scratch: false },
-  { e: 'requests', file: 'a', count: 10 },
-  { e: 'requests', file: 'b', count: 5 },
-]);
+const accounting = () =>
+  accountFor([
+    { e: 'created', kind: 'organization', id: 'org-1', auth: 'team', deletable: false },
+    { e: 'created', kind: 'assignment', id: 'asg-1', auth: 'team', deletable: true },
+    { e: 'created', kind: 'assignment', id: 'asg-2', auth: 'otherTeam', deletable: true },
+    { e: 'deleted', id: 'asg-1' },
+    { e: 'left', kind: 'assignment', id: 'asg-2', why: 'not deleted: DELETE answered 500' },
+    { e: 'created', kind: 'file', id: 'file-1', auth: 'team', deletable: true },
+    { e: 'touched', resource: 'projects', id: 'p-1', auth: 'team', scratch: false },
+    { e: 'restored', resource: 'projects', id: 'p-1', back: true, differences: [] },
+    { e: 'touched', resource: 'projects', id: 'p-2', auth: 'team', scratch: true },
+    { e: 'restored', resource: 'projects', id: 'p-2', back: false, differences: ['stage_changed_at'] },
+    { e: 'touched', resource: 'projects', id: 'p-3', auth: 'team', scratch: false },
+    { e: 'requests', file: 'a', count: 10 },
+    { e: 'requests', file: 'b', count: 5 },
+  ]);
 
 describe('the run account in the report', () => {
   it('folds the journal: leftovers per collection with ids and why, touched records with their restore, requests', () => {
@@ -55,10 +56,34 @@ describe('the run account in the report', () => {
     const input = fakeInput();
     const checks: CheckResult[] = [
       ...fakeChecks(),
-      { name: 'checks never started [LIST-PAGE-ENVELOPE]', moduleId: 'suites/pagination.check.ts', state: 'skipped', note: 'The test run was aborted by the user.', errors: [], durationMs: 0, meta: { requirements: ['LIST-PAGE-ENVELOPE'], concern: 'pagination' } },
-      { name: 'stopped mid-way [UPLOAD-LIMIT]', moduleId: 'suites/uploads.check.ts', state: 'skipped', errors: [], durationMs: 3, meta: { requirements: ['UPLOAD-LIMIT'], concern: 'uploads', skipReason: 'not run: x', notRun: 'the target stopped answering: 5 requests in a row got no response' } },
+      {
+        name: 'checks never started [LIST-PAGE-ENVELOPE]',
+        moduleId: 'suites/pagination.check.ts',
+        state: 'skipped',
+        note: 'The test run was aborted by the user.',
+        errors: [],
+        durationMs: 0,
+        meta: { requirements: ['LIST-PAGE-ENVELOPE'], concern: 'pagination' },
+      },
+      {
+        name: 'stopped mid-way [UPLOAD-LIMIT]',
+        moduleId: 'suites/uploads.check.ts',
+        state: 'skipped',
+        errors: [],
+        durationMs: 3,
+        meta: {
+          requirements: ['UPLOAD-LIMIT'],
+          concern: 'uploads',
+          skipReason: 'not run: x',
+          notRun: 'the target stopped answering: 5 requests in a row got no response',
+        },
+      },
     ];
-    const report = buildReport({ ...input, checks, context: { ...input.context, stopped: { cause: 'deadline', message: 'the run took longer than CONFORMANCE_RUN_TIMEOUT (30m)' } } });
+    const report = buildReport({
+      ...input,
+      checks,
+      context: { ...input.context, stopped: { cause: 'deadline', message: 'the run took longer than CONFORMANCE_RUN_TIMEOUT (30m)' } },
+    });
     expect(report.stopped).toEqual({ cause: 'deadline', message: 'the run took longer than CONFORMANCE_RUN_TIMEOUT (30m)' });
     expect(report.errors).toContainEqual({ source: 'run', message: 'the run reached its deadline: the run took longer than CONFORMANCE_RUN_TIMEOUT (30m)' });
     expect(validateReport(report).valid).toBe(true);
@@ -74,14 +99,25 @@ describe('the run account in the report', () => {
 
   it('the stop the workers journaled (the target fell silent) counts when the main process saw none', () => {
     const input = fakeInput();
-    const report = buildReport({ ...input, context: { ...input.context, accounting: () => accountFor([{ e: 'stopped', cause: 'target-unresponsive', message: 'the target stopped answering' }]) } });
+    const report = buildReport({
+      ...input,
+      context: { ...input.context, accounting: () => accountFor([{ e: 'stopped', cause: 'target-unresponsive', message: 'the target stopped answering' }]) },
+    });
     expect(report.stopped?.cause).toBe('target-unresponsive');
     expect(report.errors).toContainEqual({ source: 'run', message: 'the run stopped early: the target stopped answering' });
   });
 
   it('an account that cannot be read is a run error, not a crash', () => {
     const input = fakeInput();
-    const report = buildReport({ ...input, context: { ...input.context, accounting: () => { throw new Error('disk gone'); } } });
+    const report = buildReport({
+      ...input,
+      context: {
+        ...input.context,
+        accounting: () => {
+          throw new Error('disk gone');
+        },
+      },
+    });
     expect(report.errors).toContainEqual({ source: 'run', message: "the run's account could not be read: disk gone" });
   });
 });

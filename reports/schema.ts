@@ -1,10 +1,10 @@
+import type { ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 
 // conformance.json is validated before it is written and whenever it is read back
 // (report diff), so a reporter bug or a hand-edited file is reported, not trusted.
@@ -33,7 +33,7 @@ function newAjv(standalone: boolean): Ajv2020 {
 
 /** What the precompiled validator was generated from: ajv's version, the options and the schema. */
 function schemaHash(schemaText: string): string {
-  const ajvVersion = (require('ajv/package.json') as { version: string }).version;
+  const ajvVersion = (require('ajv/package.json') as { version: string; }).version;
   return createHash('sha256').update(`ajv ${ajvVersion} ${JSON.stringify(AJV_OPTIONS)}\n${schemaText}`).digest('hex');
 }
 
@@ -49,7 +49,7 @@ export function reportValidatorCode(): string {
 /** The build's validator when it was generated from this schema and ajv, else undefined. */
 function precompiled(schemaText: string): ValidateFunction | undefined {
   try {
-    const fn = require(PRECOMPILED) as ValidateFunction & { schemaHash?: string };
+    const fn = require(PRECOMPILED) as ValidateFunction & { schemaHash?: string; };
     return fn.schemaHash === schemaHash(schemaText) ? fn : undefined;
   } catch {
     return undefined;
@@ -66,9 +66,13 @@ function validator(): ValidateFunction {
   return compiled;
 }
 
-export interface ReportSchemaError { path: string; message: string; keyword: string }
+export interface ReportSchemaError {
+  path: string;
+  message: string;
+  keyword: string;
+}
 
-export function validateReport(value: unknown): { valid: boolean; errors: ReportSchemaError[] } {
+export function validateReport(value: unknown): { valid: boolean; errors: ReportSchemaError[]; } {
   const validate = validator();
   const valid = validate(value) as boolean;
   const errors = (validate.errors ?? []).map((e) => ({ path: e.instancePath || '/', message: e.message ?? e.keyword, keyword: e.keyword }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { fakeInput } from '../testing/fake-run.js';
 import { buildReport } from './build-report.js';
 import { colourWanted, paint } from './colour.js';
-import { fakeInput } from '../testing/fake-run.js';
 import { Progress } from './progress.js';
 import { renderTerminalSummary } from './terminal.js';
 
@@ -13,7 +13,9 @@ const lines = text.split('\n');
 
 describe('the terminal summary', () => {
   it('starts with one line of requirement and check counts', () => {
-    expect(lines[2]).toBe('✗ 5 failed · 2 blocked · 3 passed · 2 skipped · 2 not testable — of 14 requirements (10 checks: 4 failed, 1 blocked, 4 passed, 1 skipped)');
+    expect(lines[2]).toBe(
+      '✗ 5 failed · 2 blocked · 3 passed · 2 skipped · 2 not testable — of 14 requirements (10 checks: 4 failed, 1 blocked, 4 passed, 1 skipped)',
+    );
   });
 
   it('puts the root cause a setup failure shares with a failing check first on the screen, with its evidence', () => {
@@ -34,9 +36,13 @@ describe('the terminal summary', () => {
   });
 
   it('groups blocked and skipped requirements by reason, and lists warnings', () => {
-    expect(text).toMatch(/Blocked \(2 requirements\):\n {2}1 {2}not reached: check "project_id and employee_id filters .*\n {2}1 {2}setup step "a project of team A" failed/);
+    expect(text).toMatch(
+      /Blocked \(2 requirements\):\n {2}1 {2}not reached: check "project_id and employee_id filters .*\n {2}1 {2}setup step "a project of team A" failed/,
+    );
     expect(text).toMatch(/Skipped \(2 requirements\):\n {2}1 {2}checked on the API description/);
-    expect(text).toContain('1 warning (allowed by the document, worth a look):\n  list.last-page: hasMore true followed by an empty last page  (GEN-BASE-PATH)');
+    expect(text).toContain(
+      '1 warning (allowed by the document, worth a look):\n  list.last-page: hasMore true followed by an empty last page  (GEN-BASE-PATH)',
+    );
   });
 
   it('prints the report paths once, and no stack trace unless given', () => {
@@ -67,17 +73,28 @@ describe('progress', () => {
   const expected = new Map([['A', 2], ['B', 1]]);
   it('prints one line per finished file when not on a terminal', () => {
     let out = '';
-    const p = new Progress({ write: (t: string) => { out += t; } }, paint(false), expected);
+    const p = new Progress({
+      write: (t: string) => {
+        out += t;
+      },
+    }, paint(false), expected);
     p.checkFinished(['A', 'B'], 'blocked');
     p.fileFinished('suites/a.test.ts');
     p.checkFinished(['A'], 'failed');
     p.fileFinished('suites/b.test.ts');
-    expect(out).toBe('conformance 1/2 requirements done · 2 blocked  (suites/a.test.ts finished)\nconformance 2/2 requirements done · 1 failed · 1 blocked  (suites/b.test.ts finished)\n');
+    expect(out).toBe(
+      'conformance 1/2 requirements done · 2 blocked  (suites/a.test.ts finished)\nconformance 2/2 requirements done · 1 failed · 1 blocked  (suites/b.test.ts finished)\n',
+    );
   });
 
   it('rewrites one line in place on a terminal and clears it before the summary', () => {
     let out = '';
-    const p = new Progress({ write: (t: string) => { out += t; }, isTTY: true }, paint(false), expected);
+    const p = new Progress({
+      write: (t: string) => {
+        out += t;
+      },
+      isTTY: true,
+    }, paint(false), expected);
     p.checkFinished(['B'], 'passed');
     p.fileFinished('suites/a.test.ts');
     p.clear();

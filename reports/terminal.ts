@@ -10,7 +10,7 @@ import type { Report, ReportCheck, RootCause } from './types.js';
 
 export interface TerminalOptions {
   paint: Paint;
-  paths?: { html: string; json: string; junit: string };
+  paths?: { html: string; json: string; junit: string; };
   /** Check name → the stacks vitest recorded; printed only when given. */
   stacks?: ReadonlyMap<string, readonly string[]>;
   /** Root causes shown in full; the others are counted. */
@@ -40,13 +40,17 @@ function countsLine(report: Report, p: Paint): string {
   const parts = [
     s.failed ? p.red(`${s.failed} failed`) : '0 failed',
     blocked ? p.yellow(`${blocked} blocked`) : '',
-    p.green(`${s.passed} passed`), `${s.skipped} skipped`, `${s.notTestable} not testable`,
+    p.green(`${s.passed} passed`),
+    `${s.skipped} skipped`,
+    `${s.notTestable} not testable`,
   ].filter(Boolean);
   const checks = uniqueChecks(report);
   const by = (st: string) => checks.filter((c) => c.status === st).length;
   const checkParts = (['failed', 'blocked', 'passed', 'skipped'] as const).filter((st) => by(st) > 0).map((st) => `${by(st)} ${st}`);
   const mark = ok ? p.green('✓') : p.red('✗');
-  return `${mark} ${parts.join(' · ')} — of ${s.total} requirements (${plural(checks.length, 'check')}${checkParts.length ? `: ${checkParts.join(', ')}` : ''})`;
+  return `${mark} ${parts.join(' · ')} — of ${s.total} requirements (${plural(checks.length, 'check')}${
+    checkParts.length ? `: ${checkParts.join(', ')}` : ''
+  })`;
 }
 
 function causeLines(c: RootCause, n: number, p: Paint): string[] {
@@ -86,7 +90,12 @@ function reasonBlock(title: string, reasons: [string, number][], p: Paint): stri
 
 function targetLine(report: Report): string {
   const t = report.target;
-  const bits = [`${t.kind}${t.baseUrl ? ` ${t.baseUrl}` : ''}`, t.mockFault ? `mock fault ${t.mockFault}` : '', t.shape ? `shape ${t.shape}` : '', t.viaPrism ? 'via Prism' : ''].filter(Boolean);
+  const bits = [
+    `${t.kind}${t.baseUrl ? ` ${t.baseUrl}` : ''}`,
+    t.mockFault ? `mock fault ${t.mockFault}` : '',
+    t.shape ? `shape ${t.shape}` : '',
+    t.viaPrism ? 'via Prism' : '',
+  ].filter(Boolean);
   return `Conformance of ${bits.join(', ')} to API document ${report.specVersion} · seed ${report.seed ?? 'n/a'} · ${(report.durationMs / 1000).toFixed(1)} s`;
 }
 
@@ -99,13 +108,20 @@ export function renderTerminalSummary(report: Report, o: TerminalOptions): strin
     lines.push('', p.bold(`${plural(causes.length, 'root cause')}, most requirements first:`));
     shown.forEach((c, i) => lines.push('', ...causeLines(c, i + 1, p)));
     if (causes.length > shown.length) lines.push('', `… ${plural(causes.length - shown.length, 'more root cause')} in the report.`);
-    if (report.reproduce) lines.push('', p.bold('The mock of this run is gone; start the same one (seed, port, options) to use the curl lines:'), ...report.reproduce.mock.map((l) => `  ${l}`));
+    if (report.reproduce) {
+      lines.push('', p.bold('The mock of this run is gone; start the same one (seed, port, options) to use the curl lines:'),
+        ...report.reproduce.mock.map((l) => `  ${l}`));
+    }
   }
   const warnings = report.target.warnings ?? [];
-  if (warnings.length) lines.push('', p.bold(`${plural(warnings.length, 'warning')} (allowed by the document, worth a look):`), ...warnings.map((w) => `  ${p.yellow(w.name)}: ${w.message}  (${idList(w.requirements, 3)})`));
+  if (warnings.length) {
+    lines.push('', p.bold(`${plural(warnings.length, 'warning')} (allowed by the document, worth a look):`), ...warnings.map((w) =>
+      `  ${p.yellow(w.name)}: ${w.message}  (${idList(w.requirements, 3)})`
+    ));
+  }
   lines.push(...reasonBlock('Blocked', groupedReasons(report, 'blocked'), p), ...reasonBlock('Skipped', groupedReasons(report, 'skipped'), p));
   if (report.errors.length) lines.push('', p.red(p.bold('Run errors:')), ...report.errors.map((e) => `  ${e.source}: ${cut(one(e.message), 240)}`));
-  if (o.stacks?.size) for (const [check, stacks] of o.stacks) lines.push('', p.dim(`── ${check}`), ...stacks);
+  if (o.stacks?.size) { for (const [check, stacks] of o.stacks) lines.push('', p.dim(`── ${check}`), ...stacks); }
   if (o.paths) lines.push('', `Reports: ${o.paths.html}`, `         ${o.paths.json}`, `         ${o.paths.junit}`);
   lines.push('');
   return lines.join('\n');

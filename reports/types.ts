@@ -30,7 +30,6 @@ export interface CheckResult {
   meta?: unknown;
 }
 
-
 export interface CatalogEntry {
   id: string;
   section: string;
@@ -93,7 +92,7 @@ export interface RootCause {
   /** Requirements it failed, and requirements it kept from being checked. */
   failed: string[];
   blocked: string[];
-  checks: { failed: string[]; blocked: string[] };
+  checks: { failed: string[]; blocked: string[]; };
   /** The evidence of its failure about the earliest requirement in the document. */
   failure: ReportFailure;
 }
@@ -126,11 +125,11 @@ export interface Report {
   startedAt: string;
   durationMs: number;
   only?: string[];
-  summary: { passed: number; failed: number; blocked?: number; skipped: number; notTestable: number; total: number };
+  summary: { passed: number; failed: number; blocked?: number; skipped: number; notTestable: number; total: number; };
   /** Root causes, most requirements first: what to fix first. */
   causes?: RootCause[];
   /** Against the bundled mock: the shell lines that start the same mock (seed, port, fixed keys) for the curl commands. */
-  reproduce?: { mock: string[] };
+  reproduce?: { mock: string[]; };
   requirements: ReportRequirement[];
   errors: RunError[];
   /** Marks every record the run created; null when the run never got one (its target did not start). */
@@ -140,9 +139,9 @@ export interface Report {
   /** HTTP requests the checks and their cleanup sent to the target. */
   requests?: number;
   /** Records the run created and leaves behind: the API offers no way to delete them, or deleting failed. */
-  leftovers?: Record<string, { count: number; ids: string[]; why: string[] }>;
+  leftovers?: Record<string, { count: number; ids: string[]; why: string[]; }>;
   /** Pre-existing records the run changed, and whether each is back exactly as found (apart from updated_at). */
-  touched?: { resource: string; id: string; auth: string; scratch: boolean; restored: boolean | null; differences: string[] }[];
+  touched?: { resource: string; id: string; auth: string; scratch: boolean; restored: boolean | null; differences: string[]; }[];
   /** Why the run ended before its checks did; absent when it ran to the end. */
-  stopped?: { cause: 'interrupted' | 'deadline' | 'target-unresponsive' | 'target-not-started' | 'preflight'; message: string; code?: string };
+  stopped?: { cause: 'interrupted' | 'deadline' | 'target-unresponsive' | 'target-not-started' | 'preflight'; message: string; code?: string; };
 }

@@ -15,7 +15,10 @@ export class ReportWriteError extends Error {
   }
 }
 
-export interface RenderedReport { report: Report; files: Record<keyof typeof REPORT_FILES, string> }
+export interface RenderedReport {
+  report: Report;
+  files: Record<keyof typeof REPORT_FILES, string>;
+}
 
 /** Redacts, validates and renders the three files in memory (nothing is written on error). */
 export function renderReport(raw: Report, secrets: readonly Secret[]): RenderedReport {

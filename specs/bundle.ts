@@ -3,7 +3,7 @@
 // ("stage.json", "project.json#/properties/id") are rewritten to point inside that set;
 // `$id` and `$schema` are dropped because the definitions no longer stand alone.
 
-import { readSchemaFile, schemaNames, type SchemaName } from './names.js';
+import { readSchemaFile, type SchemaName, schemaNames } from './names.js';
 
 /** The definition name of a schema: its `title` (Project, ProjectLegacy, PageEnvelope, ...). */
 export function definitionName(name: SchemaName): string {

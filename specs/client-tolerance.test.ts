@@ -7,13 +7,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { schema, schemaNames, validate, type SchemaName } from './index.js';
+import { schema, type SchemaName, schemaNames, validate } from './index.js';
 
 const validDir = fileURLToPath(new URL('../fixtures/schemas/valid/', import.meta.url));
 const isRequestBody = (name: string) => /-(create|patch)$/.test(name);
 const responseSchemas = schemaNames.filter((n) => !isRequestBody(n));
 
-function fixturesOf(name: SchemaName): { file: string; value: Record<string, unknown> }[] {
+function fixturesOf(name: SchemaName): { file: string; value: Record<string, unknown>; }[] {
   return readdirSync(join(validDir, name)).map((file) => ({
     file,
     value: JSON.parse(readFileSync(join(validDir, name, file), 'utf8')) as Record<string, unknown>,
@@ -22,7 +22,7 @@ function fixturesOf(name: SchemaName): { file: string; value: Record<string, unk
 
 /** Properties whose schema lists example values: the document's "value seen", an open set. */
 function openEnumProperties(name: SchemaName): string[] {
-  const props = (schema(name) as { properties?: Record<string, { examples?: unknown[]; type?: unknown }> }).properties ?? {};
+  const props = (schema(name) as { properties?: Record<string, { examples?: unknown[]; type?: unknown; }>; }).properties ?? {};
   return Object.entries(props).filter(([, p]) => Array.isArray(p.examples) && p.type === 'string').map(([k]) => k);
 }
 
@@ -35,13 +35,16 @@ describe('the suite tolerates what §9 says clients must tolerate', () => {
     }
   });
 
-  test.each(responseSchemas.filter((n) => openEnumProperties(n).length > 0))('[VER-UNKNOWN-ENUM-TOLERATED] %s: unseen values of enumerated fields still validate', (name) => {
-    for (const { file, value } of fixturesOf(name)) {
-      const changed = Object.fromEntries(openEnumProperties(name).map((p) => [p, `x-unseen-${p}`]));
-      const result = validate(name, { ...value, ...changed });
-      expect(result.valid, `${name}/${file}: ${JSON.stringify(result.errors)}`).toBe(true);
-    }
-  });
+  test.each(responseSchemas.filter((n) => openEnumProperties(n).length > 0))(
+    '[VER-UNKNOWN-ENUM-TOLERATED] %s: unseen values of enumerated fields still validate',
+    (name) => {
+      for (const { file, value } of fixturesOf(name)) {
+        const changed = Object.fromEntries(openEnumProperties(name).map((p) => [p, `x-unseen-${p}`]));
+        const result = validate(name, { ...value, ...changed });
+        expect(result.valid, `${name}/${file}: ${JSON.stringify(result.errors)}`).toBe(true);
+      }
+    },
+  );
 
   test('[VER-UNKNOWN-ENUM-TOLERATED] the open enumerated fields are found (the test above is not empty)', () => {
     expect(openEnumProperties('project')).toEqual(expect.arrayContaining(['rate_type', 'source', 'waiting_on', 'work_mode']));

@@ -6,9 +6,9 @@
 // option here, not a schema keyword): responses may carry unknown fields at runtime,
 // but typed code should not invent them.
 
+import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { bundleSchemas } from './bundle.js';
 
 export const TYPES_PATH = fileURLToPath(new URL('./types.ts', import.meta.url));
@@ -47,7 +47,7 @@ export async function generateTypes(): Promise<string> {
 function forTypes(node: unknown, defs: Record<string, unknown>): unknown {
   if (Array.isArray(node)) return node.map((v) => forTypes(v, defs));
   if (!node || typeof node !== 'object') return node;
-  const ref = (node as { $ref?: unknown }).$ref;
+  const ref = (node as { $ref?: unknown; }).$ref;
   if (typeof ref === 'string') {
     const [title, ...rest] = ref.replace(/^#\/definitions\//, '').split('/');
     if (rest.length === 0) return { $ref: ref };

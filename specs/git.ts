@@ -9,7 +9,7 @@ export function git(args: string[], cwd: string, label: string): string {
   try {
     return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? error).trim().split('\n')[0];
+    const stderr = String((error as { stderr?: unknown; }).stderr ?? error).trim().split('\n')[0];
     throw new GitReadError(`cannot read ${label}: ${stderr}`);
   }
 }

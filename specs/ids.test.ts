@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { PATH_ID_PATTERN, PATH_ID_PATTERN_SOURCE, UUID_PATTERN, isPathId, isUuid } from './ids.js';
+import { isPathId, isUuid, PATH_ID_PATTERN, PATH_ID_PATTERN_SOURCE, UUID_PATTERN } from './ids.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../fixtures/ids.json', import.meta.url), 'utf8')) as {
   valid: string[];

@@ -10,10 +10,9 @@ const HEX = '[0-9a-fA-F]';
  * §4: the path parameter `id` is a canonical UUID of versions 1 to 8 with variant
  * 8/9/a/b, or the all-zero UUID, or the all-f UUID (any letter case).
  */
-export const PATH_ID_PATTERN_SOURCE =
-  `^(?:${HEX}{8}-${HEX}{4}-[1-8]${HEX}{3}-[89abAB]${HEX}{3}-${HEX}{12}` +
-  '|00000000-0000-0000-0000-000000000000' +
-  '|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$';
+export const PATH_ID_PATTERN_SOURCE = `^(?:${HEX}{8}-${HEX}{4}-[1-8]${HEX}{3}-[89abAB]${HEX}{3}-${HEX}{12}`
+  + '|00000000-0000-0000-0000-000000000000'
+  + '|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$';
 
 export const PATH_ID_PATTERN: RegExp = new RegExp(PATH_ID_PATTERN_SOURCE);
 

@@ -1,25 +1,25 @@
 // The loader of the API's shapes (contract C1): names, documents, validators, types.
 // specs/schemas/*.json is the only definition of a shape; types.ts is generated from it.
 
-export { schemaNames, schemaId, schema, isSchemaName, SCHEMA_BASE, type SchemaName } from './names.js';
+export { isPathId, isUuid, PATH_ID_PATTERN, PATH_ID_PATTERN_SOURCE, UUID_PATTERN } from './ids.js';
+export { isSchemaName, schema, SCHEMA_BASE, schemaId, type SchemaName, schemaNames } from './names.js';
+export type * from './types.js';
 export {
   ajv,
-  validate,
-  validatePage,
-  pageOfId,
-  toSchemaError,
-  type SchemaError,
-  type ValidationResult,
-  type ValidateOptions,
   type FormatMode,
+  pageOfId,
+  type SchemaError,
+  toSchemaError,
+  validate,
+  type ValidateOptions,
+  validatePage,
+  type ValidationResult,
 } from './validator.js';
-export { PATH_ID_PATTERN, PATH_ID_PATTERN_SOURCE, isPathId, UUID_PATTERN, isUuid } from './ids.js';
-export type * from './types.js';
 
 import type * as T from './types.js';
 
 /** A page envelope whose items are T (the schema types its items per list). */
-export type Page<Item> = Omit<T.PageEnvelope, 'data'> & { data: Item[] };
+export type Page<Item> = Omit<T.PageEnvelope, 'data'> & { data: Item[]; };
 
 /** The TypeScript type of each schema, for typed helpers keyed by SchemaName. */
 export interface SchemaTypes {

@@ -1,14 +1,14 @@
+import addFormatsModule from 'ajv-formats';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { bundleSchemas } from './bundle.js';
 import { PATH_ID_PATTERN_SOURCE } from './ids.js';
-import { OPENAPI_PATH, OpenApiBuildError, buildOpenApi, serializeOpenApi } from './openapi/build.js';
+import { buildOpenApi, OPENAPI_PATH, OpenApiBuildError, serializeOpenApi } from './openapi/build.js';
 
 type Json = Record<string, any>;
 const PREFIX = '/api/public/v1';
@@ -16,18 +16,30 @@ const doc = buildOpenApi() as Json;
 
 // §4, every endpoint whose path is shown (written out here, independently of the builder).
 const SHOWN = [
-  'get /projects', 'get /projects/{id}', 'patch /projects/{id}',
-  'get /assignments', 'get /assignments/{id}', 'post /assignments', 'patch /assignments/{id}', 'delete /assignments/{id}',
-  'post /employees', 'patch /employees/{id}',
-  'get /organizations', 'patch /organizations/{id}', 'post /organizations',
+  'get /projects',
+  'get /projects/{id}',
+  'patch /projects/{id}',
+  'get /assignments',
+  'get /assignments/{id}',
+  'post /assignments',
+  'patch /assignments/{id}',
+  'delete /assignments/{id}',
+  'post /employees',
+  'patch /employees/{id}',
+  'get /organizations',
+  'patch /organizations/{id}',
+  'post /organizations',
   'get /cvs',
-  'post /attachments', 'get /attachments', 'delete /attachments/{id}',
-  'post /files', 'get /files/{id}',
+  'post /attachments',
+  'get /attachments',
+  'delete /attachments/{id}',
+  'post /files',
+  'get /files/{id}',
 ];
 
-function operations(d: Json): { key: string; path: string; method: string; op: Json }[] {
+function operations(d: Json): { key: string; path: string; method: string; op: Json; }[] {
   return Object.entries(d.paths as Json).flatMap(([path, item]) =>
-    Object.entries(item as Json).map(([method, op]) => ({ key: `${method} ${path.slice(PREFIX.length)}`, path, method, op: op as Json })),
+    Object.entries(item as Json).map(([method, op]) => ({ key: `${method} ${path.slice(PREFIX.length)}`, path, method, op: op as Json }))
   );
 }
 const paramNames = (op: Json) => ((op.parameters ?? []) as Json[]).map((p) => resolve(doc, p.$ref).name as string);
@@ -119,7 +131,13 @@ describe('specs/openapi.json', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormatsModule.default(ajv);
     ajv.addSchema({ ...doc, $id: 'https://conformance.local/openapi.json' });
-    const names: Record<string, string> = { project: 'ProjectPage', assignment: 'AssignmentPage', organization: 'OrganizationPage', cv: 'CvPage', attachment: 'AttachmentPage' };
+    const names: Record<string, string> = {
+      project: 'ProjectPage',
+      assignment: 'AssignmentPage',
+      organization: 'OrganizationPage',
+      cv: 'CvPage',
+      attachment: 'AttachmentPage',
+    };
     for (const [item, component] of Object.entries(names)) {
       const check = ajv.compile({ $ref: `https://conformance.local/openapi.json#/components/schemas/${component}` });
       for (const kind of ['valid', 'invalid'] as const) {
@@ -172,6 +190,9 @@ describe('buildOpenApi(options)', () => {
     writeFileSync(file, serializeOpenApi(buildOpenApi({ extensions, deprecated: ['listCvs'] })));
     const root = fileURLToPath(new URL('..', import.meta.url));
     // Exits non-zero on any error; warnings are allowed.
-    execFileSync(join(root, 'node_modules/.bin/redocly'), ['lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'stylish'], { cwd: root, stdio: 'pipe' });
+    execFileSync(join(root, 'node_modules/.bin/redocly'), ['lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'stylish'], {
+      cwd: root,
+      stdio: 'pipe',
+    });
   });
 });

@@ -1,10 +1,10 @@
 // The requirement catalog (contract C2): one entry per normative statement of the API document.
 // The JSON is read and validated once, at import; a broken catalog fails loudly at import time so that
 // no check can be registered against ids that are not really there.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export type RequirementLevel = 'must' | 'implied' | 'not-testable';
 /** server: checked by the suites; client: honoured by the suite's own tolerance; spec: checked by the spec-diff tool. */
@@ -100,8 +100,7 @@ export function matchRequirementIds(patterns: readonly string[]): string[] {
 }
 
 /** Patterns that match no catalog id (typos in CONFORMANCE_ONLY and the like). */
-export const unmatchedPatterns = (patterns: readonly string[]): string[] =>
-  patterns.filter((p) => p.trim() !== '' && matchRequirementIds([p]).length === 0);
+export const unmatchedPatterns = (patterns: readonly string[]): string[] => patterns.filter((p) => p.trim() !== '' && matchRequirementIds([p]).length === 0);
 
 export interface CoverageOptions {
   /** Subjects whose testable requirements count as uncovered; default: all. */
@@ -112,7 +111,7 @@ export interface CoverageOptions {
  * unknown: used ids absent from the catalog; uncovered: testable (must|implied) requirements of the selected
  * subjects that no used id names. Both sorted.
  */
-export function coverage(usedIds: Iterable<string>, options: CoverageOptions = {}): { unknown: string[]; uncovered: string[] } {
+export function coverage(usedIds: Iterable<string>, options: CoverageOptions = {}): { unknown: string[]; uncovered: string[]; } {
   const used = new Set(usedIds);
   const subjects = new Set(options.subjects ?? ['server', 'client', 'spec']);
   const unknown = [...used].filter((id) => !byId.has(id)).sort();
@@ -125,5 +124,4 @@ export function coverage(usedIds: Iterable<string>, options: CoverageOptions = {
 
 /** The normalization under which every quote appears in the document: backticks and asterisks dropped,
  * table pipes read as spaces, whitespace collapsed. */
-export const normalizeDocumentText = (text: string): string =>
-  text.replace(/[`*]/g, '').replace(/\|/g, ' ').replace(/\s+/g, ' ').trim();
+export const normalizeDocumentText = (text: string): string => text.replace(/[`*]/g, '').replace(/\|/g, ' ').replace(/\s+/g, ' ').trim();

@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { isSchemaName, schema, schemaId, schemaNames, validate, validatePage, type SchemaName } from './index.js';
 import { generateTypes, TYPES_PATH } from './gen-types.js';
+import { isSchemaName, schema, schemaId, type SchemaName, schemaNames, validate, validatePage } from './index.js';
 
 // fixtures/schemas/{valid,invalid}/<name>/*.json: <name> is a schema name, or
 // page-of-<item> for a page envelope whose items are <item>.
 const FIXTURES = new URL('../fixtures/schemas/', import.meta.url);
 type Kind = 'valid' | 'invalid';
 
-function fixtures(kind: Kind): { target: string; file: string; value: unknown }[] {
+function fixtures(kind: Kind): { target: string; file: string; value: unknown; }[] {
   const dir = new URL(`${kind}/`, FIXTURES);
   return readdirSync(dir).flatMap((target) =>
     readdirSync(new URL(`${target}/`, dir))
@@ -17,7 +17,7 @@ function fixtures(kind: Kind): { target: string; file: string; value: unknown }[
         target,
         file,
         value: JSON.parse(readFileSync(new URL(`${target}/${file}`, dir), 'utf8')) as unknown,
-      })),
+      }))
   );
 }
 
@@ -37,7 +37,7 @@ const count = (list: typeof valid, target: string) => list.filter((f) => f.targe
 
 describe('schema documents', () => {
   test.each(schemaNames)('%s compiles and carries its $id and title', (name) => {
-    const doc = schema(name) as { $id?: string; $schema?: string; title?: string };
+    const doc = schema(name) as { $id?: string; $schema?: string; title?: string; };
     expect(doc.$id).toBe(schemaId(name));
     expect(doc.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(typeof doc.title).toBe('string');
@@ -59,7 +59,7 @@ describe('schema documents', () => {
 
   test('ids are uuid, *_at date-time, *_date date (wherever typed directly)', () => {
     walk(schemaNames.map((n) => [n, schema(n)] as const), (path, key, node) => {
-      const prop = node as { type?: unknown; format?: string; $ref?: string };
+      const prop = node as { type?: unknown; format?: string; $ref?: string; };
       if (!path.includes('/properties/') || prop.$ref || typeof prop !== 'object') return node;
       if (key === 'id' || key.endsWith('_id')) {
         if (key !== 'vat_id' && key !== 'source_external_id') expect(prop.format, path).toBe('uuid');
@@ -71,7 +71,10 @@ describe('schema documents', () => {
 });
 
 describe('fixtures', () => {
-  const targets = [...schemaNames, ...['project', 'project-legacy', 'assignment', 'organization', 'organization-legacy', 'cv', 'attachment'].map((n) => `page-of-${n}`)];
+  const targets = [
+    ...schemaNames,
+    ...['project', 'project-legacy', 'assignment', 'organization', 'organization-legacy', 'cv', 'attachment'].map((n) => `page-of-${n}`),
+  ];
 
   test.each(targets)('%s has at least one valid and two invalid fixtures', (target) => {
     expect(count(valid, target)).toBeGreaterThanOrEqual(1);

@@ -16,13 +16,13 @@
 // The strict instance compiles every schema, and specs/schemas.test.ts uses it, so a broken
 // schema still fails the tests.
 
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv';
 import { UUID_PATTERN, UUID_PATTERN_SOURCE } from './ids.js';
-import { readSchemaFile, schemaId, schemaNames, type SchemaName } from './names.js';
+import { readSchemaFile, schemaId, type SchemaName, schemaNames } from './names.js';
 
 const require = createRequire(import.meta.url);
 
@@ -81,7 +81,9 @@ export function pageOfSchema(item: SchemaName): object {
  * pattern and every schema document. Bump the trailing number when the generator changes.
  */
 export function schemaHash(): string {
-  const hash = createHash('sha256').update(`ajv ${(require('ajv/package.json') as { version: string }).version} ${JSON.stringify(AJV_OPTIONS)} ${UUID_PATTERN_SOURCE} 1\n`);
+  const hash = createHash('sha256').update(
+    `ajv ${(require('ajv/package.json') as { version: string; }).version} ${JSON.stringify(AJV_OPTIONS)} ${UUID_PATTERN_SOURCE} 1\n`,
+  );
   for (const name of schemaNames) hash.update(`${name}\n${JSON.stringify(readSchemaFile(name))}\n`);
   return hash.digest('hex');
 }
@@ -93,7 +95,7 @@ let precompiled: Record<string, ValidateFunction> | null | undefined;
 function precompiledValidators(): Record<string, ValidateFunction> | null {
   if (precompiled !== undefined) return precompiled;
   try {
-    const mod = require(PRECOMPILED) as Record<string, ValidateFunction> & { schemaHash?: string };
+    const mod = require(PRECOMPILED) as Record<string, ValidateFunction> & { schemaHash?: string; };
     precompiled = mod.schemaHash === schemaHash() ? mod : null;
   } catch {
     precompiled = null;
@@ -154,7 +156,7 @@ function run(fn: ValidateFunction, value: unknown): ValidationResult {
 }
 
 export function toSchemaError(e: ErrorObject): SchemaError {
-  const missing = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
+  const missing = e.keyword === 'required' ? (e.params as { missingProperty?: string; }).missingProperty : undefined;
   const path = missing === undefined ? e.instancePath : `${e.instancePath}/${escapePointer(missing)}`;
   return { path, message: e.message ?? e.keyword, keyword: e.keyword };
 }

@@ -3,25 +3,31 @@
 // a plan without API access answers the plan-limit error.
 import { randomBytes } from 'node:crypto';
 import { ensure, errorCode, expectStatus, fail } from './harness/assert.js';
-import type { ApiRequest, ApiResponse, Auth } from './harness/client.js';
 import { check, type CheckContext } from './harness/check.js';
-import { createAssignmentFixture, marker, testFile } from './harness/records.js';
+import type { ApiRequest, ApiResponse, Auth } from './harness/client.js';
 import { expectErrorEnvelope } from './harness/problems.js';
+import { createAssignmentFixture, marker, testFile } from './harness/records.js';
 
 type Rec = Record<string, unknown>;
 
 /** One request per shown endpoint, aimed at records of the run, so a served request would succeed. */
-async function endpoints(c: CheckContext): Promise<(ApiRequest & { name: string; mutates: boolean })[]> {
+async function endpoints(c: CheckContext): Promise<(ApiRequest & { name: string; mutates: boolean; })[]> {
   const { project, employee, assignment } = await createAssignmentFixture(c);
   const s = c.settings.paths;
   const file = testFile(c, 8);
-  const list: (ApiRequest & { name: string; mutates: boolean })[] = [
+  const list: (ApiRequest & { name: string; mutates: boolean; })[] = [
     { name: 'GET /projects', method: 'GET', path: '/projects', mutates: false },
     { name: 'GET /projects/{id}', method: 'GET', path: `/projects/${project.id}`, mutates: false },
     { name: 'PATCH /projects/{id}', method: 'PATCH', path: `/projects/${project.id}`, json: {}, mutates: true },
     { name: 'GET /assignments', method: 'GET', path: '/assignments', mutates: false },
     { name: 'GET /assignments/{id}', method: 'GET', path: `/assignments/${assignment.id}`, mutates: false },
-    { name: 'POST /assignments', method: 'POST', path: '/assignments', json: { employee_id: employee.id, project_id: project.id, role: marker(c) }, mutates: true },
+    {
+      name: 'POST /assignments',
+      method: 'POST',
+      path: '/assignments',
+      json: { employee_id: employee.id, project_id: project.id, role: marker(c) },
+      mutates: true,
+    },
     { name: 'PATCH /assignments/{id}', method: 'PATCH', path: `/assignments/${assignment.id}`, json: { role: 'unauthorized' }, mutates: true },
     { name: 'DELETE /assignments/{id}', method: 'DELETE', path: `/assignments/${assignment.id}`, mutates: true },
     { name: 'POST /employees', method: 'POST', path: '/employees', json: { first_name: marker(c) }, mutates: true },
@@ -30,13 +36,28 @@ async function endpoints(c: CheckContext): Promise<(ApiRequest & { name: string;
     { name: 'create organization', method: s.organizationCreate.method, path: s.organizationCreate.path, json: { name: marker(c) }, mutates: true },
     { name: 'GET /cvs', method: 'GET', path: '/cvs', mutates: false },
     { name: 'GET /attachments', method: 'GET', path: '/attachments', query: { entity_type: 'employee', entity_id: String(employee.id) }, mutates: false },
-    { name: 'POST /attachments', method: 'POST', path: '/attachments', upload: { fields: { entity_type: 'employee', entity_id: String(employee.id) }, file }, mutates: true },
+    {
+      name: 'POST /attachments',
+      method: 'POST',
+      path: '/attachments',
+      upload: { fields: { entity_type: 'employee', entity_id: String(employee.id) }, file },
+      mutates: true,
+    },
     { name: 'DELETE /attachments/{id}', method: 'DELETE', path: `/attachments/${crypto.randomUUID()}`, mutates: true },
     { name: 'POST /files', method: 'POST', path: '/files', upload: { fields: {}, file }, mutates: true },
     { name: 'GET /files/{id}', method: 'GET', path: `/files/${crypto.randomUUID()}`, mutates: false },
   ];
-  if (s.attachmentDownload) list.push({ name: 'attachment download', method: s.attachmentDownload.method, path: s.attachmentDownload.path.replace('{id}', crypto.randomUUID()), mutates: false });
-  if (s.fileDelete) list.push({ name: 'file delete', method: s.fileDelete.method, path: s.fileDelete.path.replace('{id}', crypto.randomUUID()), mutates: true });
+  if (s.attachmentDownload) {
+    list.push({
+      name: 'attachment download',
+      method: s.attachmentDownload.method,
+      path: s.attachmentDownload.path.replace('{id}', crypto.randomUUID()),
+      mutates: false,
+    });
+  }
+  if (s.fileDelete) {
+    list.push({ name: 'file delete', method: s.fileDelete.method, path: s.fileDelete.path.replace('{id}', crypto.randomUUID()), mutates: true });
+  }
   return list;
 }
 
@@ -83,10 +104,13 @@ check([
   await refusedEverywhere(c, { authorization: `Bearer ${unknown}` }, 'with an unknown key');
   const eps = await endpoints(c);
   for (const authorization of [`Basic ${Buffer.from('user:pass').toString('base64')}`, 'Bearer ', 'Bearer', `Token ${unknown}`, `Bearer ${unknown} extra`]) {
-    for (const ep of eps) expectRefused(await c.api.send({ ...ep, auth: { authorization } }), `${ep.name} with Authorization: ${authorization.split(' ')[0]} …`);
+    for (const ep of eps) {
+      expectRefused(await c.api.send({ ...ep, auth: { authorization } }), `${ep.name} with Authorization: ${authorization.split(' ')[0]} …`);
+    }
   }
   const key = c.settings.keys.team!;
-  expectRefused(await c.api.send({ method: 'GET', path: '/projects', auth: { authorization: `Basic ${key}` } }), 'GET /projects with the key under another scheme');
+  expectRefused(await c.api.send({ method: 'GET', path: '/projects', auth: { authorization: `Basic ${key}` } }),
+    'GET /projects with the key under another scheme');
 }, { mutates: true });
 
 check([
@@ -119,4 +143,3 @@ check([
     c.reading('plan-limit.code', String(errorCode(res)));
   }
 }, { keys: ['noApiAccess'] });
-

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteUserConfig } from 'vitest/config';
 import { builtHarness } from '../build/run.mjs';
-import { ConformanceReporter } from '../reports/reporter.js';
 import { narrows, runsUnder, selectionFrom } from '../contract/selection.js';
+import { ConformanceReporter } from '../reports/reporter.js';
 import { readSources } from './harness/config-source.js';
 import { suiteRegistrations } from './harness/registrations.js';
 
@@ -11,7 +11,7 @@ import { suiteRegistrations } from './harness/registrations.js';
 // options to vitest itself (bin/commands/run.ts), so that vitest does not bundle and load the file
 // and the reporter again beside the command line's own build of them.
 
-type ConformanceConfig = ViteUserConfig & { test: NonNullable<ViteUserConfig['test']> };
+type ConformanceConfig = ViteUserConfig & { test: NonNullable<ViteUserConfig['test']>; };
 
 export async function conformanceConfig(env: NodeJS.ProcessEnv = process.env): Promise<ConformanceConfig> {
   const suitesDir = fileURLToPath(new URL('.', import.meta.url));

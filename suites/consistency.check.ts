@@ -2,13 +2,23 @@
 // read back through every view the API offers — GET by id, every list and filter it belongs to,
 // every embedded copy — and each agrees with what the change answered (§2, §4). A PATCH changes
 // the fields it names and no other; a deleted record is gone from every view.
-import { expectStatus, ensure, fail } from './harness/assert.js';
-import type { ApiRequest, ApiResponse } from './harness/client.js';
-import { check, type CheckContext } from './harness/check.js';
 import { expectEveryView } from './harness/agreement.js';
-import { aProject, createAssignment, createAssignmentFixture, createEmployee, createOrganization, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
+import { ensure, expectStatus, fail } from './harness/assert.js';
+import { check, type CheckContext } from './harness/check.js';
+import type { ApiRequest, ApiResponse } from './harness/client.js';
 import { expectResource, type Resource } from './harness/problems.js';
-import { canonical, viewsOf, type Rec, type Subject } from './harness/views.js';
+import {
+  aProject,
+  createAssignment,
+  createAssignmentFixture,
+  createEmployee,
+  createOrganization,
+  marker,
+  testFile,
+  uploadAttachment,
+  uploadFile,
+} from './harness/records.js';
+import { canonical, type Rec, type Subject, viewsOf } from './harness/views.js';
 
 const opts = { mutates: true };
 /** Stamped by the server on any write (§2 lists them; their rules are not shown). */
@@ -16,9 +26,17 @@ const SERVER_STAMPED = ['updated_at', 'last_activity_at'];
 const show = (v: unknown) => JSON.stringify(v);
 
 /** Values no create-time default has, so a PATCH that re-applies defaults is seen. */
-const employeeBody = (c: CheckContext) => ({ first_name: marker(c), last_name: 'Consistency', title: 'Reviewer', is_active: false, skills: ['conformance'], bill_rate: 12.5, currency: 'EUR' });
+const employeeBody = (c: CheckContext) => ({
+  first_name: marker(c),
+  last_name: 'Consistency',
+  title: 'Reviewer',
+  is_active: false,
+  skills: ['conformance'],
+  bill_rate: 12.5,
+  currency: 'EUR',
+});
 
-async function sendResource(c: CheckContext, req: ApiRequest, resource: Resource, what: string): Promise<{ res: ApiResponse; record: Rec }> {
+async function sendResource(c: CheckContext, req: ApiRequest, resource: Resource, what: string): Promise<{ res: ApiResponse; record: Rec; }> {
   const res = await c.api.send(req);
   expectStatus(res, '2xx', what);
   return { res, record: expectResource(res, resource, `${what} answer`) };
@@ -48,7 +66,9 @@ check([
   'EP-CREATE-PERSISTS',
 ], 'a created assignment reads back the same through GET by id, both filters, their combination and the list', async (c) => {
   const { assignment } = await createAssignmentFixture(c);
-  await expectEveryView(c, viewsOf(c, { kind: 'assignment', id: String(assignment.id), employee_id: String(assignment.employee_id), project_id: String(assignment.project_id) }), assignment, 'after POST /assignments');
+  await expectEveryView(c,
+    viewsOf(c, { kind: 'assignment', id: String(assignment.id), employee_id: String(assignment.employee_id), project_id: String(assignment.project_id) }),
+    assignment, 'after POST /assignments');
 }, opts);
 
 check([
@@ -102,7 +122,13 @@ check([
 ], 'PATCH /assignments/{id}: the answer and every view show the change, and nothing else changed', async (c) => {
   const project = await aProject(c);
   const employee = await createEmployee(c);
-  const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id, bill_rate: 99.5, start_date: '2030-01-02', end_date: '2030-12-31' });
+  const assignment = await createAssignment(c, {
+    employee_id: employee.id,
+    project_id: project.id,
+    bill_rate: 99.5,
+    start_date: '2030-01-02',
+    end_date: '2030-12-31',
+  });
   const subject: Subject = { kind: 'assignment', id: String(assignment.id), employee_id: String(employee.id), project_id: String(project.id) };
   await patchEverywhere(c, `/assignments/${assignment.id}`, 'assignment', assignment, { role: `${marker(c)} role` }, subject);
 }, opts);
@@ -112,7 +138,11 @@ check([
   'EP-PATCH-PARTIAL',
 ], 'PATCH /organizations/{id}: the answer and the list show the change, and nothing else changed', async (c) => {
   const org = await createOrganization(c, { notes: `${marker(c)} before`, website: 'https://example.invalid', roles: ['recruiter'] });
-  await patchEverywhere(c, `/organizations/${org.id}`, 'organization', org, { notes: `${marker(c)} after` }, { kind: 'organization', id: String(org.id), name: String(org.name) });
+  await patchEverywhere(c, `/organizations/${org.id}`, 'organization', org, { notes: `${marker(c)} after` }, {
+    kind: 'organization',
+    id: String(org.id),
+    name: String(org.name),
+  });
 }, opts);
 
 check([
@@ -133,10 +163,13 @@ check([
   const project = await aProject(c);
   const [first, second] = [await createEmployee(c, employeeBody(c)), await createEmployee(c, { ...employeeBody(c), last_name: 'Second' })];
   const assignment = await createAssignment(c, { employee_id: first.id, project_id: project.id });
-  const { res, record } = await sendResource(c, { method: 'PATCH', path: `/assignments/${assignment.id}`, json: { employee_id: second.id } }, 'assignment', 'PATCH /assignments/{id} {employee_id}');
+  const { res, record } = await sendResource(c, { method: 'PATCH', path: `/assignments/${assignment.id}`, json: { employee_id: second.id } }, 'assignment',
+    'PATCH /assignments/{id} {employee_id}');
   ensure(record.employee_id === second.id, `the answer carries employee_id ${show(record.employee_id)}`, res);
-  ensure((record.employee as Rec | undefined)?.id === second.id, `the answer embeds employee ${show((record.employee as Rec | undefined)?.id)}, not the new ${String(second.id)}`, res);
-  await expectEveryView(c, viewsOf(c, { kind: 'employee', id: String(second.id), assignments: [String(assignment.id)] }), second, 'after reassigning, the new employee');
+  ensure((record.employee as Rec | undefined)?.id === second.id,
+    `the answer embeds employee ${show((record.employee as Rec | undefined)?.id)}, not the new ${String(second.id)}`, res);
+  await expectEveryView(c, viewsOf(c, { kind: 'employee', id: String(second.id), assignments: [String(assignment.id)] }), second,
+    'after reassigning, the new employee');
   const moved: Subject = { kind: 'assignment', id: String(assignment.id), employee_id: String(second.id), project_id: String(project.id) };
   await expectEveryView(c, viewsOf(c, moved), record, 'after reassigning');
   const old: Subject = { kind: 'assignment', id: String(assignment.id), employee_id: String(first.id), project_id: String(project.id) };
@@ -151,7 +184,9 @@ check([
   const { assignment } = await createAssignmentFixture(c);
   expectStatus(await c.api.send({ method: 'DELETE', path: `/assignments/${assignment.id}` }), '2xx', 'DELETE /assignments/{id}');
   c.ledger.gone(String(assignment.id));
-  await expectEveryView(c, viewsOf(c, { kind: 'assignment', id: String(assignment.id), employee_id: String(assignment.employee_id), project_id: String(assignment.project_id) }), 'absent', 'after DELETE /assignments/{id}');
+  await expectEveryView(c,
+    viewsOf(c, { kind: 'assignment', id: String(assignment.id), employee_id: String(assignment.employee_id), project_id: String(assignment.project_id) }),
+    'absent', 'after DELETE /assignments/{id}');
 }, opts);
 
 check([

@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { population } from './harness/population.js';
-import { property } from './harness/property.js';
 import { expectErrorEnvelope, expectPage } from './harness/problems.js';
-import { fetchPage, lists, SAMPLE_PAGES, walkWithin, type ListSpec } from './harness/walk.js';
+import { property } from './harness/property.js';
+import { fetchPage, lists, type ListSpec, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
 const listNames = ['projects', 'assignments', 'organizations', 'cvs'] as const;
 
@@ -118,10 +118,16 @@ check([
   });
 });
 
-type Mutation = { kind: 'flip'; at: number; ch: string } | { kind: 'truncate'; at: number } | { kind: 'append'; text: string } | { kind: 'reencode'; to: string };
+type Mutation = { kind: 'flip'; at: number; ch: string; } | { kind: 'truncate'; at: number; } | { kind: 'append'; text: string; } | {
+  kind: 'reencode';
+  to: string;
+};
 
 function mutate(cursor: string, m: Mutation): string {
-  if (m.kind === 'flip') { const i = m.at % cursor.length; return cursor.slice(0, i) + m.ch + cursor.slice(i + 1); }
+  if (m.kind === 'flip') {
+    const i = m.at % cursor.length;
+    return cursor.slice(0, i) + m.ch + cursor.slice(i + 1);
+  }
   if (m.kind === 'truncate') return cursor.slice(0, m.at % cursor.length);
   if (m.kind === 'append') return cursor + m.text;
   const bytes = Buffer.from(cursor, /^[A-Za-z0-9_-]*$/.test(cursor) ? 'base64url' : 'base64');

@@ -1,12 +1,12 @@
 // §7 Errors: the envelopes, detail as a map of strings, the stated codes; required create fields.
+import { validate } from '../specs/index.js';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
-import type { ApiResponse } from './harness/client.js';
 import { check } from './harness/check.js';
+import type { ApiResponse } from './harness/client.js';
+import { expectErrorEnvelope } from './harness/problems.js';
 import { aProject, createEmployee, postAssignment } from './harness/records.js';
 import { detectedShape } from './harness/shape.js';
-import { expectErrorEnvelope } from './harness/problems.js';
 import { fetchPage, lists, walk } from './harness/walk.js';
-import { validate } from '../specs/index.js';
 
 type Rec = Record<string, unknown>;
 
@@ -28,7 +28,10 @@ check([
     ['4xx of GET /attachments without parameters', await c.api.send({ method: 'GET', path: '/attachments' })],
   ];
   if (!c.settings.readOnly) {
-    cases.push(['4xx of malformed JSON', await c.api.send({ method: 'POST', path: '/employees', headers: { 'content-type': 'application/json' }, rawBody: '{"first_name": ' })]);
+    cases.push([
+      '4xx of malformed JSON',
+      await c.api.send({ method: 'POST', path: '/employees', headers: { 'content-type': 'application/json' }, rawBody: '{"first_name": ' }),
+    ]);
     cases.push(['4xx of POST /employees without first_name', await c.api.send({ method: 'POST', path: '/employees', json: { last_name: 'x' } })]);
   }
   for (const [what, res] of cases) {
@@ -44,7 +47,10 @@ check([
   'EP-EMPLOYEES-CREATE-FIRST-NAME-REQUIRED',
 ], 'POST /employees without first_name answers 4xx; detail, when present, maps to strings', async (c) => {
   const res = await c.api.send({ method: 'POST', path: '/employees', json: { last_name: 'No first name' } });
-  if (is2xx(res)) { c.ledger.keep('employee', String((res.body as Rec).id)); fail('an employee without first_name was created', res); }
+  if (is2xx(res)) {
+    c.ledger.keep('employee', String((res.body as Rec).id));
+    fail('an employee without first_name was created', res);
+  }
   expectStatus(res, '4xx', 'POST /employees without first_name');
   const body = expectErrorEnvelope(res);
   if (body.detail !== undefined) {

@@ -9,20 +9,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { runContext, setRunContext, stopRun, type TargetKind, updateRunContext } from '../contract/run.js';
 import { requireConfig } from './harness/config.js';
 import { readAccounting } from './harness/journal.js';
 import { bundledScratchProjects, preflight, preflightLine, preflightPassed } from './harness/preflight.js';
-import { runContext, setRunContext, stopRun, updateRunContext, type TargetKind } from '../contract/run.js';
 import type { Settings } from './harness/settings.js';
 import type { ProvidedTarget } from './harness/target.js';
 
 const OPENAPI = new URL('../specs/openapi.json', import.meta.url).pathname;
 // Only the catalog's version: loading specs/requirements.ts would compile and validate the catalog
 // once more in this process, and the command line, the reporter and the checks already do.
-const { specVersion } = JSON.parse(readFileSync(new URL('../specs/requirements.json', import.meta.url), 'utf8')) as { specVersion: string };
+const { specVersion } = JSON.parse(readFileSync(new URL('../specs/requirements.json', import.meta.url), 'utf8')) as { specVersion: string; };
 
 type Stop = () => Promise<void>;
-interface Resolved { kind: TargetKind; env: Record<string, string>; stop: Stop }
+interface Resolved {
+  kind: TargetKind;
+  env: Record<string, string>;
+  stop: Stop;
+}
 
 /** An error vitest prints as its message only: the run context already says what happened. */
 function quiet(message: string): Error {
@@ -41,7 +45,10 @@ export default async function setup(project: TestProject): Promise<Stop> {
   const intended: TargetKind = initial.target === 'prism-mock' ? 'prism-mock' : initial.image ? 'container' : initial.baseUrl ? 'deployment' : 'bundled-mock';
   setRunContext({
     ...runContext(), // a stop recorded before the setup ran (a signal) stays
-    specVersion, seed, runId, readOnly: initial.readOnly,
+    specVersion,
+    seed,
+    runId,
+    readOnly: initial.readOnly,
     target: { kind: intended, baseUrl: initial.baseUrl ?? '' },
     startedAt: new Date().toISOString(),
     accounting: () => readAccounting(journal),
@@ -56,27 +63,41 @@ export default async function setup(project: TestProject): Promise<Stop> {
     throw quiet(message);
   }
   const stops: Stop[] = [resolved.stop];
-  const stopAll = async () => { for (const stop of stops) await stop().catch((e: unknown) => console.warn(`[conformance] teardown: ${String(e)}`)); };
+  const stopAll = async () => {
+    for (const stop of stops) await stop().catch((e: unknown) => console.warn(`[conformance] teardown: ${String(e)}`));
+  };
   try {
-    const settings = requireConfig(mergeEnv(resolved.env)) as Settings & { baseUrl: string };
+    const settings = requireConfig(mergeEnv(resolved.env)) as Settings & { baseUrl: string; };
     settings.seed = seed;
     const scratch = await checkTarget(resolved, settings);
     if (scratch.length > 0 && settings.scratchProjects.length === 0) settings.scratchProjects = scratch;
     if (runContext()?.stopped) throw quiet(runContext()!.stopped!.message); // interrupted while starting
     if (settings.viaPrism) {
-      const prism = (await import('../integrations/prism.js')) as { startPrismProxy(o: { upstream: string; openapiPath: string }): Promise<{ url: string; stop: Stop }> };
+      const prism = (await import('../integrations/prism.js')) as {
+        startPrismProxy(o: { upstream: string; openapiPath: string; }): Promise<{ url: string; stop: Stop; }>;
+      };
       const proxy = await prism.startPrismProxy({ upstream: settings.baseUrl, openapiPath: OPENAPI });
       stops.unshift(proxy.stop);
       settings.baseUrl = proxy.url;
     }
     const shape = settings.shape !== 'auto' ? settings.shape : resolved.kind === 'bundled-mock' ? (settings.mock.shape ?? 'full') : undefined;
     updateRunContext({
-      target: { kind: resolved.kind, baseUrl: settings.baseUrl, ...(shape ? { shape } : {}), viaPrism: settings.viaPrism, ...(settings.mock.fault && resolved.kind === 'bundled-mock' ? { mockFault: settings.mock.fault } : {}) },
+      target: {
+        kind: resolved.kind,
+        baseUrl: settings.baseUrl,
+        ...(shape ? { shape } : {}),
+        viaPrism: settings.viaPrism,
+        ...(settings.mock.fault && resolved.kind === 'bundled-mock' ? { mockFault: settings.mock.fault } : {}),
+      },
       settings: resolved.env,
     });
     const provided: ProvidedTarget = { settings, runId, seed, kind: resolved.kind, journal };
     project.provide('conformanceTarget', provided);
-    console.log(`[conformance] seed ${seed} (reproduce with CONFORMANCE_SEED=${seed}); target ${resolved.kind} ${settings.baseUrl}${settings.viaPrism ? ' via Prism' : ''}; run id ${runId}${settings.readOnly ? '; read-only' : ''}`);
+    console.log(
+      `[conformance] seed ${seed} (reproduce with CONFORMANCE_SEED=${seed}); target ${resolved.kind} ${settings.baseUrl}${
+        settings.viaPrism ? ' via Prism' : ''
+      }; run id ${runId}${settings.readOnly ? '; read-only' : ''}`,
+    );
   } catch (e) {
     await stopAll();
     throw e;
@@ -109,13 +130,17 @@ async function prepareSuites(project: TestProject): Promise<void> {
  * The preflight of a started target (a deployment's already ran in `conformance run`, before the
  * suites started). Returns the projects the bundled mock sets aside for testing.
  */
-async function checkTarget(resolved: Resolved, s: Settings & { baseUrl: string }): Promise<string[]> {
+async function checkTarget(resolved: Resolved, s: Settings & { baseUrl: string; }): Promise<string[]> {
   if (resolved.kind === 'prism-mock') return []; // stateless examples: nothing to preflight
   if (resolved.kind === 'deployment' && preflightPassed(s.baseUrl)) return [];
   const ownKeys = resolved.kind === 'deployment' || (resolved.kind === 'container' && !!process.env.CONFORMANCE_API_KEY);
   const r = await preflight({
-    baseUrl: s.baseUrl, keys: s.keys, timeoutMs: s.preflightTimeoutMs,
-    checkTeams: ownKeys, strict: ownKeys, scratchProjects: s.scratchProjects,
+    baseUrl: s.baseUrl,
+    keys: s.keys,
+    timeoutMs: s.preflightTimeoutMs,
+    checkTeams: ownKeys,
+    strict: ownKeys,
+    scratchProjects: s.scratchProjects,
   });
   if (!r.ok) {
     stopRun({ cause: 'preflight', code: r.code, message: preflightLine(r) });
@@ -140,25 +165,38 @@ function mergeEnv(targetEnv: Record<string, string>): NodeJS.ProcessEnv {
 
 async function resolveTarget(s: Settings, seed: number): Promise<Resolved> {
   if (s.target === 'prism-mock') {
-    const prism = (await import('../integrations/prism.js')) as { startPrismMock(o: { openapiPath: string }): Promise<{ url: string; stop: Stop }> };
+    const prism = (await import('../integrations/prism.js')) as { startPrismMock(o: { openapiPath: string; }): Promise<{ url: string; stop: Stop; }>; };
     const mock = await prism.startPrismMock({ openapiPath: OPENAPI });
     // Prism's mock checks only that a bearer header is present; any two distinct tokens do.
-    return { kind: 'prism-mock', stop: mock.stop, env: { CONFORMANCE_BASE_URL: mock.url, CONFORMANCE_API_KEY: 'prism-mock-team-a', CONFORMANCE_API_KEY_OTHER_TEAM: 'prism-mock-team-b' } };
+    return {
+      kind: 'prism-mock',
+      stop: mock.stop,
+      env: { CONFORMANCE_BASE_URL: mock.url, CONFORMANCE_API_KEY: 'prism-mock-team-a', CONFORMANCE_API_KEY_OTHER_TEAM: 'prism-mock-team-b' },
+    };
   }
   if (s.image) {
-    const container = (await import('../integrations/container.js')) as { startContainerTarget(env: NodeJS.ProcessEnv): Promise<{ baseUrl: string; settings: Record<string, string>; stop: Stop }> };
+    const container = (await import('../integrations/container.js')) as {
+      startContainerTarget(env: NodeJS.ProcessEnv): Promise<{ baseUrl: string; settings: Record<string, string>; stop: Stop; }>;
+    };
     const c = await container.startContainerTarget(process.env);
     return { kind: 'container', stop: c.stop, env: { ...c.settings, CONFORMANCE_BASE_URL: c.baseUrl } };
   }
   if (!s.baseUrl) {
     // The only place the harness touches the mock: the bundled target, as built in dist/ (rebuilt first when stale).
     const { builtEntry } = await import('../build/run.mjs');
-    const { start, parseReadings } = (await import(/* @vite-ignore */ pathToFileURL(await builtEntry('mock')).href)) as { start(o: object): Promise<{ url: string; settings: Record<string, string>; close: Stop }>; parseReadings(s: string): object };
+    const { start, parseReadings } = (await import(/* @vite-ignore */ pathToFileURL(await builtEntry('mock')).href)) as {
+      start(o: object): Promise<{ url: string; settings: Record<string, string>; close: Stop; }>;
+      parseReadings(s: string): object;
+    };
     // CONFORMANCE_MOCK_READINGS=name=value,... : conforming alternatives the bundled mock serves (mock/readings.ts).
     const readings = process.env.CONFORMANCE_MOCK_READINGS ? { readings: parseReadings(process.env.CONFORMANCE_MOCK_READINGS) } : {};
     const mock = await start({
-      seed, ...(s.mock.shape ? { shape: s.mock.shape } : {}), ...(s.mock.fault ? { fault: s.mock.fault } : {}),
-      ...(s.mock.deprecate.length ? { deprecate: s.mock.deprecate } : {}), ...(s.mock.population ? { population: s.mock.population } : {}), ...readings,
+      seed,
+      ...(s.mock.shape ? { shape: s.mock.shape } : {}),
+      ...(s.mock.fault ? { fault: s.mock.fault } : {}),
+      ...(s.mock.deprecate.length ? { deprecate: s.mock.deprecate } : {}),
+      ...(s.mock.population ? { population: s.mock.population } : {}),
+      ...readings,
     });
     return { kind: 'bundled-mock', stop: mock.close, env: mock.settings };
   }

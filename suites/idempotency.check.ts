@@ -3,10 +3,20 @@
 import { randomUUID } from 'node:crypto';
 import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
-import { aProject, attachmentsOf, createEmployee, marker, postAssignment, postOrganization, testFile, uploadAttachment, uploadFile } from './harness/records.js';
-import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import type { ApiResponse } from './harness/client.js';
-import { walk, lists } from './harness/walk.js';
+import { expectErrorEnvelope, expectPage } from './harness/problems.js';
+import {
+  aProject,
+  attachmentsOf,
+  createEmployee,
+  marker,
+  postAssignment,
+  postOrganization,
+  testFile,
+  uploadAttachment,
+  uploadFile,
+} from './harness/records.js';
+import { lists, walk } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
 
@@ -25,17 +35,36 @@ check([
     expectStatus(employee, '2xx', `POST /employees ${key ? 'with' : 'without'} idempotency-key`);
     const emp = employee.body as Rec;
     c.ledger.keep('employee', String(emp.id));
-    const patchE = await c.api.send({ method: 'PATCH', path: `/employees/${emp.id}`, json: { last_name: 'Idem' }, ...(key ? { idempotencyKey: randomUUID() } : {}) });
+    const patchE = await c.api.send({
+      method: 'PATCH',
+      path: `/employees/${emp.id}`,
+      json: { last_name: 'Idem' },
+      ...(key ? { idempotencyKey: randomUUID() } : {}),
+    });
     expectStatus(patchE, '2xx', 'PATCH /employees/{id}');
     const assignment = await postAssignment(c, { employee_id: emp.id, project_id: project.id }, 'team', key ? randomUUID() : undefined);
     expectStatus(assignment, '2xx', 'POST /assignments');
     const aid = (assignment.body as Rec).id;
-    expectStatus(await c.api.send({ method: 'PATCH', path: `/assignments/${aid}`, json: { role: marker(c) }, ...(key ? { idempotencyKey: randomUUID() } : {}) }), '2xx', 'PATCH /assignments/{id}');
+    expectStatus(
+      await c.api.send({ method: 'PATCH', path: `/assignments/${aid}`, json: { role: marker(c) }, ...(key ? { idempotencyKey: randomUUID() } : {}) }),
+      '2xx',
+      'PATCH /assignments/{id}',
+    );
     const org = await postOrganization(c, {}, 'team', key ? randomUUID() : undefined);
     expectStatus(org, '2xx', 'create organization');
-    expectStatus(await c.api.send({ method: 'PATCH', path: `/organizations/${(org.body as Rec).id}`, json: { notes: marker(c) }, ...(key ? { idempotencyKey: randomUUID() } : {}) }), '2xx', 'PATCH /organizations/{id}');
+    expectStatus(
+      await c.api.send({
+        method: 'PATCH',
+        path: `/organizations/${(org.body as Rec).id}`,
+        json: { notes: marker(c) },
+        ...(key ? { idempotencyKey: randomUUID() } : {}),
+      }),
+      '2xx',
+      'PATCH /organizations/{id}',
+    );
     await c.ledger.before('projects', project);
-    expectStatus(await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: {}, ...(key ? { idempotencyKey: randomUUID() } : {}) }), '2xx', 'PATCH /projects/{id} {}');
+    expectStatus(await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: {}, ...(key ? { idempotencyKey: randomUUID() } : {}) }), '2xx',
+      'PATCH /projects/{id} {}');
     const del = await c.api.send({ method: 'DELETE', path: `/assignments/${aid}`, ...(key ? { idempotencyKey: randomUUID() } : {}) });
     expectStatus(del, '2xx', 'DELETE /assignments/{id}');
     c.ledger.gone(String(aid));
@@ -88,8 +117,15 @@ check([
 }, { mutates: true });
 
 /** Every create, sent four times at once with one key and body: every answer names the same record. */
-const concurrentCreates: { name: string; send(c: CheckContext, key: string): Promise<ApiResponse>; count?(c: CheckContext, answers: ApiResponse[]): Promise<number> }[] = [
-  { name: 'POST /employees', send: (c, key) => c.api.send({ method: 'POST', path: '/employees', json: { first_name: `${marker(c)} ${key.slice(0, 8)}` }, idempotencyKey: key }) },
+const concurrentCreates: {
+  name: string;
+  send(c: CheckContext, key: string): Promise<ApiResponse>;
+  count?(c: CheckContext, answers: ApiResponse[]): Promise<number>;
+}[] = [
+  {
+    name: 'POST /employees',
+    send: (c, key) => c.api.send({ method: 'POST', path: '/employees', json: { first_name: `${marker(c)} ${key.slice(0, 8)}` }, idempotencyKey: key }),
+  },
   { name: 'create organization', send: (c, key) => postOrganization(c, { name: `${marker(c)} ${key}` }, 'team', key) },
   { name: 'POST /files', send: (c, key) => uploadFile(c, testFile(c, 512, 77), { idempotencyKey: key }) },
 ];
@@ -156,7 +192,12 @@ check([
   'ERR-IDEM-DIFFERENT-FILE',
 ], 'an upload retried with one key and different bytes answers 422 with an error envelope, creating nothing', async (c) => {
   const entity = { type: 'employee', id: String((await createEmployee(c)).id) };
-  for (const send of [(k: string, seed: number) => uploadFile(c, testFile(c, 4096, seed), { idempotencyKey: k }), (k: string, seed: number) => uploadAttachment(c, entity, testFile(c, 4096, seed), { idempotencyKey: k })]) {
+  for (
+    const send of [
+      (k: string, seed: number) => uploadFile(c, testFile(c, 4096, seed), { idempotencyKey: k }),
+      (k: string, seed: number) => uploadAttachment(c, entity, testFile(c, 4096, seed), { idempotencyKey: k }),
+    ]
+  ) {
     const key = randomUUID();
     expectStatus(await send(key, 1), '2xx', 'first upload');
     const second = await send(key, 2);

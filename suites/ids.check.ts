@@ -3,13 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { PATH_ID_PATTERN } from '../specs/ids.js';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
-import type { ApiResponse } from './harness/client.js';
 import { check } from './harness/check.js';
+import type { ApiResponse } from './harness/client.js';
 import { createAssignmentFixture, createOrganization, testFile, uploadFile } from './harness/records.js';
 import { lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
-const vectors = JSON.parse(readFileSync(new URL('../fixtures/ids.json', import.meta.url), 'utf8')) as { invalid: string[] };
+const vectors = JSON.parse(readFileSync(new URL('../fixtures/ids.json', import.meta.url), 'utf8')) as { invalid: string[]; };
 
 /** Non-canonical spellings of an existing id (§4 pattern), each outside PATH_ID_PATTERN. */
 function nonCanonical(id: string): string[] {
@@ -54,7 +54,9 @@ check([
     const file = await uploadFile(c, testFile(c, 16));
     if (is2xx(file)) records.push(file.body as Rec);
   }
-  for (const list of ['projects', 'assignments', 'organizations', 'cvs'] as const) records.push(...(await walkWithin(c, lists[list], { limit: 100, maxPages: SAMPLE_PAGES })).items);
+  for (const list of ['projects', 'assignments', 'organizations', 'cvs'] as const) {
+    records.push(...(await walkWithin(c, lists[list], { limit: 100, maxPages: SAMPLE_PAGES })).items);
+  }
   const bad = records.flatMap((r) => idsIn(r).filter((id) => !PATH_ID_PATTERN.test(id)).map((id) => `${id} (in ${String(r.id)})`));
   if (bad.length) fail(`ids outside the §4 pattern: ${bad.slice(0, 5).join(', ')}`);
 });

@@ -2,20 +2,26 @@
 // (team, source, external_id); a repeat answers the existing item with 200.
 import { randomUUID } from 'node:crypto';
 import { ensure, expectStatus } from './harness/assert.js';
-import type { ApiResponse } from './harness/client.js';
 import { check, type CheckContext } from './harness/check.js';
+import type { ApiResponse } from './harness/client.js';
 import type { KeyName } from './harness/redact.js';
 
 type Rec = Record<string, unknown>;
 const opts = { mutates: true, needs: ['captureIntake' as const] };
 
-interface Capture { source?: string; title?: string; auth?: KeyName }
+interface Capture {
+  source?: string;
+  title?: string;
+  auth?: KeyName;
+}
 
 function capture(c: CheckContext, externalId: string, o: Capture | KeyName = {}): Promise<ApiResponse> {
   const { source = 'conformance', title = `conformance ${c.target.runId}`, auth = 'team' } = typeof o === 'string' ? { auth: o } : o;
   const e = c.settings.paths.captureIntake!;
   return c.api.send({
-    method: e.method, path: e.path, auth,
+    method: e.method,
+    path: e.path,
+    auth,
     json: { source, external_id: externalId, title, url: `https://example.invalid/${encodeURIComponent(title)}/${externalId}`, thread: { messages: [] } },
   });
 }

@@ -2,16 +2,16 @@
 // not exist"; §4 404 not_found; changelog 1.6.0. Isolation holds on every channel: GET, PATCH and
 // DELETE by id, downloads, lists and every filter, search q, cursors handed across teams, body
 // references and idempotency keys. Team B's records are created with its own key.
-import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { randomUUID } from 'node:crypto';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { expectLikeMissing } from './harness/missing.js';
+import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
 import { aProject, attachmentsOf, createEmployee, marker, postAssignment, postOrganization, testFile, uploadAttachment } from './harness/records.js';
 import type { KeyName } from './harness/redact.js';
 import { randomId, teamB } from './harness/team-b.js';
-import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { fetchPage, lists, SAMPLE_PAGES, sendList, walkWithin } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
@@ -40,7 +40,8 @@ check([
   }
   const download = c.settings.paths.attachmentDownload;
   if (download) {
-    const res = await expectLikeMissing(c, String(b.attachment.id), (x) => ({ method: download.method, path: download.path.replace('{id}', x) }), 'the attachment download');
+    const res = await expectLikeMissing(c, String(b.attachment.id), (x) => ({ method: download.method, path: download.path.replace('{id}', x) }),
+      'the attachment download');
     expectStatus(res, 404, "the download of another team's attachment");
   }
 }, opts);
@@ -108,8 +109,11 @@ check([
   ];
   for (const [path, query] of filtered) {
     const res = await c.api.send({ method: 'GET', path, query });
-    if (!is2xx(res)) { expectStatus(res, '4xx', `GET ${path} filtered by another team's id`); continue; }
-    const data = (res.body as { data?: unknown[] })?.data ?? [];
+    if (!is2xx(res)) {
+      expectStatus(res, '4xx', `GET ${path} filtered by another team's id`);
+      continue;
+    }
+    const data = (res.body as { data?: unknown[]; })?.data ?? [];
     ensure(data.length === 0, `GET ${path}?${new URLSearchParams(query)} shows ${data.length} record(s) of another team`, res);
   }
 }, opts);
@@ -119,15 +123,21 @@ check([
 ], "search q finds only the team's own records, even with another team's exact names", async (c) => {
   const b = await teamB(c);
   const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, ...(await idsOf(c, 'otherTeam'))]);
-  const probes: [string, string][] = [['/projects', String(b.project.title)], ['/organizations', String(b.organization.name)], ['/assignments', String(b.assignment.role)]];
+  const probes: [string, string][] = [['/projects', String(b.project.title)], ['/organizations', String(b.organization.name)], [
+    '/assignments',
+    String(b.assignment.role),
+  ]];
   const cv = (await fetchPage(c, lists.cvs, { limit: 1, auth: 'otherTeam' })).page.data[0];
   if (cv) probes.push(['/cvs', String(cv.name)]);
   for (const [path, q] of probes) {
     const own = await sendList(c, path, { q, limit: 100 }, 'otherTeam');
-    if (is2xx(own)) c.reading(`search.q${path}`, expectPage(own, lists[path.slice(1) as (typeof pageable)[number]].resource).data.length ? 'finds records by name' : 'no hit for an exact name');
+    if (is2xx(own)) {
+      c.reading(`search.q${path}`,
+        expectPage(own, lists[path.slice(1) as (typeof pageable)[number]].resource).data.length ? 'finds records by name' : 'no hit for an exact name');
+    }
     const res = await sendList(c, path, { q, limit: 100 });
     expectStatus(res, '2xx', `GET ${path}?q=`);
-    const leak = (res.body as { data?: Rec[] }).data?.find((i) => theirs.has(i.id));
+    const leak = (res.body as { data?: Rec[]; }).data?.find((i) => theirs.has(i.id));
     if (leak) fail(`GET ${path}?q=<another team's name> shows that team's record ${String(leak.id)}`, res);
   }
 }, opts);
@@ -143,7 +153,10 @@ check([
     if (!page.page.hasMore || !page.page.nextCursor) continue;
     const res = await c.api.send({ method: 'GET', path: lists[list].path, query: { limit: 50, cursor: page.page.nextCursor }, auth: 'otherTeam' });
     // refusing another team's cursor is as good as serving that team its own records (§4 shows no status for it)
-    if (res.status >= 400 && res.status < 500) { c.reading(`cursor.other-team${lists[list].path}`, `refused with ${res.status}`); continue; }
+    if (res.status >= 400 && res.status < 500) {
+      c.reading(`cursor.other-team${lists[list].path}`, `refused with ${res.status}`);
+      continue;
+    }
     expectStatus(res, '2xx', `GET ${lists[list].path} by the other team with this team's cursor`);
     const leak = expectPage(res, lists[list].resource).data.find((i) => mine.has(i.id));
     if (leak) fail(`another team following this team's cursor on ${lists[list].path} reads this team's record ${String(leak.id)}`, res);
@@ -183,7 +196,14 @@ check([
   const mine = await postAssignment(c, mineBody, 'team', key);
   expectStatus(mine, '2xx', 'POST /assignments with a fresh key');
   const sameBody = await postAssignment(c, mineBody, 'otherTeam', key);
-  if (is2xx(sameBody)) fail(`the other team sending this team's key and body got ${(sameBody.body as Rec)?.id === (mine.body as Rec).id ? "this team's assignment" : 'an assignment naming this team\'s employee'}`, sameBody);
+  if (is2xx(sameBody)) {
+    fail(
+      `the other team sending this team's key and body got ${
+        (sameBody.body as Rec)?.id === (mine.body as Rec).id ? "this team's assignment" : "an assignment naming this team's employee"
+      }`,
+      sameBody,
+    );
+  }
   const theirsBody = { employee_id: b.employee.id, project_id: b.project.id, role: marker(c) };
   // §4 does not say how far a key reaches: a deployment may hold keys for all teams and refuse the
   // reuse (recorded), but never answer with the other team's record
@@ -194,7 +214,10 @@ check([
   const org = await postOrganization(c, {}, 'team', orgKey);
   expectStatus(org, '2xx', 'create organization with a fresh key');
   const other = await postOrganization(c, { name: (org.body as Rec).name }, 'otherTeam', orgKey);
-  if (is2xx(other)) ensure((other.body as Rec).id !== (org.body as Rec).id, "the other team's request with this team's key and body was answered with this team's organization", other);
+  if (is2xx(other)) {
+    ensure((other.body as Rec).id !== (org.body as Rec).id, "the other team's request with this team's key and body was answered with this team's organization",
+      other);
+  }
 }, opts);
 
 check([
@@ -208,4 +231,3 @@ check([
     ensure(errorCode(res) === 'not_found', `error.code is ${errorCode(res)}, not not_found`, res);
   });
 });
-

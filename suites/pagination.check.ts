@@ -6,18 +6,22 @@
 import fc from 'fast-check';
 import { ensure, expectStatus, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
-import { isOrdered, distinctValues, inferSortField } from './harness/order.js';
-import { population, type Population } from './harness/population.js';
+import { distinctValues, inferSortField, isOrdered } from './harness/order.js';
+import { type Population, population } from './harness/population.js';
+import { expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
 import type { ListResource } from './harness/settings.js';
-import { expectPage } from './harness/problems.js';
-import { duplicates, fetchPage, lists, walkWithin, type BoundedWalk, type ListSpec } from './harness/walk.js';
+import { type BoundedWalk, duplicates, fetchPage, lists, type ListSpec, walkWithin } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
 const pageable: ListResource[] = ['projects', 'assignments', 'organizations', 'cvs'];
 
 /** A list or filtered list, with the sort values a walk of it may use. */
-interface Walkable { name: string; spec: ListSpec; sorts: (string | undefined)[] }
+interface Walkable {
+  name: string;
+  spec: ListSpec;
+  sorts: (string | undefined)[];
+}
 
 function walkables(c: CheckContext, pop: Population): Walkable[] {
   const sortsOf = (list: ListResource): (string | undefined)[] => [undefined, ...(c.settings.sortFields[list] ?? [])];
@@ -30,7 +34,11 @@ function walkables(c: CheckContext, pop: Population): Walkable[] {
     assignments({ employee_id: e0! }, 'assignments?employee_id'),
     assignments({ project_id: String(pop.project.id) }, 'assignments?project_id'),
     assignments({ project_id: String(pop.project.id), employee_id: e1! }, 'assignments?project_id&employee_id'),
-    { name: 'attachments?entity', spec: { path: '/attachments', resource: 'attachment', query: { entity_type: 'employee', entity_id: e0! } }, sorts: [undefined] },
+    {
+      name: 'attachments?entity',
+      spec: { path: '/attachments', resource: 'attachment', query: { entity_type: 'employee', entity_id: e0! } },
+      sorts: [undefined],
+    },
   ];
 }
 
@@ -45,8 +53,18 @@ const reference = (c: CheckContext, w: Walkable, sort?: string, order?: 'asc' | 
   walkWithin(c, w.spec, { limit: 100, sort, order, maxPages: Math.ceil((MAX_PAGES * limit) / 100) + 1 });
 const cappedLimit = (limit: number, ref: BoundedWalk) => (ref.complete ? Math.max(limit, Math.ceil(ref.items.length / MAX_PAGES)) : limit);
 
-interface WalkParams { list: number; limit: number; order: 'asc' | 'desc' | undefined; sortIndex: number }
-const walkArb: fc.Arbitrary<WalkParams> = fc.record({ list: fc.nat(), limit: fc.integer({ min: 1, max: 7 }), order: fc.constantFrom<'asc' | 'desc' | undefined>(undefined, 'asc', 'desc'), sortIndex: fc.nat() });
+interface WalkParams {
+  list: number;
+  limit: number;
+  order: 'asc' | 'desc' | undefined;
+  sortIndex: number;
+}
+const walkArb: fc.Arbitrary<WalkParams> = fc.record({
+  list: fc.nat(),
+  limit: fc.integer({ min: 1, max: 7 }),
+  order: fc.constantFrom<'asc' | 'desc' | undefined>(undefined, 'asc', 'desc'),
+  sortIndex: fc.nat(),
+});
 
 /** A random walk: the walkable, sort and the limit actually sent (named in every message). */
 async function randomWalk(c: CheckContext, pop: Population, p: WalkParams) {
@@ -82,7 +100,9 @@ check([
   const pop = await population(c);
   await property(walkArb, async (p) => {
     const { ref, walked, describe } = await randomWalk(c, pop, { ...p, sortIndex: 0 });
-    for (const page of walked.pages.slice(0, -1)) ensure(page.page.hasMore && !!page.page.nextCursor, `${describe}: a page before the last says hasMore false or has no nextCursor`, walked.last);
+    for (const page of walked.pages.slice(0, -1)) {
+      ensure(page.page.hasMore && !!page.page.nextCursor, `${describe}: a page before the last says hasMore false or has no nextCursor`, walked.last);
+    }
     if (!walked.complete) return;
     const last = walked.pages.at(-1)!;
     c.reading('list.last-page-next-cursor', last.page.nextCursor === undefined ? 'absent' : last.page.nextCursor === '' ? 'empty' : 'non-empty');
@@ -102,31 +122,36 @@ check([
     const { sort, ref, walked, describe } = await randomWalk(c, pop, p);
     const field = sort ?? inferSortField(ref.items, p.order ?? 'asc') ?? inferSortField(ref.items, p.order === 'asc' ? 'desc' : 'asc');
     if (!field || distinctValues(walked.items, field) < 2) return;
-    if (!isOrdered(walked.items, field, p.order ?? 'asc') && (p.order !== undefined || !isOrdered(walked.items, field, 'desc'))) fail(`${describe} is not ordered by ${field}`, walked.last);
+    if (!isOrdered(walked.items, field, p.order ?? 'asc') && (p.order !== undefined || !isOrdered(walked.items, field, 'desc'))) {
+      fail(`${describe} is not ordered by ${field}`, walked.last);
+    }
   });
 }, { timeout: 120_000 });
 
 check([
   'LIST-LIMIT',
-], 'every page of every list and filter, the first and each later one, holds at most limit items; a limit above the maximum is clamped or refused', async (c) => {
-  const pop = await population(c);
-  for (const w of walkables(c, pop)) {
-    for (const limit of [1, 2]) {
-      // walkWithin fails on any page over the limit; five pages show a later page keeps it too
-      const walked = await walkWithin(c, w.spec, { limit, maxPages: 5 });
-      for (const page of walked.pages.slice(0, -1)) ensure(page.data.length >= 1, `a page of ${w.name} before the last is empty (limit=${limit})`, walked.last);
+], 'every page of every list and filter, the first and each later one, holds at most limit items; a limit above the maximum is clamped or refused',
+  async (c) => {
+    const pop = await population(c);
+    for (const w of walkables(c, pop)) {
+      for (const limit of [1, 2]) {
+        // walkWithin fails on any page over the limit; five pages show a later page keeps it too
+        const walked = await walkWithin(c, w.spec, { limit, maxPages: 5 });
+        for (const page of walked.pages.slice(0, -1)) {
+          ensure(page.data.length >= 1, `a page of ${w.name} before the last is empty (limit=${limit})`, walked.last);
+        }
+      }
     }
-  }
-  const { page: first } = await fetchPage(c, lists.projects, {});
-  c.reading('list.default-page-size', first.page.hasMore ? String(first.data.length) : `>= ${first.data.length}`);
-  const big = await c.api.send({ method: 'GET', path: '/projects', query: { limit: 100000 } });
-  if (big.status === 400) c.reading('list.limit-above-maximum', 'refused with 400');
-  else {
-    expectStatus(big, '2xx', 'GET /projects?limit=100000');
-    const page = expectPage(big, 'project');
-    c.reading('list.limit-above-maximum', `clamped (page of ${page.data.length})`);
-  }
-});
+    const { page: first } = await fetchPage(c, lists.projects, {});
+    c.reading('list.default-page-size', first.page.hasMore ? String(first.data.length) : `>= ${first.data.length}`);
+    const big = await c.api.send({ method: 'GET', path: '/projects', query: { limit: 100000 } });
+    if (big.status === 400) c.reading('list.limit-above-maximum', 'refused with 400');
+    else {
+      expectStatus(big, '2xx', 'GET /projects?limit=100000');
+      const page = expectPage(big, 'project');
+      c.reading('list.limit-above-maximum', `clamped (page of ${page.data.length})`);
+    }
+  });
 
 check([
   'LIST-ORDER',
@@ -156,11 +181,23 @@ check([
 ], 'every list accepts limit, cursor (empty), sort, order and q', async (c) => {
   const pop = await population(c);
   const entity = String(pop.employees[0]?.id ?? (await fetchPage(c, lists.projects, { limit: 1 })).page.data[0]?.id ?? '00000000-0000-0000-0000-000000000000');
-  const attachments: ListSpec = { path: '/attachments', resource: 'attachment', query: { entity_type: pop.employees[0] ? 'employee' : 'project', entity_id: entity } };
-  const all: [string, ListSpec, string[]][] = [...pageable.map((l) => [l, lists[l], c.settings.sortFields[l] ?? []] as [string, ListSpec, string[]]), ['attachments', attachments, []]];
+  const attachments: ListSpec = {
+    path: '/attachments',
+    resource: 'attachment',
+    query: { entity_type: pop.employees[0] ? 'employee' : 'project', entity_id: entity },
+  };
+  const all: [string, ListSpec, string[]][] = [...pageable.map((l) => [l, lists[l], c.settings.sortFields[l] ?? []] as [string, ListSpec, string[]]), [
+    'attachments',
+    attachments,
+    [],
+  ]];
   for (const [name, spec, sorts] of all) {
     for (const order of ['asc', 'desc'] as const) {
-      const res = await c.api.send({ method: 'GET', path: spec.path, query: { ...spec.query, limit: 2, cursor: '', order, q: 'conformance', ...(sorts[0] ? { sort: sorts[0] } : {}) } });
+      const res = await c.api.send({
+        method: 'GET',
+        path: spec.path,
+        query: { ...spec.query, limit: 2, cursor: '', order, q: 'conformance', ...(sorts[0] ? { sort: sorts[0] } : {}) },
+      });
       expectStatus(res, '2xx', `GET ${spec.path} with limit, cursor=, ${sorts[0] ? 'sort, ' : ''}order=${order} and q (${name})`);
       expectPage(res, spec.resource);
     }
@@ -184,9 +221,11 @@ check([
   const pop = await population(c);
   const [, e1] = pop.employees;
   const project = pop.project.id;
-  await expectFiltered(c, { ...lists.assignments, query: { project_id: String(project) } }, (a) => a.project_id === project, pop.assignments, 'GET /assignments?project_id=');
+  await expectFiltered(c, { ...lists.assignments, query: { project_id: String(project) } }, (a) => a.project_id === project, pop.assignments,
+    'GET /assignments?project_id=');
   const both = { project_id: String(project), employee_id: String(e1!.id) };
-  await expectFiltered(c, { ...lists.assignments, query: both }, (a) => a.project_id === project && a.employee_id === e1!.id, pop.assignments.filter((a) => a.employee_id === e1!.id), 'GET /assignments?project_id=&employee_id=');
+  await expectFiltered(c, { ...lists.assignments, query: both }, (a) => a.project_id === project && a.employee_id === e1!.id,
+    pop.assignments.filter((a) => a.employee_id === e1!.id), 'GET /assignments?project_id=&employee_id=');
 }, { mutates: true });
 
 check([
@@ -194,8 +233,10 @@ check([
 ], 'employee_id filters of assignments and CVs return exactly the matching records on every page', async (c) => {
   const pop = await population(c);
   const [e0] = pop.employees;
-  await expectFiltered(c, { ...lists.assignments, query: { employee_id: String(e0!.id) } }, (a) => a.employee_id === e0!.id, pop.assignments.filter((a) => a.employee_id === e0!.id), 'GET /assignments?employee_id=');
+  await expectFiltered(c, { ...lists.assignments, query: { employee_id: String(e0!.id) } }, (a) => a.employee_id === e0!.id,
+    pop.assignments.filter((a) => a.employee_id === e0!.id), 'GET /assignments?employee_id=');
   const withCv = (await fetchPage(c, lists.cvs, { limit: 1 })).page.data[0];
   const employee = withCv?.employee_id ?? e0!.id;
-  await expectFiltered(c, { ...lists.cvs, query: { employee_id: String(employee) } }, (cv) => cv.employee_id === employee, withCv ? [withCv] : [], 'GET /cvs?employee_id=');
+  await expectFiltered(c, { ...lists.cvs, query: { employee_id: String(employee) } }, (cv) => cv.employee_id === employee, withCv ? [withCv] : [],
+    'GET /cvs?employee_id=');
 }, { mutates: true });

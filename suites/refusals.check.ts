@@ -5,11 +5,11 @@
 // the record back through every view (GET by id, every list and filter, every embedded copy) and
 // must see exactly what was there before.
 import { randomUUID } from 'node:crypto';
-import { expectStatus, fail, is2xx } from './harness/assert.js';
-import type { Auth } from './harness/client.js';
-import { check, type CheckContext, type CheckOptions } from './harness/check.js';
 import { expectUnchanged, observe } from './harness/agreement.js';
-import { mutations, sendTracked, type Mutation, type Refusal } from './harness/mutations.js';
+import { expectStatus, fail, is2xx } from './harness/assert.js';
+import { check, type CheckContext, type CheckOptions } from './harness/check.js';
+import type { Auth } from './harness/client.js';
+import { type Mutation, mutations, type Refusal, sendTracked } from './harness/mutations.js';
 import { setup } from './harness/setup.js';
 import { canonical } from './harness/views.js';
 
@@ -49,7 +49,9 @@ async function reusedKeyLeavesNoTrace(c: CheckContext, m: Mutation): Promise<voi
   const before = await observe(arranged.views);
   const second = await sendTracked(c, m, { ...arranged.request('other'), idempotencyKey: key });
   const replay = second.status === first.status && canonical(second.body) === canonical(first.body);
-  if (is2xx(second) && !replay) fail(`${m.name} ${why['reused-key']} answered ${second.status} with another body than the first: the second request was processed`, second);
+  if (is2xx(second) && !replay) {
+    fail(`${m.name} ${why['reused-key']} answered ${second.status} with another body than the first: the second request was processed`, second);
+  }
   c.reading(`idempotency.reused-key.${m.op}`, replay ? 'replays the first answer' : String(second.status));
   await expectUnchanged(c, before, `${m.name} ${why['reused-key']} answered ${second.status}`);
 }

@@ -1,20 +1,21 @@
 // §2 Resources and §4 Endpoints: every endpoint answers at its path, and every response
 // validates against specs/schemas in the shape the deployment serves.
-import { expectStatus, ensure, fail } from './harness/assert.js';
-import { check, type CheckContext } from './harness/check.js';
-import { aProject, createAssignmentFixture, createEmployee, createOrganization, marker } from './harness/records.js';
-import { expectResource, type SchemaProblem } from './harness/problems.js';
-import { detectedShape } from './harness/shape.js';
-import { problemsOf, survey, valueAt, type Sample } from './harness/survey.js';
-import { fetchPage, lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 import { expectEveryView } from './harness/agreement.js';
-import { viewsOf } from './harness/views.js';
+import { ensure, expectStatus, fail } from './harness/assert.js';
+import { check, type CheckContext } from './harness/check.js';
 import { absentListedFields } from './harness/listed-fields.js';
+import { expectResource, type SchemaProblem } from './harness/problems.js';
+import { aProject, createAssignmentFixture, createEmployee, createOrganization, marker } from './harness/records.js';
+import { detectedShape } from './harness/shape.js';
+import { problemsOf, type Sample, survey, valueAt } from './harness/survey.js';
+import { viewsOf } from './harness/views.js';
+import { fetchPage, lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
 const NO_SHAPE = 'the deployment serves the full shape';
 
 /** Fields typed "or null" in §2. */
-const NULLABLE = /\/(last_activity_at|favicon_url|buyer_identifier|buyer_identifier_scheme|electronic_address|electronic_address_scheme|establishment_country)$/;
+const NULLABLE =
+  /\/(last_activity_at|favicon_url|buyer_identifier|buyer_identifier_scheme|electronic_address|electronic_address_scheme|establishment_country)$/;
 
 /** Fails on the first sample with a schema problem the lens selects. */
 async function lensed(c: CheckContext, lens: (p: SchemaProblem, s: Sample) => boolean): Promise<void> {
@@ -24,12 +25,14 @@ async function lensed(c: CheckContext, lens: (p: SchemaProblem, s: Sample) => bo
   }
 }
 
-const legacyOnly = (c: CheckContext) => { if (detectedShape() !== 'legacy') c.skip(NO_SHAPE); };
+const legacyOnly = (c: CheckContext) => {
+  if (detectedShape() !== 'legacy') c.skip(NO_SHAPE);
+};
 
 check([
   'RES-ID-UUID',
-], 'schemas: every id and *_id is a UUID string', (c) =>
-  lensed(c, (p) => /\/(id|[a-z_]*[a-z]_id)$/.test(p.path) && !/external_id$/.test(p.path) && !/stage\/id$|\/addresses\/\d+\/id$/.test(p.path)));
+], 'schemas: every id and *_id is a UUID string',
+  (c) => lensed(c, (p) => /\/(id|[a-z_]*[a-z]_id)$/.test(p.path) && !/external_id$/.test(p.path) && !/stage\/id$|\/addresses\/\d+\/id$/.test(p.path)));
 
 check([
   'RES-INHERENT-FIELDS',
@@ -37,16 +40,17 @@ check([
   await lensed(c, (p) => p.message.startsWith('must have required property'));
   const absent = new Map<string, Set<string>>();
   for (const s of await survey(c)) {
-    const records = s.page ? ((s.res.body as { data?: unknown[] }).data ?? []) : [s.res.body];
-    for (const r of records) for (const f of absentListedFields(s.resource, r)) (absent.get(s.resource) ?? absent.set(s.resource, new Set()).get(s.resource)!).add(f);
+    const records = s.page ? ((s.res.body as { data?: unknown[]; }).data ?? []) : [s.res.body];
+    for (const r of records) {
+      for (const f of absentListedFields(s.resource, r)) (absent.get(s.resource) ?? absent.set(s.resource, new Set()).get(s.resource)!).add(f);
+    }
   }
   for (const [resource, fields] of absent) c.reading(`fields.absent.${resource}`, [...fields].sort().join(', '));
 });
 
 check([
   'RES-TIMESTAMPS-DATES-STRINGS',
-], 'schemas: every *_at and *_date is a string (or null where typed so)', (c) =>
-  lensed(c, (p) => /_(at|date)$/.test(p.path)));
+], 'schemas: every *_at and *_date is a string (or null where typed so)', (c) => lensed(c, (p) => /_(at|date)$/.test(p.path)));
 
 check([
   'RES-NULLABLE-FIELDS',
@@ -54,8 +58,7 @@ check([
 
 check([
   'RES-NON-NULL-FIELDS',
-], 'schemas: fields not typed null are never null', (c) =>
-  lensed(c, (p, s) => valueAt(s.res.body, p.path) === null && !NULLABLE.test(p.path)));
+], 'schemas: fields not typed null are never null', (c) => lensed(c, (p, s) => valueAt(s.res.body, p.path) === null && !NULLABLE.test(p.path)));
 
 check([
   'STATE-STAGE-HIDDEN-SORT',
@@ -63,23 +66,20 @@ check([
 
 check([
   'STATE-PROJECT-STATUS-STAGE',
-], 'schemas: every project has a string status and a Stage', (c) =>
-  lensed(c, (p, s) => s.resource === 'project' && /\/(status|stage)(\/|$)/.test(p.path)));
+], 'schemas: every project has a string status and a Stage', (c) => lensed(c, (p, s) => s.resource === 'project' && /\/(status|stage)(\/|$)/.test(p.path)));
 
 check([
   'RES-SHAPE-CONSISTENT',
-], 'schemas: every project and organization is in the shape first seen', (c) =>
-  lensed(c, (p) => p.message.includes('the deployment serves the')));
+], 'schemas: every project and organization is in the shape first seen', (c) => lensed(c, (p) => p.message.includes('the deployment serves the')));
 
 check([
   'RES-PAGE-ENVELOPE',
-], 'schemas: every list answers the page envelope', (c) =>
-  lensed(c, (p, s) => s.page && (p.path === '' || p.path === '/data' || p.path.startsWith('/page'))));
+], 'schemas: every list answers the page envelope', (c) => lensed(c, (p, s) => s.page && (p.path === '' || p.path === '/data' || p.path.startsWith('/page'))));
 
 check([
   'RES-CV-DATA-HIDDEN',
-], 'schemas: every item of a CV data section carries hidden as a boolean', (c) =>
-  lensed(c, (p, s) => s.resource === 'cv' && /\/data\/[a-zA-Z]+\/\d+\/hidden$/.test(p.path)));
+], 'schemas: every item of a CV data section carries hidden as a boolean',
+  (c) => lensed(c, (p, s) => s.resource === 'cv' && /\/data\/[a-zA-Z]+\/\d+\/hidden$/.test(p.path)));
 
 check([
   'RES-PROJECT-LEGACY-SHAPE',
@@ -133,16 +133,16 @@ check([
   'RES-PROJECT-SHAPE',
   'CHANGELOG-1-0-0-INITIAL-SURFACE',
 ], 'GET /projects/{id} answers the listed project', async (c) => {
-    const { page } = await fetchPage(c, lists.projects, { limit: 5 });
-    if (!page.data.length) c.skip('the team has no project');
-    for (const listed of page.data.slice(0, 3)) {
-      const res = await c.api.send({ method: 'GET', path: `/projects/${listed.id}` });
-      expectStatus(res, '2xx', 'GET /projects/{id}');
-      ensure(res.headers['content-type']?.includes('json'), `content-type ${res.headers['content-type']} is not JSON`, res);
-      const project = expectResource(res, 'project');
-      ensure(project.id === listed.id, `asked for ${listed.id}, got ${String(project.id)}`, res);
-    }
-  });
+  const { page } = await fetchPage(c, lists.projects, { limit: 5 });
+  if (!page.data.length) c.skip('the team has no project');
+  for (const listed of page.data.slice(0, 3)) {
+    const res = await c.api.send({ method: 'GET', path: `/projects/${listed.id}` });
+    expectStatus(res, '2xx', 'GET /projects/{id}');
+    ensure(res.headers['content-type']?.includes('json'), `content-type ${res.headers['content-type']} is not JSON`, res);
+    const project = expectResource(res, 'project');
+    ensure(project.id === listed.id, `asked for ${listed.id}, got ${String(project.id)}`, res);
+  }
+});
 
 check([
   'EP-PROJECTS-PATCH',
@@ -205,14 +205,14 @@ check([
   'RES-EMPLOYEE-SHAPE',
   'CHANGELOG-1-6-0-GET-BY-ID',
 ], 'POST /assignments then GET /assignments/{id}: an Assignment with both ids and the embedded employee', async (c) => {
-    const { project, employee, assignment } = await createAssignmentFixture(c);
-    ensure(assignment.employee_id === employee.id && assignment.project_id === project.id, 'the assignment does not carry the ids sent');
-    const emb = assignment.employee as Record<string, unknown> | undefined;
-    ensure(emb?.id === assignment.employee_id, 'the embedded employee id differs from employee_id');
-    const res = await c.api.send({ method: 'GET', path: `/assignments/${assignment.id}` });
-    expectStatus(res, '2xx', 'GET /assignments/{id}');
-    ensure(expectResource(res, 'assignment').id === assignment.id, 'GET answered another assignment', res);
-  }, { mutates: true });
+  const { project, employee, assignment } = await createAssignmentFixture(c);
+  ensure(assignment.employee_id === employee.id && assignment.project_id === project.id, 'the assignment does not carry the ids sent');
+  const emb = assignment.employee as Record<string, unknown> | undefined;
+  ensure(emb?.id === assignment.employee_id, 'the embedded employee id differs from employee_id');
+  const res = await c.api.send({ method: 'GET', path: `/assignments/${assignment.id}` });
+  expectStatus(res, '2xx', 'GET /assignments/{id}');
+  ensure(expectResource(res, 'assignment').id === assignment.id, 'GET answered another assignment', res);
+}, { mutates: true });
 
 check([
   'EP-ASSIGNMENTS-PATCH',
@@ -256,9 +256,9 @@ check([
   'RES-PAGE-ENVELOPE',
   'RES-ORGANIZATION-SHAPE',
 ], 'GET /organizations: every page and organization matches the schema of the served shape', async (c) => {
-    await fetchPage(c, lists.projects, { limit: 1 }); // the shape is read from projects first
-    await walkWithin(c, lists.organizations, { limit: 50, maxPages: SAMPLE_PAGES });
-  });
+  await fetchPage(c, lists.projects, { limit: 1 }); // the shape is read from projects first
+  await walkWithin(c, lists.organizations, { limit: 50, maxPages: SAMPLE_PAGES });
+});
 
 check([
   'EP-ORGANIZATIONS-CREATE',
@@ -279,7 +279,8 @@ check([
   const res = await c.api.send({ method: 'PATCH', path: `/organizations/${org.id}`, json: { notes } });
   expectStatus(res, '2xx', 'PATCH /organizations/{id}');
   ensure(expectResource(res, 'organization').notes === notes, 'the response does not carry the new notes', res);
-  await expectEveryView(c, viewsOf(c, { kind: 'organization', id: String(org.id), name: String(org.name) }), { id: org.id, notes }, 'after PATCH /organizations/{id}');
+  await expectEveryView(c, viewsOf(c, { kind: 'organization', id: String(org.id), name: String(org.name) }), { id: org.id, notes },
+    'after PATCH /organizations/{id}');
 }, { mutates: true });
 
 check([

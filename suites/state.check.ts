@@ -12,8 +12,8 @@
 // most CONFORMANCE_WALK_PAGES pages of the project list.
 import { ensure, expectStatus, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
-import { detectedShape } from './harness/shape.js';
 import { expectResource } from './harness/problems.js';
+import { detectedShape } from './harness/shape.js';
 import { fetchPage, lists } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
@@ -34,7 +34,7 @@ async function scratchProjects(c: CheckContext): Promise<Rec[]> {
 }
 
 /** The first listed project `pick` accepts, reading at most CONFORMANCE_WALK_PAGES pages. */
-async function listedProject(c: CheckContext, pick: (p: Rec) => boolean): Promise<{ project?: Rec; pages: number }> {
+async function listedProject(c: CheckContext, pick: (p: Rec) => boolean): Promise<{ project?: Rec; pages: number; }> {
   let cursor: string | undefined;
   for (let pages = 1; pages <= c.settings.walkPages; pages += 1) {
     const { page } = await fetchPage(c, lists.projects, { limit: PAGE_SIZE }, cursor);
@@ -60,7 +60,9 @@ function scratchFor(scratch: Rec[], index: number, prefer: (p: Rec) => boolean):
   return rotated.find(prefer) ?? rotated[0];
 }
 
-const fullShapeOnly = (c: CheckContext) => { if (detectedShape() === 'legacy') c.skip('the legacy project shape has no such fields'); };
+const fullShapeOnly = (c: CheckContext) => {
+  if (detectedShape() === 'legacy') c.skip('the legacy project shape has no such fields');
+};
 
 check([
   'STATE-STAGE-CHANGE-STAMPED',
@@ -102,7 +104,11 @@ check([
     const found = await listedProject(c, (p) => reversible(p) && !p.archived_at);
     candidate = found.project ?? (await listedProject(c, reversible)).project;
     if (!candidate) {
-      return c.skip(`no project within the first ${found.pages} pages can be closed and put back exactly: closing an open project adds ${CLOSE_FIELDS.slice(0, 3).join(', ')}, which the API may not let a request remove (name projects set aside for testing in CONFORMANCE_SCRATCH_PROJECTS)`);
+      return c.skip(
+        `no project within the first ${found.pages} pages can be closed and put back exactly: closing an open project adds ${
+          CLOSE_FIELDS.slice(0, 3).join(', ')
+        }, which the API may not let a request remove (name projects set aside for testing in CONFORMANCE_SCRATCH_PROJECTS)`,
+      );
     }
   }
   const project = await touch(c, candidate);
@@ -110,7 +116,8 @@ check([
   const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: body });
   expectStatus(res, '2xx', 'PATCH closing the project');
   const after = expectResource(res, 'project');
-  ensure(after.close_reason === body.close_reason && after.close_reason_category === body.close_reason_category, 'close_reason or close_reason_category not stored', res);
+  ensure(after.close_reason === body.close_reason && after.close_reason_category === body.close_reason_category,
+    'close_reason or close_reason_category not stored', res);
   ensure(typeof after.closed_at === 'string' && after.closed_at !== '', 'closed_at is not set', res);
 }, { mutates: true });
 
@@ -129,6 +136,8 @@ check([
   expectStatus(res, '2xx', 'PATCH archiving the project');
   const after = expectResource(res, 'project');
   ensure(typeof after.archived_at === 'string' && after.archived_at !== '', 'archived_at is not set', res);
-  ensure((after.archived_from_stage as Rec | undefined)?.id === (project.stage as Rec | undefined)?.id, 'archived_from_stage is not the stage held before', res);
-  ensure(after.archived_from_status === project.status, `archived_from_status ${JSON.stringify(after.archived_from_status)} is not the prior status ${JSON.stringify(project.status)}`, res);
+  ensure((after.archived_from_stage as Rec | undefined)?.id === (project.stage as Rec | undefined)?.id, 'archived_from_stage is not the stage held before',
+    res);
+  ensure(after.archived_from_status === project.status,
+    `archived_from_status ${JSON.stringify(after.archived_from_status)} is not the prior status ${JSON.stringify(project.status)}`, res);
 }, { mutates: true });

@@ -2,18 +2,26 @@
 // deletes; after every step the target agrees with a model (what was deleted is gone, what was
 // patched reads back, lists agree).
 import fc from 'fast-check';
+import { assignmentPatch, employeePatch } from './harness/arbitraries.js';
 import { ensure, expectStatus } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
+import { expectResource } from './harness/problems.js';
 import { property } from './harness/property.js';
 import { aProject, createAssignment, createEmployee, createOrganization, testFile, uploadFile } from './harness/records.js';
-import { expectResource } from './harness/problems.js';
 import { newestFirst } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
-import { assignmentPatch, employeePatch } from './harness/arbitraries.js';
 
 type Rec = Record<string, unknown>;
-interface Model { employees: string[]; assignments: Map<string, { role: unknown; employee_id: string }>; orgs: Map<string, unknown>; files: Set<string> }
-interface Real { c: CheckContext; project: Rec }
+interface Model {
+  employees: string[];
+  assignments: Map<string, { role: unknown; employee_id: string; }>;
+  orgs: Map<string, unknown>;
+  files: Set<string>;
+}
+interface Real {
+  c: CheckContext;
+  project: Rec;
+}
 type Cmd = fc.AsyncCommand<Model, Real>;
 
 const pick = <T>(items: T[], n: number) => items[n % items.length]!;
@@ -21,7 +29,9 @@ const pick = <T>(items: T[], n: number) => items[n % items.length]!;
 class CreateEmployee implements Cmd {
   constructor(readonly body: Rec) {}
   check = () => true;
-  async run(m: Model, r: Real) { m.employees.push(String((await createEmployee(r.c, this.body)).id)); }
+  async run(m: Model, r: Real) {
+    m.employees.push(String((await createEmployee(r.c, this.body)).id));
+  }
   toString = () => `createEmployee(${JSON.stringify(this.body)})`;
 }
 
@@ -32,7 +42,9 @@ class PatchEmployee implements Cmd {
     const res = await r.c.api.send({ method: 'PATCH', path: `/employees/${pick(m.employees, this.n)}`, json: this.body });
     expectStatus(res, '2xx', 'PATCH /employees/{id}');
     const e = expectResource(res, 'employee');
-    for (const [k, v] of Object.entries(this.body)) ensure(JSON.stringify(e[k]) === JSON.stringify(v), `PATCH /employees answered ${k}=${JSON.stringify(e[k])}, sent ${JSON.stringify(v)}`, res);
+    for (const [k, v] of Object.entries(this.body)) {
+      ensure(JSON.stringify(e[k]) === JSON.stringify(v), `PATCH /employees answered ${k}=${JSON.stringify(e[k])}, sent ${JSON.stringify(v)}`, res);
+    }
   }
   toString = () => `patchEmployee(${this.n}, ${JSON.stringify(this.body)})`;
 }
@@ -58,13 +70,15 @@ class PatchAssignment implements Cmd {
     if ('role' in this.body) m.assignments.get(id)!.role = this.body.role;
     const read = await r.c.api.send({ method: 'GET', path: `/assignments/${id}` });
     const a = expectResource(read, 'assignment');
-    for (const [k, v] of Object.entries(this.body)) ensure(JSON.stringify(a[k]) === JSON.stringify(v), `after PATCH, ${k} reads ${JSON.stringify(a[k])}, sent ${JSON.stringify(v)}`, read);
+    for (const [k, v] of Object.entries(this.body)) {
+      ensure(JSON.stringify(a[k]) === JSON.stringify(v), `after PATCH, ${k} reads ${JSON.stringify(a[k])}, sent ${JSON.stringify(v)}`, read);
+    }
   }
   toString = () => `patchAssignment(${this.n}, ${JSON.stringify(this.body)})`;
 }
 
 /** Deletes a record, forgets it in the model and the cleanup ledger, and checks a GET now answers 404. */
-async function deleteAndConfirmGone(r: Real, id: string, del: { method: string; path: string }, getPath: string, what: string, forget: () => void) {
+async function deleteAndConfirmGone(r: Real, id: string, del: { method: string; path: string; }, getPath: string, what: string, forget: () => void) {
   expectStatus(await r.c.api.send(del), '2xx', `delete of a ${what}`);
   forget();
   r.c.ledger.gone(id);
@@ -100,7 +114,9 @@ class ListAssignments implements Cmd {
 class CreateOrganization implements Cmd {
   constructor(readonly notes: string) {}
   check = () => true;
-  async run(m: Model, r: Real) { m.orgs.set(String((await createOrganization(r.c, { notes: this.notes })).id), this.notes); }
+  async run(m: Model, r: Real) {
+    m.orgs.set(String((await createOrganization(r.c, { notes: this.notes })).id), this.notes);
+  }
   toString = () => `createOrganization(${JSON.stringify(this.notes)})`;
 }
 
@@ -156,7 +172,9 @@ class DeleteFile implements Cmd {
 class GetFiles implements Cmd {
   check = (m: Readonly<Model>) => m.files.size > 0;
   async run(m: Model, r: Real) {
-    for (const id of m.files) ensure(expectResource(await r.c.api.send({ method: 'GET', path: `/files/${id}` }), 'file').id === id, `GET /files/${id} answered another file`);
+    for (const id of m.files) {
+      ensure(expectResource(await r.c.api.send({ method: 'GET', path: `/files/${id}` }), 'file').id === id, `GET /files/${id} answered another file`);
+    }
   }
   toString = () => 'getFiles()';
 }
@@ -170,24 +188,24 @@ check([
   'EP-ORGANIZATIONS-PATCH',
   'STATE-EMPLOYEE-IS-ACTIVE',
 ], 'model-based: random sequences of creates, patches, reads, lists and deletes agree with a model', async (c) => {
-    const project = await aProject(c);
-    const text = fc.string({ minLength: 1, maxLength: 12 }).map((s) => `conformance ${s}`);
-    const commands = [
-      fc.record({ last_name: fc.string({ maxLength: 10 }) }).map((b) => new CreateEmployee(b)),
-      fc.tuple(fc.nat(), employeePatch.filter((b) => Object.keys(b).length > 0)).map(([n, b]) => new PatchEmployee(n, b)),
-      fc.tuple(fc.nat(), text).map(([n, role]) => new CreateAssignment(n, role)),
-      fc.tuple(fc.nat(), assignmentPatch.filter((b) => Object.keys(b).length > 0)).map(([n, b]) => new PatchAssignment(n, b)),
-      fc.nat().map((n) => new DeleteAssignment(n)),
-      fc.constant(new ListAssignments()),
-      text.map((t) => new CreateOrganization(t)),
-      fc.tuple(fc.nat(), text).map(([n, t]) => new PatchOrganization(n, t)),
-      fc.constant(new ListOrganizations()),
-      fc.integer({ min: 1, max: 4096 }).map((s) => new UploadFile(s)),
-      fc.constant(new GetFiles()),
-      ...(c.settings.paths.fileDelete ? [fc.nat().map((n) => new DeleteFile(n))] : []),
-    ];
-    await property(fc.commands(commands, { maxCommands: 25, size: 'max' }), async (cmds) => {
-      const model: Model = { employees: [], assignments: new Map(), orgs: new Map(), files: new Set() };
-      await fc.asyncModelRun(() => ({ model, real: { c, project } }), cmds);
-    }, { numRuns: c.settings.statefulRuns, timeLimitMs: 60_000 });
-  }, { mutates: true, timeout: 180_000 });
+  const project = await aProject(c);
+  const text = fc.string({ minLength: 1, maxLength: 12 }).map((s) => `conformance ${s}`);
+  const commands = [
+    fc.record({ last_name: fc.string({ maxLength: 10 }) }).map((b) => new CreateEmployee(b)),
+    fc.tuple(fc.nat(), employeePatch.filter((b) => Object.keys(b).length > 0)).map(([n, b]) => new PatchEmployee(n, b)),
+    fc.tuple(fc.nat(), text).map(([n, role]) => new CreateAssignment(n, role)),
+    fc.tuple(fc.nat(), assignmentPatch.filter((b) => Object.keys(b).length > 0)).map(([n, b]) => new PatchAssignment(n, b)),
+    fc.nat().map((n) => new DeleteAssignment(n)),
+    fc.constant(new ListAssignments()),
+    text.map((t) => new CreateOrganization(t)),
+    fc.tuple(fc.nat(), text).map(([n, t]) => new PatchOrganization(n, t)),
+    fc.constant(new ListOrganizations()),
+    fc.integer({ min: 1, max: 4096 }).map((s) => new UploadFile(s)),
+    fc.constant(new GetFiles()),
+    ...(c.settings.paths.fileDelete ? [fc.nat().map((n) => new DeleteFile(n))] : []),
+  ];
+  await property(fc.commands(commands, { maxCommands: 25, size: 'max' }), async (cmds) => {
+    const model: Model = { employees: [], assignments: new Map(), orgs: new Map(), files: new Set() };
+    await fc.asyncModelRun(() => ({ model, real: { c, project } }), cmds);
+  }, { numRuns: c.settings.statefulRuns, timeLimitMs: 60_000 });
+}, { mutates: true, timeout: 180_000 });

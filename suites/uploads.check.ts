@@ -1,25 +1,25 @@
 // §4 Attachments and Files, Upload rules and §8 Limits: uploads are stored as sent, listed per
 // entity, deleted, downloaded byte for byte; 25 MB is accepted, more than 25 MiB refused.
-import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { ensure, expectStatus, fail, is2xx, type Concerning } from './harness/assert.js';
-import { TransportError, type ApiResponse } from './harness/client.js';
+import { randomUUID } from 'node:crypto';
+import { type Concerning, ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
+import { type ApiResponse, TransportError } from './harness/client.js';
+import { expectPage, expectResource } from './harness/problems.js';
 import { property } from './harness/property.js';
 import { attachmentsOf, createEmployee, testFile, uploadAttachment, uploadFile } from './harness/records.js';
 import { sha256Of, type UploadFile } from './harness/upload.js';
-import { expectPage, expectResource } from './harness/problems.js';
 
 type Rec = Record<string, unknown>;
 const MB25 = 25_000_000;
 const MIB25 = 26_214_400;
 const opts = { mutates: true };
 
-async function anEntity(c: CheckContext): Promise<{ type: string; id: string }> {
+async function anEntity(c: CheckContext): Promise<{ type: string; id: string; }> {
   return { type: 'employee', id: String((await createEmployee(c)).id) };
 }
 
-async function listIds(c: CheckContext, entity: { type: string; id: string }): Promise<unknown[]> {
+async function listIds(c: CheckContext, entity: { type: string; id: string; }): Promise<unknown[]> {
   const res = await attachmentsOf(c, entity);
   expectStatus(res, '2xx', 'GET /attachments');
   return expectPage(res, 'attachment').data.map((a) => a.id);
@@ -49,7 +49,8 @@ check([
   expectStatus(res, '2xx', 'POST /files');
   c.reading('create.status', String(res.status));
   const stored = expectResource(res, 'file');
-  ensure(stored.filename === file.filename && stored.size === file.size, `the File says ${stored.filename} / ${stored.size} bytes, sent ${file.filename} / ${file.size}`, res);
+  ensure(stored.filename === file.filename && stored.size === file.size,
+    `the File says ${stored.filename} / ${stored.size} bytes, sent ${file.filename} / ${file.size}`, res);
   ensure(stored.category === 'contract', `category ${JSON.stringify(stored.category)} is not the one sent`, res);
   const got = await c.api.send({ method: 'GET', path: `/files/${stored.id}` });
   expectStatus(got, '2xx', 'GET /files/{id}');
@@ -68,22 +69,23 @@ check([
   'UPLOAD-CATEGORY-STORED',
   'CHANGELOG-1-2-0-ATTACHMENTS',
 ], 'attachments: created for an entity, listed for exactly that entity, deleted for good', async (c) => {
-    const [one, two] = [await anEntity(c), await anEntity(c)];
-    const file = testFile(c, 2048);
-    const res = await uploadAttachment(c, one, file, { category: 'contract' });
-    expectStatus(res, '2xx', 'POST /attachments');
-    const att = expectResource(res, 'attachment');
-    ensure(att.entity_type === one.type && att.entity_id === one.id && att.filename === file.filename && att.size === file.size, 'the Attachment does not match the upload (entity, filename or size)', res);
-    ensure(att.category === 'contract', `category ${JSON.stringify(att.category)} is not the one sent`, res);
-    expectStatus(await uploadAttachment(c, two, testFile(c, 16)), '2xx', 'POST /attachments without category');
-    const ids = await listIds(c, one);
-    ensure(ids.length === 1 && ids[0] === att.id, `GET /attachments for the entity lists ${ids.length} attachment(s), expected exactly the one created`);
-    const del = await c.api.send({ method: 'DELETE', path: `/attachments/${att.id}` });
-    expectStatus(del, '2xx', 'DELETE /attachments/{id}');
-    c.ledger.gone(String(att.id));
-    ensure(expectResource(del, 'delete-result').success === true, 'success is not true', del);
-    ensure((await listIds(c, one)).length === 0, 'the deleted attachment is still listed');
-  }, opts);
+  const [one, two] = [await anEntity(c), await anEntity(c)];
+  const file = testFile(c, 2048);
+  const res = await uploadAttachment(c, one, file, { category: 'contract' });
+  expectStatus(res, '2xx', 'POST /attachments');
+  const att = expectResource(res, 'attachment');
+  ensure(att.entity_type === one.type && att.entity_id === one.id && att.filename === file.filename && att.size === file.size,
+    'the Attachment does not match the upload (entity, filename or size)', res);
+  ensure(att.category === 'contract', `category ${JSON.stringify(att.category)} is not the one sent`, res);
+  expectStatus(await uploadAttachment(c, two, testFile(c, 16)), '2xx', 'POST /attachments without category');
+  const ids = await listIds(c, one);
+  ensure(ids.length === 1 && ids[0] === att.id, `GET /attachments for the entity lists ${ids.length} attachment(s), expected exactly the one created`);
+  const del = await c.api.send({ method: 'DELETE', path: `/attachments/${att.id}` });
+  expectStatus(del, '2xx', 'DELETE /attachments/{id}');
+  c.ledger.gone(String(att.id));
+  ensure(expectResource(del, 'delete-result').success === true, 'success is not true', del);
+  ensure((await listIds(c, one)).length === 0, 'the deleted attachment is still listed');
+}, opts);
 
 check([
   'EP-FILES-DELETE',
@@ -128,7 +130,12 @@ check([
   const files = await c.api.send({ method: 'POST', path: '/files', headers, rawBody: `${part('category', 'contract')}--${boundary}--\r\n` });
   if (is2xx(files) && typeof (files.body as Rec)?.id === 'string') c.ledger.add('file', String((files.body as Rec).id));
   expectStatus(files, '4xx', 'POST /files without a file part');
-  const atts = await c.api.send({ method: 'POST', path: '/attachments', headers, rawBody: `${part('entity_type', entity.type)}${part('entity_id', entity.id)}--${boundary}--\r\n` });
+  const atts = await c.api.send({
+    method: 'POST',
+    path: '/attachments',
+    headers,
+    rawBody: `${part('entity_type', entity.type)}${part('entity_id', entity.id)}--${boundary}--\r\n`,
+  });
   if (is2xx(atts) && typeof (atts.body as Rec)?.id === 'string') c.ledger.add('attachment', String((atts.body as Rec).id));
   expectStatus(atts, '4xx', 'POST /attachments without a file part');
   ensure((await listIds(c, entity)).length === 0, 'an attachment was created');
@@ -139,12 +146,13 @@ check([
   'UPLOAD-DOWNLOAD-BYTE-IDENTICAL',
 ], 'property: the download returns exactly the bytes uploaded', async (c) => {
   const entity = await anEntity(c);
-  await property(fc.record({ size: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 65, max: 300_000 })), seed: fc.integer() }), async ({ size, seed }) => {
-    const file = testFile(c, size, seed);
-    const res = await uploadAttachment(c, entity, file);
-    expectStatus(res, '2xx', 'POST /attachments');
-    await expectSameBytes(c, (res.body as Rec).id, file);
-  }, { numRuns: Math.min(c.settings.numRuns, 6) });
+  await property(fc.record({ size: fc.oneof(fc.integer({ min: 1, max: 64 }), fc.integer({ min: 65, max: 300_000 })), seed: fc.integer() }),
+    async ({ size, seed }) => {
+      const file = testFile(c, size, seed);
+      const res = await uploadAttachment(c, entity, file);
+      expectStatus(res, '2xx', 'POST /attachments');
+      await expectSameBytes(c, (res.body as Rec).id, file);
+    }, { numRuns: Math.min(c.settings.numRuns, 6) });
 }, { ...opts, needs: ['attachmentDownload'] });
 
 check([
@@ -166,7 +174,8 @@ check([
   const res = await uploadAttachment(c, entity, file, { category: 'contract', fileFirst: true });
   expectStatus(res, '2xx', 'POST /attachments with the file part first');
   const att = expectResource(res, 'attachment');
-  ensure(att.entity_type === entity.type && att.entity_id === entity.id && att.category === 'contract' && att.size === file.size, `the Attachment says ${JSON.stringify({ entity_type: att.entity_type, entity_id: att.entity_id, category: att.category, size: att.size })}`, res);
+  ensure(att.entity_type === entity.type && att.entity_id === entity.id && att.category === 'contract' && att.size === file.size,
+    `the Attachment says ${JSON.stringify({ entity_type: att.entity_type, entity_id: att.entity_id, category: att.category, size: att.size })}`, res);
   ensure((await listIds(c, entity)).includes(att.id), 'the attachment is not listed for its entity');
   if (c.settings.paths.attachmentDownload) await expectSameBytes(c, att.id, file);
   const f = await uploadFile(c, testFile(c, 333), { category: 'contract', fileFirst: true });
@@ -179,9 +188,15 @@ check([
  * (RFC 9110 §15.5.14), so a request that got no response is sent once more under the same
  * idempotency key (a replay, never a second record) before it counts as 'closed'.
  */
-async function sizeAnswer(c: CheckContext, endpoint: 'files' | 'attachments', entity: { type: string; id: string }, size: number, file = testFile(c, size)): Promise<ApiResponse | 'closed'> {
+async function sizeAnswer(
+  c: CheckContext,
+  endpoint: 'files' | 'attachments',
+  entity: { type: string; id: string; },
+  size: number,
+  file = testFile(c, size),
+): Promise<ApiResponse | 'closed'> {
   const o = { timeoutMs: 120_000, idempotencyKey: randomUUID() };
-  for (let attempt = 0; ; attempt += 1) {
+  for (let attempt = 0;; attempt += 1) {
     try {
       return endpoint === 'files' ? await uploadFile(c, file, o) : await uploadAttachment(c, entity, file, o);
     } catch (e) {
@@ -205,7 +220,9 @@ check([
     expectStatus(ok, '2xx', `POST /${endpoint} of ${MB25} bytes`, limit);
     ensure((ok.body as Rec).size === MB25, `the stored size is ${String((ok.body as Rec).size)}`, ok, limit);
     // an upload near the limit comes back as it went in (a large download must not be served still encrypted)
-    if (endpoint === 'attachments' && c.settings.paths.attachmentDownload) await expectSameBytes(c, (ok.body as Rec).id, file, { requirement: 'UPLOAD-DOWNLOAD-BYTE-IDENTICAL' });
+    if (endpoint === 'attachments' && c.settings.paths.attachmentDownload) {
+      await expectSameBytes(c, (ok.body as Rec).id, file, { requirement: 'UPLOAD-DOWNLOAD-BYTE-IDENTICAL' });
+    }
     const before = await listIds(c, entity);
     const over = await sizeAnswer(c, endpoint, entity, MIB25 + 1);
     if (over !== 'closed') expectStatus(over, '4xx', `POST /${endpoint} of ${MIB25 + 1} bytes`, limit);

@@ -2,17 +2,23 @@
 // rules for clients (unknown fields, enum values, error codes) are the suite's own: see
 // specs/client-tolerance.test.ts.
 import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
-import type { ApiResponse } from './harness/client.js';
 import { check, type CheckContext } from './harness/check.js';
+import type { ApiResponse } from './harness/client.js';
 import { httpDate, parseDeprecation } from './harness/deprecation.js';
-import { operationFor, operationsOf, type Operation } from './harness/served-openapi.js';
-import { fetchPage, lists } from './harness/walk.js';
+import { type Operation, operationFor, operationsOf } from './harness/served-openapi.js';
 import { onSessionEnd } from './harness/session.js';
+import { fetchPage, lists } from './harness/walk.js';
 
-interface Sweep { doc?: unknown; ops: Operation[]; responses: { res: ApiResponse; op?: Operation }[] }
+interface Sweep {
+  doc?: unknown;
+  ops: Operation[];
+  responses: { res: ApiResponse; op?: Operation; }[];
+}
 
 let sweeping: Promise<Sweep> | undefined;
-onSessionEnd(() => { sweeping = undefined; });
+onSessionEnd(() => {
+  sweeping = undefined;
+});
 
 /** GET every shown list and by-id endpoint, and every GET operation of the served description. */
 function sweep(c: CheckContext): Promise<Sweep> {
@@ -52,14 +58,15 @@ function sweep(c: CheckContext): Promise<Sweep> {
 
 const LISTS = new Set(['/projects', '/assignments', '/organizations', '/cvs', '/attachments']);
 
-const describe = (r: { res: ApiResponse; op?: Operation }) => r.op?.operationId ?? `${r.res.exchange.request.method} ${new URL(r.res.exchange.request.url).pathname}`;
+const describe = (r: { res: ApiResponse; op?: Operation; }) =>
+  r.op?.operationId ?? `${r.res.exchange.request.method} ${new URL(r.res.exchange.request.url).pathname}`;
 
 check([
   'VER-INFO-VERSION-SEMVER',
   'VER-NONBREAKING-NEW-ENDPOINTS',
 ], 'info.version of the served description is a semantic version with MAJOR 1', async (c) => {
   const { doc, ops } = await sweep(c);
-  const version = (doc as { info?: { version?: unknown } })?.info?.version;
+  const version = (doc as { info?: { version?: unknown; }; })?.info?.version;
   const m = typeof version === 'string' ? /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.exec(version) : null;
   if (!m) fail(`info.version ${JSON.stringify(version)} is not a semantic version`);
   ensure(m[1] === '1', `info.version ${String(version)} has MAJOR ${m[1]}, the path says v1`);
@@ -70,7 +77,7 @@ check([
 /** Queries a list request may carry (§4 list parameters): a deprecated list is deprecated under all of them. */
 const LIST_QUERIES: Record<string, string>[] = [{ limit: '1' }, { order: 'desc' }, { q: 'conformance' }, { cursor: '' }, { limit: '2', order: 'asc' }];
 
-function expectDeprecation(c: CheckContext, r: { res: ApiResponse; op?: Operation }): void {
+function expectDeprecation(c: CheckContext, r: { res: ApiResponse; op?: Operation; }): void {
   const value = r.res.headers.deprecation;
   if (value === undefined) fail(`${describe(r)} is deprecated (or carries Sunset) but has no Deprecation header`, r.res);
   const parsed = parseDeprecation(value);

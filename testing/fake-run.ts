@@ -6,7 +6,13 @@ import type { CatalogEntry, CheckResult } from '../reports/types.js';
 export const PLANTED_KEY = 'sk_live_PLANTEDKEY_0123456789abcdef';
 
 export const fakeCatalog: CatalogEntry[] = [
-  { id: 'LIST-CURSOR-UNDECODABLE', section: '4 List query parameters, rule 2', level: 'must', quote: 'A cursor that cannot be decoded gives 400 bad_request.', subject: 'server' },
+  {
+    id: 'LIST-CURSOR-UNDECODABLE',
+    section: '4 List query parameters, rule 2',
+    level: 'must',
+    quote: 'A cursor that cannot be decoded gives 400 bad_request.',
+    subject: 'server',
+  },
   { id: 'LIST-PAGE-ENVELOPE', section: '2 Page envelope', level: 'must', subject: 'server' },
   { id: 'AUTH-BEARER-REQUIRED', section: '5 rule 1', level: 'must', subject: 'server' },
   { id: 'ISO-GET-OTHER-TEAM-404', section: '4', level: 'implied', subject: 'server' },
@@ -24,9 +30,15 @@ export const fakeCatalog: CatalogEntry[] = [
 
 /** The evidence of one mistyped title, seen by a check of it and by a shared setup step. */
 const mistyped = (limit: number) => ({
-  message: `page of project does not match the page envelope: ${Array.from({ length: limit }, (_, i) => `/data/${i}/title must be string`).join('; ')} (GET http://127.0.0.1:4010/api/public/v1/projects?limit=${limit} → 200)`,
+  message: `page of project does not match the page envelope: ${
+    Array.from({ length: limit }, (_, i) => `/data/${i}/title must be string`).join('; ')
+  } (GET http://127.0.0.1:4010/api/public/v1/projects?limit=${limit} → 200)`,
   request: { method: 'GET', url: `http://127.0.0.1:4010/api/public/v1/projects?limit=${limit}`, headers: { authorization: 'Bearer $CONFORMANCE_API_KEY' } },
-  response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":[{"id":"0b6f6c1e-8a3d-4c4e-9d55-3f1f0e6c2a10","title":4711}],"page":{"hasMore":true,"nextCursor":"abc"}}' },
+  response: {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: '{"data":[{"id":"0b6f6c1e-8a3d-4c4e-9d55-3f1f0e6c2a10","title":4711}],"page":{"hasMore":true,"nextCursor":"abc"}}',
+  },
   curl: `curl -sS -i -X GET 'http://127.0.0.1:4010/api/public/v1/projects?limit=${limit}' -H "authorization: Bearer $CONFORMANCE_API_KEY"`,
 });
 
@@ -34,20 +46,39 @@ const mistyped = (limit: number) => ({
 export function fakeCascade(): CheckResult[] {
   return [
     {
-      name: 'GET /projects: every page matches the schema [RES-PROJECT-SHAPE]', moduleId: 'suites/schemas.check.ts', state: 'failed',
-      errors: ['page of project does not match'], durationMs: 3, meta: meta(['RES-PROJECT-SHAPE'], 'schemas', { failure: mistyped(1) }),
+      name: 'GET /projects: every page matches the schema [RES-PROJECT-SHAPE]',
+      moduleId: 'suites/schemas.check.ts',
+      state: 'failed',
+      errors: ['page of project does not match'],
+      durationMs: 3,
+      meta: meta(['RES-PROJECT-SHAPE'], 'schemas', { failure: mistyped(1) }),
     },
     {
-      name: 'limit bounds every page [LIST-LIMIT]', moduleId: 'suites/pagination.check.ts', state: 'failed', errors: ['page of project does not match'], durationMs: 2,
-      meta: meta(['LIST-LIMIT'], 'pagination', { failure: { ...mistyped(5), setup: ['population of lists to page through', 'a project of team A'], requirements: [] } }),
+      name: 'limit bounds every page [LIST-LIMIT]',
+      moduleId: 'suites/pagination.check.ts',
+      state: 'failed',
+      errors: ['page of project does not match'],
+      durationMs: 2,
+      meta: meta(['LIST-LIMIT'], 'pagination', {
+        failure: { ...mistyped(5), setup: ['population of lists to page through', 'a project of team A'], requirements: [] },
+      }),
     },
     {
-      name: 'project_id and employee_id filters [LIST-FILTER-PROJECT-ID, LIST-FILTER-EMPLOYEE-ID]', moduleId: 'suites/pagination.check.ts', state: 'failed',
-      errors: ['project_id ignored'], durationMs: 4,
-      meta: meta(['LIST-FILTER-PROJECT-ID', 'LIST-FILTER-EMPLOYEE-ID'], 'pagination', { failure: { message: 'GET /assignments?project_id= returned assignments of other projects', requirements: ['LIST-FILTER-PROJECT-ID'] } }),
+      name: 'project_id and employee_id filters [LIST-FILTER-PROJECT-ID, LIST-FILTER-EMPLOYEE-ID]',
+      moduleId: 'suites/pagination.check.ts',
+      state: 'failed',
+      errors: ['project_id ignored'],
+      durationMs: 4,
+      meta: meta(['LIST-FILTER-PROJECT-ID', 'LIST-FILTER-EMPLOYEE-ID'], 'pagination', {
+        failure: { message: 'GET /assignments?project_id= returned assignments of other projects', requirements: ['LIST-FILTER-PROJECT-ID'] },
+      }),
     },
     {
-      name: 'the base path answers [GEN-BASE-PATH]', moduleId: 'suites/schemas.check.ts', state: 'passed', errors: [], durationMs: 1,
+      name: 'the base path answers [GEN-BASE-PATH]',
+      moduleId: 'suites/schemas.check.ts',
+      state: 'passed',
+      errors: [],
+      durationMs: 1,
       meta: meta(['GEN-BASE-PATH'], 'schemas', { warnings: [{ name: 'list.last-page', message: 'hasMore true followed by an empty last page' }] }),
     },
   ];
@@ -58,41 +89,69 @@ const meta = (requirements: string[], concern: string, extra: Record<string, unk
 export function fakeChecks(): CheckResult[] {
   return [
     {
-      name: 'undecodable cursor answers 400 [LIST-CURSOR-UNDECODABLE, VER-CURSOR-400]', moduleId: 'suites/cursors.check.ts',
-      state: 'failed', errors: [`expected 400, got 200 (key ${PLANTED_KEY})`], durationMs: 12.6,
+      name: 'undecodable cursor answers 400 [LIST-CURSOR-UNDECODABLE, VER-CURSOR-400]',
+      moduleId: 'suites/cursors.check.ts',
+      state: 'failed',
+      errors: [`expected 400, got 200 (key ${PLANTED_KEY})`],
+      durationMs: 12.6,
       meta: meta(['LIST-CURSOR-UNDECODABLE', 'VER-CURSOR-400'], 'cursors', {
         failure: {
           message: `expected status 400, got 200; target said: invalid key ${PLANTED_KEY}`,
           request: { method: 'GET', url: 'http://127.0.0.1:4010/api/public/v1/projects?cursor=%%%', headers: { authorization: `Bearer ${PLANTED_KEY}` } },
-          response: { status: 200, headers: { 'content-type': 'application/json' }, body: `{"echo":"${PLANTED_KEY}","html":"</script><script>window.__pwned=1</script><b>bold</b>"}` },
+          response: {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+            body: `{"echo":"${PLANTED_KEY}","html":"</script><script>window.__pwned=1</script><b>bold</b>"}`,
+          },
           curl: "curl -sS -H 'Authorization: Bearer $CONFORMANCE_API_KEY' 'http://127.0.0.1:4010/api/public/v1/projects?cursor=%%%'",
-          seed: 42, path: '3:1:0', counterexample: ['%%%', { note: '<!-- not a comment -->' }],
+          seed: 42,
+          path: '3:1:0',
+          counterexample: ['%%%', { note: '<!-- not a comment -->' }],
         },
         readings: { 'cursor.encoding': 'opaque base64url' },
       }),
     },
     {
-      name: 'cursor of another sort answers 400 [LIST-CURSOR-UNDECODABLE]', moduleId: 'suites/cursors.check.ts',
-      state: 'passed', errors: [], durationMs: 8, meta: meta(['LIST-CURSOR-UNDECODABLE'], 'cursors'),
+      name: 'cursor of another sort answers 400 [LIST-CURSOR-UNDECODABLE]',
+      moduleId: 'suites/cursors.check.ts',
+      state: 'passed',
+      errors: [],
+      durationMs: 8,
+      meta: meta(['LIST-CURSOR-UNDECODABLE'], 'cursors'),
     },
     {
-      name: 'page envelope matches the schema [LIST-PAGE-ENVELOPE]', moduleId: 'suites/pagination.check.ts',
-      state: 'passed', errors: [], durationMs: 30, meta: meta(['LIST-PAGE-ENVELOPE'], 'pagination', { readings: { 'page.default-size': '20' } }),
+      name: 'page envelope matches the schema [LIST-PAGE-ENVELOPE]',
+      moduleId: 'suites/pagination.check.ts',
+      state: 'passed',
+      errors: [],
+      durationMs: 30,
+      meta: meta(['LIST-PAGE-ENVELOPE'], 'pagination', { readings: { 'page.default-size': '20' } }),
     },
     {
-      name: 'request without a key is refused [AUTH-BEARER-REQUIRED]', moduleId: 'suites/auth.check.ts',
-      state: 'skipped', note: 'needs CONFORMANCE_API_KEY_READ_ONLY', errors: [], durationMs: 0,
+      name: 'request without a key is refused [AUTH-BEARER-REQUIRED]',
+      moduleId: 'suites/auth.check.ts',
+      state: 'skipped',
+      note: 'needs CONFORMANCE_API_KEY_READ_ONLY',
+      errors: [],
+      durationMs: 0,
       meta: meta(['AUTH-BEARER-REQUIRED'], 'auth', { skipReason: 'needs CONFORMANCE_API_KEY_READ_ONLY' }),
     },
     {
       // Only the ids declared with the test: the concern comes from the module.
-      name: 'GET of another team\'s project is 404 [ISO-GET-OTHER-TEAM-404]', moduleId: 'suites/isolation.check.ts',
-      state: 'failed', errors: [`AssertionError: expected 200 to be 404 — Authorization: Bearer ${PLANTED_KEY}`], durationMs: 5,
+      name: "GET of another team's project is 404 [ISO-GET-OTHER-TEAM-404]",
+      moduleId: 'suites/isolation.check.ts',
+      state: 'failed',
+      errors: [`AssertionError: expected 200 to be 404 — Authorization: Bearer ${PLANTED_KEY}`],
+      durationMs: 5,
       meta: { requirements: ['ISO-GET-OTHER-TEAM-404'] },
     },
     {
-      name: 'uploads above the limit are refused [UPLOAD-LIMIT]', moduleId: 'suites/uploads.check.ts',
-      state: 'passed', errors: [], durationMs: 900, meta: meta(['UPLOAD-LIMIT'], 'uploads', { readings: { 'page.default-size': '25' } }),
+      name: 'uploads above the limit are refused [UPLOAD-LIMIT]',
+      moduleId: 'suites/uploads.check.ts',
+      state: 'passed',
+      errors: [],
+      durationMs: 900,
+      meta: meta(['UPLOAD-LIMIT'], 'uploads', { readings: { 'page.default-size': '25' } }),
     },
   ];
 }

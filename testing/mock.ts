@@ -2,8 +2,8 @@
 // validate every JSON response body against the specs/ schema its route answers with.
 import { Readable } from 'node:stream';
 import { FormData, request } from 'undici';
-import { validate, validatePage, type SchemaName } from '../specs/index.js';
-import { start, type MockOptions, type RunningMock } from '../mock/index.js';
+import { type MockOptions, type RunningMock, start } from '../mock/index.js';
+import { type SchemaName, validate, validatePage } from '../specs/index.js';
 
 export const API = '/api/public/v1';
 
@@ -30,20 +30,33 @@ export interface CallOptions {
 export function schemaFor(method: string, path: string, status: number, shape: 'full' | 'legacy'): string | undefined {
   const p = path.split('?')[0]!.replace(API, '').replace(/^\/(projects|assignments|employees|organizations|attachments|files)\/[^/]+/, '/$1/{id}');
   if (status >= 400) {
-    const legacyRoute = shape === 'legacy' && ((method === 'GET' && /^\/(projects|organizations)$/.test(p)) || (method === 'PATCH' && /^\/(projects|organizations)\/\{id\}$/.test(p)));
+    const legacyRoute = shape === 'legacy'
+      && ((method === 'GET' && /^\/(projects|organizations)$/.test(p)) || (method === 'PATCH' && /^\/(projects|organizations)\/\{id\}$/.test(p)));
     return legacyRoute ? 'error-short' : 'error';
   }
   const project = shape === 'legacy' ? 'project-legacy' : 'project';
   const organization = shape === 'legacy' ? 'organization-legacy' : 'organization';
   const table: Record<string, string> = {
-    'GET /projects': `page:${project}`, 'GET /projects/{id}': project, 'PATCH /projects/{id}': project,
-    'GET /assignments': 'page:assignment', 'GET /assignments/{id}': 'assignment', 'POST /assignments': 'assignment',
-    'PATCH /assignments/{id}': 'assignment', 'DELETE /assignments/{id}': 'delete-result',
-    'POST /employees': 'employee', 'PATCH /employees/{id}': 'employee',
-    'GET /organizations': `page:${organization}`, 'POST /organizations': organization, 'PATCH /organizations/{id}': organization,
+    'GET /projects': `page:${project}`,
+    'GET /projects/{id}': project,
+    'PATCH /projects/{id}': project,
+    'GET /assignments': 'page:assignment',
+    'GET /assignments/{id}': 'assignment',
+    'POST /assignments': 'assignment',
+    'PATCH /assignments/{id}': 'assignment',
+    'DELETE /assignments/{id}': 'delete-result',
+    'POST /employees': 'employee',
+    'PATCH /employees/{id}': 'employee',
+    'GET /organizations': `page:${organization}`,
+    'POST /organizations': organization,
+    'PATCH /organizations/{id}': organization,
     'GET /cvs': 'page:cv',
-    'POST /attachments': 'attachment', 'GET /attachments': 'page:attachment', 'DELETE /attachments/{id}': 'delete-result',
-    'POST /files': 'file', 'GET /files/{id}': 'file', 'DELETE /files/{id}': 'delete-result',
+    'POST /attachments': 'attachment',
+    'GET /attachments': 'page:attachment',
+    'DELETE /attachments/{id}': 'delete-result',
+    'POST /files': 'file',
+    'GET /files/{id}': 'file',
+    'DELETE /files/{id}': 'delete-result',
   };
   return table[`${method} ${p}`];
 }
@@ -64,7 +77,12 @@ export interface TestMock {
 export async function startTestMock(options: MockOptions = {}): Promise<TestMock> {
   const mock = await start({ port: 0, ...options });
   const s = mock.settings;
-  const keys = { team: s.CONFORMANCE_API_KEY!, other: s.CONFORMANCE_API_KEY_OTHER_TEAM!, readOnly: s.CONFORMANCE_API_KEY_READ_ONLY!, noApi: s.CONFORMANCE_API_KEY_NO_API_ACCESS! };
+  const keys = {
+    team: s.CONFORMANCE_API_KEY!,
+    other: s.CONFORMANCE_API_KEY_OTHER_TEAM!,
+    readOnly: s.CONFORMANCE_API_KEY_READ_ONLY!,
+    noApi: s.CONFORMANCE_API_KEY_NO_API_ACCESS!,
+  };
   const shape = options.shape ?? 'full';
   async function call(method: string, path: string, opts: CallOptions = {}): Promise<Reply> {
     const keyName = opts.key ?? 'team';
@@ -95,7 +113,12 @@ export async function startTestMock(options: MockOptions = {}): Promise<TestMock
 }
 
 /** A multipart form with one file part (and fields). */
-export function uploadForm(bytes: Uint8Array | string, fields: Record<string, string> = {}, filename = 'upload.bin', mime = 'application/octet-stream'): FormData {
+export function uploadForm(
+  bytes: Uint8Array | string,
+  fields: Record<string, string> = {},
+  filename = 'upload.bin',
+  mime = 'application/octet-stream',
+): FormData {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) fd.append(k, v);
   fd.append('file', new Blob([bytes], { type: mime }), filename);
@@ -103,7 +126,7 @@ export function uploadForm(bytes: Uint8Array | string, fields: Record<string, st
 }
 
 /** Walks a list to the end; returns every item in order and the number of pages. */
-export async function walk(t: TestMock, path: string, opts: CallOptions = {}, maxPages = 200): Promise<{ items: any[]; pages: number }> {
+export async function walk(t: TestMock, path: string, opts: CallOptions = {}, maxPages = 200): Promise<{ items: any[]; pages: number; }> {
   const items: any[] = [];
   let cursor = '';
   for (let pages = 1; pages <= maxPages; pages++) {
@@ -118,11 +141,13 @@ export async function walk(t: TestMock, path: string, opts: CallOptions = {}, ma
 }
 
 /** A streamed multipart body with a file part of `size` bytes, generated in 1 MiB chunks. */
-export function bigMultipart(size: number, fields: Record<string, string> = {}): { body: Readable; type: string } {
+export function bigMultipart(size: number, fields: Record<string, string> = {}): { body: Readable; type: string; } {
   const boundary = 'mockboundary7d1f';
   const head = Object.entries(fields).map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('');
   async function* gen() {
-    yield Buffer.from(`${head}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`);
+    yield Buffer.from(
+      `${head}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="big.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+    );
     const chunk = Buffer.alloc(1 << 20, 0x61);
     for (let left = size; left > 0; left -= chunk.length) yield left >= chunk.length ? chunk : chunk.subarray(0, left);
     yield Buffer.from(`\r\n--${boundary}--\r\n`);

@@ -1,13 +1,13 @@
 import { join, relative, resolve, sep } from 'node:path';
 import {
-  DiffInputError,
+  DEFAULT_DOCUMENT,
   diffDocuments,
+  DiffInputError,
   formatJson,
   formatText,
-  DEFAULT_DOCUMENT,
   loadDocument,
-  repositoryRoot,
   type LoadedDocument,
+  repositoryRoot,
 } from '../../specs/diff/index.js';
 import { diffApiDocuments, loadApiDocument } from '../../specs/document/diff.js';
 import { DocumentInputError } from '../../specs/document/errors.js';
@@ -128,7 +128,9 @@ function previousRevision(rev: string, source: string, cwd: string): string {
   const git = /^git:[^:]*:(.+)$/.exec(source);
   if (git) return `git:${rev}:${git[1]}`;
   const path = relative(repositoryRoot(cwd), resolve(cwd, source));
-  if (path.startsWith('..')) throw new DiffInputError('DIFF_USAGE', `--rev: ${source} is outside the repository, so it has no version at ${rev}; name the old document instead`);
+  if (path.startsWith('..')) {
+    throw new DiffInputError('DIFF_USAGE', `--rev: ${source} is outside the repository, so it has no version at ${rev}; name the old document instead`);
+  }
   return `git:${rev}:${path.split(sep).join('/')}`;
 }
 

@@ -1,9 +1,9 @@
 // The `mock` command: starts the reference mock in the foreground, prints the
 // CONFORMANCE_* settings as `export NAME=value` lines, and stops on SIGINT/SIGTERM.
-import { parseFlags, unknownValue, usageError } from '../args.js';
 import { faults } from '../../mock/faults.js';
+import { type MockOptions, MockOptionsError, start } from '../../mock/index.js';
 import { parseReadings, ReadingError, readings } from '../../mock/readings.js';
-import { start, MockOptionsError, type MockOptions } from '../../mock/index.js';
+import { parseFlags, unknownValue, usageError } from '../args.js';
 
 export const mockHelp = `Usage: conformance mock [options]
 
@@ -55,7 +55,7 @@ export const mockFlags = {
   help: { type: 'boolean', default: false },
 } as const;
 
-function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { listFaults: boolean; listReadings: boolean; help: boolean } {
+function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { listFaults: boolean; listReadings: boolean; help: boolean; } {
   const parsed = parseFlags(argv, mockFlags, false);
   if (!parsed.ok) throw new UsageError(parsed.message);
   const { values } = parsed;
@@ -144,7 +144,11 @@ export async function runMock(argv: string[], env: NodeJS.ProcessEnv = process.e
     process.stderr.write(`mock: ${(err as Error).message}\n`);
     return usage ? 2 : 1;
   }
-  process.stdout.write(`# Reference mock listening on ${mock.url} (shape ${options.shape}${options.fault ? `, fault ${options.fault}` : ''}${Object.keys(options.readings ?? {}).length ? `, readings ${Object.entries(options.readings!).map(([k, v]) => `${k}=${v}`).join(',')}` : ''})\n`);
+  process.stdout.write(
+    `# Reference mock listening on ${mock.url} (shape ${options.shape}${options.fault ? `, fault ${options.fault}` : ''}${
+      Object.keys(options.readings ?? {}).length ? `, readings ${Object.entries(options.readings!).map(([k, v]) => `${k}=${v}`).join(',')}` : ''
+    })\n`,
+  );
   for (const [k, v] of Object.entries(mock.settings)) process.stdout.write(`${exportLine(k, v)}\n`);
   return new Promise<number>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {

@@ -8,11 +8,17 @@ import type { Report, RequirementStatus } from '../../reports/types.js';
 export type Before = RequirementStatus | 'absent';
 export type ChangeKind = 'regression' | 'improvement' | 'change';
 
-export interface StatusChange { id: string; level: string; before: Before; after: Before; kind: ChangeKind }
+export interface StatusChange {
+  id: string;
+  level: string;
+  before: Before;
+  after: Before;
+  kind: ChangeKind;
+}
 
 export interface Comparison {
   changes: StatusChange[];
-  summary: { regressions: number; improvements: number; changes: number; unchanged: number };
+  summary: { regressions: number; improvements: number; changes: number; unchanged: number; };
 }
 
 function kindOf(before: Before, after: Before, strict: boolean): ChangeKind {
@@ -23,7 +29,7 @@ function kindOf(before: Before, after: Before, strict: boolean): ChangeKind {
   return 'change';
 }
 
-export function compareReports(a: Report, b: Report, options: { strict?: boolean } = {}): Comparison {
+export function compareReports(a: Report, b: Report, options: { strict?: boolean; } = {}): Comparison {
   const before = new Map(a.requirements.map((r) => [r.id, r]));
   const after = new Map(b.requirements.map((r) => [r.id, r]));
   const ids = [...new Set([...before.keys(), ...after.keys()])];
@@ -34,7 +40,10 @@ export function compareReports(a: Report, b: Report, options: { strict?: boolean
     const y = after.get(id);
     const from: Before = x?.status ?? 'absent';
     const to: Before = y?.status ?? 'absent';
-    if (from === to) { unchanged++; continue; }
+    if (from === to) {
+      unchanged++;
+      continue;
+    }
     changes.push({ id, level: (y ?? x)?.level ?? '', before: from, after: to, kind: kindOf(from, to, options.strict ?? false) });
   }
   const order: Record<ChangeKind, number> = { regression: 0, improvement: 1, change: 2 };

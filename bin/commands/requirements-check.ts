@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { MissingQuote, RequirementsCheck } from '../../specs/document/requirements-check.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, err, out, parseFlags, usageError } from '../args.js';
+import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, parseFlags, usageError } from '../args.js';
 
 // `conformance requirements check <document.md>`: which catalog entries and checks a change of the API
 // document touches. Nothing heavy is imported until it runs, so `conformance requirements --help`
@@ -62,7 +62,7 @@ export async function runRequirementsCheck(argv: string[]): Promise<number> {
   }
 }
 
-type Check = { title: string; file: string; line: number };
+type Check = { title: string; file: string; line: number; };
 
 /** The suite checks registered for each id, read statically (no suite is run). */
 async function checksById(): Promise<Map<string, Check[]>> {
@@ -78,14 +78,18 @@ async function checksById(): Promise<Map<string, Check[]>> {
   return byId;
 }
 
-type Result = RequirementsCheck & { missing: (MissingQuote & { checks: Check[] })[] };
+type Result = RequirementsCheck & { missing: (MissingQuote & { checks: Check[]; })[]; };
 const place = (section: string) => (/^\d/.test(section) ? `§${section}` : section);
 
 function formatText(result: Result, entries: number): string {
   const lines = [`${result.document} against the requirement catalog (${entries} entries)`, ''];
   const byQuote = new Map<string, Result['missing']>();
   for (const m of result.missing) byQuote.set(m.quote, [...(byQuote.get(m.quote) ?? []), m]);
-  lines.push(result.missing.length === 0 ? 'Every quote of the catalog is in the document.' : `Quotes no longer in the document (${byQuote.size} quote(s), ${result.missing.length} entr${result.missing.length === 1 ? 'y' : 'ies'}):`);
+  lines.push(
+    result.missing.length === 0
+      ? 'Every quote of the catalog is in the document.'
+      : `Quotes no longer in the document (${byQuote.size} quote(s), ${result.missing.length} entr${result.missing.length === 1 ? 'y' : 'ies'}):`,
+  );
   for (const [quote, group] of byQuote) {
     lines.push(`  ${group.map((m) => m.id).join(', ')}  ${place(group[0]!.section)}`, `    quote:   "${quote}"`);
     const near = group[0]!.nearest;
@@ -97,7 +101,11 @@ function formatText(result: Result, entries: number): string {
   }
   lines.push('');
   const scope = result.all ? '' : `, new relative to ${result.baseline}`;
-  lines.push(result.unquoted.length === 0 ? `No normative sentence without a catalog entry${scope}.` : `Normative sentences no entry quotes (${result.unquoted.length}${scope}):`);
+  lines.push(
+    result.unquoted.length === 0
+      ? `No normative sentence without a catalog entry${scope}.`
+      : `Normative sentences no entry quotes (${result.unquoted.length}${scope}):`,
+  );
   for (const u of result.unquoted) lines.push(`  line ${u.line}  ${place(u.section)}: ${u.text}`);
   lines.push('', result.drift ? 'Drift: update the catalog (specs/requirements.json) to the document.' : 'No drift.');
   return lines.join('\n') + '\n';

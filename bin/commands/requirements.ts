@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { EXIT_FAILED, EXIT_OK, out, err, parseFlags, unknownValue, usageError } from '../args.js';
-import { suiteRegistrations, type Registration } from '../../suites/harness/registrations.js';
+import { type Registration, suiteRegistrations } from '../../suites/harness/registrations.js';
+import { err, EXIT_FAILED, EXIT_OK, out, parseFlags, unknownValue, usageError } from '../args.js';
 import { requirementsCheckHelp, runRequirementsCheck } from './requirements-check.js';
 
 const suitesDir = fileURLToPath(new URL('../../suites', import.meta.url));
@@ -32,29 +32,49 @@ export async function runRequirements(argv: string[]): Promise<number> {
   const parsed = parseFlags(argv, flags);
   if (!parsed.ok) return usageError('requirements', parsed.message);
   const { values } = parsed;
-  if (values.level !== undefined && !(LEVELS as readonly string[]).includes(values.level)) return usageError('requirements', unknownValue('level', values.level, LEVELS));
+  if (values.level !== undefined && !(LEVELS as readonly string[]).includes(values.level)) {
+    return usageError('requirements', unknownValue('level', values.level, LEVELS));
+  }
   const catalog = await import('../../specs/requirements.js');
   const patterns = parsed.positionals.map((p) => p.toUpperCase());
   const unmatched = catalog.unmatchedPatterns(patterns);
-  if (unmatched.length > 0) return usageError('requirements', unknownValue('requirement', unmatched[0]!, catalog.requirements.map((r) => r.id)).replace(/^unknown requirement/, 'no requirement matches'));
+  if (unmatched.length > 0) {
+    return usageError('requirements', unknownValue('requirement', unmatched[0]!, catalog.requirements.map((r) =>
+      r.id
+    )).replace(/^unknown requirement/, 'no requirement matches'));
+  }
   const checks = suiteRegistrations(suitesDir);
   const byId = new Map<string, Registration[]>();
   for (const c of checks) for (const id of c.requirements) byId.set(id, [...(byId.get(id) ?? []), c]);
   const { unknown, uncovered } = catalog.coverage(byId.keys(), { subjects: ['server'] });
   const uncoveredSet = new Set(uncovered);
   const matched = new Set(patterns.length ? catalog.matchRequirementIds(patterns) : catalog.requirements.map((r) => r.id));
-  const listed = catalog.requirements.filter((r) => matched.has(r.id) && (!values.level || r.level === values.level) && (!values.uncovered || uncoveredSet.has(r.id)));
+  const listed = catalog.requirements.filter((r) =>
+    matched.has(r.id) && (!values.level || r.level === values.level) && (!values.uncovered || uncoveredSet.has(r.id))
+  );
   if (values.json) {
     const requirements = listed.map((r) => ({
-      id: r.id, section: r.section, level: r.level, subject: r.subject, quote: r.quote,
+      id: r.id,
+      section: r.section,
+      level: r.level,
+      subject: r.subject,
+      quote: r.quote,
       checks: (byId.get(r.id) ?? []).map(({ title, concern, file, line }) => ({ title, concern, file, line })),
     }));
-    out(JSON.stringify({ specVersion: catalog.specVersion, requirements, uncovered: uncovered.filter((id) => listed.some((r) => r.id === id)), unknown }, null, 2));
+    out(
+      JSON.stringify({ specVersion: catalog.specVersion, requirements, uncovered: uncovered.filter((id) => listed.some((r) => r.id === id)), unknown }, null,
+        2),
+    );
   } else {
     for (const r of listed) {
       const covering = byId.get(r.id) ?? [];
-      const note = covering.length > 0 ? `${covering.length} check${covering.length > 1 ? 's' : ''}`
-        : r.level === 'not-testable' ? 'not testable' : r.subject !== 'server' ? `no check (${r.subject} rule)` : 'UNCOVERED';
+      const note = covering.length > 0
+        ? `${covering.length} check${covering.length > 1 ? 's' : ''}`
+        : r.level === 'not-testable'
+        ? 'not testable'
+        : r.subject !== 'server'
+        ? `no check (${r.subject} rule)`
+        : 'UNCOVERED';
       out(`${r.id}  [${r.level}] §${r.section} — ${note}`);
       for (const c of covering) out(`    ${c.concern}: ${c.title}  (${c.file}:${c.line})`);
     }

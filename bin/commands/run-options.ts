@@ -32,11 +32,10 @@ export interface RunPlan {
   mockFlags: string[];
 }
 
-const list = (values: readonly string[] | undefined) =>
-  (values ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+const list = (values: readonly string[] | undefined) => (values ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
 
 /** Parses the flags; a usage problem comes back as a message. */
-export function planRun(argv: readonly string[], cwd: string, defaultReportDir: string): RunPlan | { error: string } {
+export function planRun(argv: readonly string[], cwd: string, defaultReportDir: string): RunPlan | { error: string; } {
   const parsed = parseFlags(argv, runFlags);
   if (!parsed.ok) return { error: parsed.message };
   const v = parsed.values;
@@ -60,14 +59,20 @@ export function planRun(argv: readonly string[], cwd: string, defaultReportDir: 
   if (v['read-only']) env.CONFORMANCE_READ_ONLY = '1';
   const reportDir = resolve(cwd, v['report-dir'] ?? defaultReportDir);
   env.CONFORMANCE_REPORT_DIR = reportDir;
-  if (v.fault !== undefined) { env.CONFORMANCE_MOCK_FAULT = v.fault; mockFlags.push('--fault'); }
+  if (v.fault !== undefined) {
+    env.CONFORMANCE_MOCK_FAULT = v.fault;
+    mockFlags.push('--fault');
+  }
   if (v.shape !== undefined) {
     if (v.shape !== 'full' && v.shape !== 'legacy') return { error: `--shape must be full or legacy, got '${v.shape}'` };
     env.CONFORMANCE_MOCK_SHAPE = v.shape;
     mockFlags.push('--shape');
   }
   const deprecate = list(v.deprecate);
-  if (deprecate.length > 0) { env.CONFORMANCE_MOCK_DEPRECATE = deprecate.join(','); mockFlags.push('--deprecate'); }
+  if (deprecate.length > 0) {
+    env.CONFORMANCE_MOCK_DEPRECATE = deprecate.join(',');
+    mockFlags.push('--deprecate');
+  }
   if (v.population !== undefined) {
     if (!/^\d+$/.test(v.population) || Number(v.population) < 1) return { error: `--population must be a positive integer, got '${v.population}'` };
     env.CONFORMANCE_MOCK_POPULATION = v.population;

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { REPORT_FILES } from '../../reports/write.js';
+import { runContext, stopRun } from '../../contract/run.js';
 import { validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
-import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, unknownValue, usageError } from '../args.js';
+import { REPORT_FILES } from '../../reports/write.js';
 import type { Settings } from '../../suites/harness/settings.js';
-import { runContext, stopRun } from '../../contract/run.js';
+import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, unknownValue, usageError } from '../args.js';
 import { planRun, type RunPlan } from './run-options.js';
 import { blockingFailures } from './summary.js';
 
@@ -64,13 +64,15 @@ async function checkPlan(plan: RunPlan): Promise<string | undefined> {
   const fault = plan.env.CONFORMANCE_MOCK_FAULT;
   if (fault !== undefined) {
     const { faults } = await import('../../mock/faults.js');
-    if (!faults.some((f) => f.name === fault)) return `${unknownValue('mock fault', fault, faults.map((f) => f.name))}; list them with 'conformance mock --list-faults'`;
+    if (!faults.some((f) => f.name === fault)) {
+      return `${unknownValue('mock fault', fault, faults.map((f) => f.name))}; list them with 'conformance mock --list-faults'`;
+    }
   }
   return undefined;
 }
 
 /** All configuration errors at once, before the suites start (and before any request). */
-async function checkConfig(plan: RunPlan): Promise<{ problem: string } | { settings: Settings }> {
+async function checkConfig(plan: RunPlan): Promise<{ problem: string; } | { settings: Settings; }> {
   const { loadConfig } = await import('../../suites/harness/config.js');
   const result = loadConfig(process.env);
   if (!result.ok) return { problem: `configuration is invalid:\n${result.errors.map((e) => `  - [${e.code}] ${e.setting}: ${e.message}`).join('\n')}` };
@@ -85,7 +87,14 @@ async function checkConfig(plan: RunPlan): Promise<{ problem: string } | { setti
 async function preflightDeployment(s: Settings): Promise<string | undefined> {
   if (!s.baseUrl || s.image || s.target) return undefined; // started targets are checked once they run (global setup)
   const { preflight, preflightLine, markPreflightPassed } = await import('../../suites/harness/preflight.js');
-  const r = await preflight({ baseUrl: s.baseUrl, keys: s.keys, timeoutMs: s.preflightTimeoutMs, checkTeams: true, strict: true, scratchProjects: s.scratchProjects });
+  const r = await preflight({
+    baseUrl: s.baseUrl,
+    keys: s.keys,
+    timeoutMs: s.preflightTimeoutMs,
+    checkTeams: true,
+    strict: true,
+    scratchProjects: s.scratchProjects,
+  });
   if (!r.ok) return preflightLine(r);
   for (const note of r.notes) out(`[conformance] preflight: ${note}`);
   markPreflightPassed(s.baseUrl);
@@ -100,7 +109,11 @@ function accountLines(report: Report): string[] {
   const left = Object.entries(report.leftovers ?? {}).filter(([, v]) => v.count > 0);
   const total = left.reduce((n, [, v]) => n + v.count, 0);
   if (total > 0) {
-    lines.push(`Left on the target: ${total} record${total === 1 ? '' : 's'} (${left.map(([k, v]) => `${k} ${v.count}`).join(', ')})${report.runId ? `, named with run id ${report.runId}` : ''}; ids in conformance.json "leftovers"`);
+    lines.push(
+      `Left on the target: ${total} record${total === 1 ? '' : 's'} (${left.map(([k, v]) => `${k} ${v.count}`).join(', ')})${
+        report.runId ? `, named with run id ${report.runId}` : ''
+      }; ids in conformance.json "leftovers"`,
+    );
   }
   const touched = (report.touched ?? []).filter((t) => !t.scratch);
   const notBack = touched.filter((t) => t.restored !== true);
@@ -109,7 +122,13 @@ function accountLines(report: Report): string[] {
   else if (touched.length > 0) lines.push(`Pre-existing records changed: ${touched.length}, all back as found`);
   const scratch = (report.touched ?? []).filter((t) => t.scratch);
   const scratchDiffers = scratch.filter((t) => t.restored !== true);
-  if (scratch.length > 0) lines.push(`Scratch projects changed: ${scratch.length}${scratchDiffers.length ? `; not back as found: ${scratchDiffers.map(differs).join('; ')}` : ', all back as found'}`);
+  if (scratch.length > 0) {
+    lines.push(
+      `Scratch projects changed: ${scratch.length}${
+        scratchDiffers.length ? `; not back as found: ${scratchDiffers.map(differs).join('; ')}` : ', all back as found'
+      }`,
+    );
+  }
   return lines;
 }
 

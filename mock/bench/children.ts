@@ -1,6 +1,6 @@
 // Benchmark servers as child processes: started one at a time, stopped by PID,
 // with the peak resident set size read from /proc.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -48,7 +48,7 @@ export async function startBenchServer(args: string[]): Promise<BenchServer> {
  * -C /tmp/base` with node_modules linked), started through its own sources with tsx, so any
  * version that has start() can be measured beside this one.
  */
-export function startCheckoutMock(dir: string, options: { cachedPagesFirst?: boolean; population?: number } = {}): Promise<BenchServer> {
+export function startCheckoutMock(dir: string, options: { cachedPagesFirst?: boolean; population?: number; } = {}): Promise<BenchServer> {
   const index = pathToFileURL(join(dir, 'mock/index.ts')).href;
   const script = `const { start } = await import(${JSON.stringify(index)});
 const mock = await start({ port: 0, ...${JSON.stringify(options)} });
@@ -67,7 +67,7 @@ async function startChild(args: string[], label: string, cwd?: string): Promise<
     child.once('exit', (code) => reject(new Error(`benchmark server ${label} exited (${code})`)));
     setTimeout(() => reject(new Error(`benchmark server ${label} did not start in time`)), START_TIMEOUT_MS).unref();
   });
-  let ready: { url: string; settings?: Record<string, string> };
+  let ready: { url: string; settings?: Record<string, string>; };
   try {
     ready = JSON.parse(await first);
   } catch (error) {

@@ -24,14 +24,14 @@ export type Order = 'asc' | 'desc';
 
 /** Fractions in [0, 1) stand for "drawn uniformly" among what the server holds (sequence.ts). */
 export type Step =
-  | { kind: 'list'; resource: 'projects' | 'assignments'; limit: number; order: Order; page: number; byProject?: number }
-  | { kind: 'get-project'; project: number }
-  | { kind: 'patch-notes'; project: number; note: number }
-  | { kind: 'create-employee'; n: number }
-  | { kind: 'create-assignment'; employee: number; project: number }
-  | { kind: 'create-organization'; n: number }
-  | { kind: 'upload-attachment'; file: number }
-  | { kind: 'upload-file'; file: number };
+  | { kind: 'list'; resource: 'projects' | 'assignments'; limit: number; order: Order; page: number; byProject?: number; }
+  | { kind: 'get-project'; project: number; }
+  | { kind: 'patch-notes'; project: number; note: number; }
+  | { kind: 'create-employee'; n: number; }
+  | { kind: 'create-assignment'; employee: number; project: number; }
+  | { kind: 'create-organization'; n: number; }
+  | { kind: 'upload-attachment'; file: number; }
+  | { kind: 'upload-file'; file: number; };
 
 export type MixName = 'read' | 'write';
 
@@ -89,5 +89,6 @@ export function mixSteps(name: MixName, options: MixOptions = {}): Step[] {
 /** One line per mix for the printed header. */
 export const MIX_SUMMARY: Record<MixName, string> = {
   read: '50% project pages (limit 1-100, asc/desc, any page), 30% project by id, 10% assignment pages (half by project), 10% PATCH notes',
-  write: '15% POST employees, 15% POST assignments, 10% POST organizations, 15% attachment uploads and 5% file uploads (16 KiB), 20% PATCH notes, 20% project pages',
+  write:
+    '15% POST employees, 15% POST assignments, 10% POST organizations, 15% attachment uploads and 5% file uploads (16 KiB), 20% PATCH notes, 20% project pages',
 };

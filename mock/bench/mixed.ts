@@ -27,9 +27,9 @@ import { request } from 'undici';
 import { startPrismMock } from '../../integrations/prism.js';
 import { startBenchServer, startCheckoutMock } from './children.js';
 import { childPidsMatching, cpuMsOf } from './cpu.js';
-import { measure, type LoadResult } from './load.js';
-import { MIX_SUMMARY, mixSteps, type MixName } from './mix.js';
-import { ListWalker, resolveSequence, teamData, type RequestSequence } from './sequence.js';
+import { type LoadResult, measure } from './load.js';
+import { MIX_SUMMARY, type MixName, mixSteps } from './mix.js';
+import { ListWalker, type RequestSequence, resolveSequence, teamData } from './sequence.js';
 import { printTable } from './table.js';
 import { measureWithWrk, wrkAvailable } from './wrk.js';
 
@@ -58,7 +58,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /** The mock's answer to each distinct request of the sequence, as serve.ts's `bare` reads them. */
 async function recordAnswers(url: string, seq: RequestSequence, file: string): Promise<void> {
-  const answers: Record<string, { status: number; contentType: string; bodyBase64: string }> = {};
+  const answers: Record<string, { status: number; contentType: string; bodyBase64: string; }> = {};
   for (const r of seq.requests) {
     const key = `${r.method} ${r.path}`;
     if (answers[key]) continue;
@@ -101,7 +101,14 @@ async function runMix(mix: MixName): Promise<Target[]> {
     const prism = await startPrismMock({ openapiPath: OPENAPI });
     stops.push(prism.stop);
     const prismPid = childPidsMatching('prism-cli').at(-1);
-    targets.push({ name: 'prism mock (same OpenAPI)', url: prism.url, pid: prismPid, sequence: { ...mockSequence, headers: headersFor('bench') }, results: [], cpuMs: 0 });
+    targets.push({
+      name: 'prism mock (same OpenAPI)',
+      url: prism.url,
+      pid: prismPid,
+      sequence: { ...mockSequence, headers: headersFor('bench') },
+      results: [],
+      cpuMs: 0,
+    });
     targets.push({ name: "bare node:http (the mock's answers)", url: bare.url, pid: bare.pid, sequence: mockSequence, results: [], cpuMs: 0 });
 
     if (baseline) {
@@ -134,7 +141,11 @@ function print(mix: MixName, targets: Target[]): void {
   const rate = (t: Target) => median(t.results.map((r) => r.requestsPerSecond));
   const mockRate = rate(targets[0]!);
   console.log(`\n${mix} mix: ${MIX_SUMMARY[mix]}`);
-  console.log(`seed ${seed}, ${targets[0]!.sequence.requests.length} requests repeated; ${concurrency} in flight, load generator ${generator}; ${rounds} rounds of ${durationMs} ms per server (after 0.5 s warm-up)\n`);
+  console.log(
+    `seed ${seed}, ${
+      targets[0]!.sequence.requests.length
+    } requests repeated; ${concurrency} in flight, load generator ${generator}; ${rounds} rounds of ${durationMs} ms per server (after 0.5 s warm-up)\n`,
+  );
   printTable(
     ['target', 'req/s', 'rounds (req/s)', 'non-2xx', 'p50 ms', 'p99 ms', 'CPU ms/req', 'mock / this'],
     targets.map((t) => {
@@ -155,13 +166,24 @@ function print(mix: MixName, targets: Target[]): void {
   );
   const [, framework, prism, bare, base] = targets;
   const ratio = (a: Target, b: Target) => (rate(a) / rate(b)).toFixed(1);
-  const cpuRatio = (a: Target, b: Target) => ((b.cpuMs / b.results.reduce((s, r) => s + r.requests, 0)) / (a.cpuMs / a.results.reduce((s, r) => s + r.requests, 0))).toFixed(1);
+  const cpuRatio = (a: Target, b: Target) =>
+    ((b.cpuMs / b.results.reduce((s, r) => s + r.requests, 0)) / (a.cpuMs / a.results.reduce((s, r) => s + r.requests, 0))).toFixed(1);
   const mock = targets[0]!;
   if (framework && prism && bare) {
-    console.log(`\n${mix} mix, mock vs prism mock: ${ratio(mock, prism)}x req/s, ${cpuRatio(mock, prism)}x less CPU per request; fastify only vs prism mock: ${ratio(framework, prism)}x`);
+    console.log(
+      `\n${mix} mix, mock vs prism mock: ${ratio(mock, prism)}x req/s, ${cpuRatio(mock, prism)}x less CPU per request; fastify only vs prism mock: ${
+        ratio(framework, prism)
+      }x`,
+    );
     console.log(`${mix} mix, mock vs bare node:http sending the same answers: ${((100 * rate(mock)) / rate(bare)).toFixed(0)}% of its req/s`);
   }
-  if (base && prism) console.log(`${mix} mix, mock vs baseline mock: ${ratio(mock, base)}x req/s, ${cpuRatio(mock, base)}x less CPU per request; baseline vs prism mock: ${ratio(base, prism)}x`);
+  if (base && prism) {
+    console.log(
+      `${mix} mix, mock vs baseline mock: ${ratio(mock, base)}x req/s, ${cpuRatio(mock, base)}x less CPU per request; baseline vs prism mock: ${
+        ratio(base, prism)
+      }x`,
+    );
+  }
 }
 
 for (const mix of mixes) print(mix, await runMix(mix));

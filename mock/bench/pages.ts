@@ -12,7 +12,7 @@
 //   BENCH_PAGE_SAMPLES=200    requests per page and way
 //   BENCH_BASELINE=<dir>      also measure the mock of another checkout (children.ts)
 import { Pool } from 'undici';
-import { startBenchServer, startCheckoutMock, type BenchServer } from './children.js';
+import { type BenchServer, startBenchServer, startCheckoutMock } from './children.js';
 import { cpuMsOf } from './cpu.js';
 import { printTable } from './table.js';
 
@@ -23,23 +23,34 @@ const samples = Number(process.env.BENCH_PAGE_SAMPLES ?? 200);
 const deepPage = Math.max(2, Math.ceil(population / LIMIT));
 const baseline = process.env.BENCH_BASELINE;
 
-interface Figures { p10: number; p50: number; p90: number; cpuMs: number }
+interface Figures {
+  p10: number;
+  p50: number;
+  p90: number;
+  cpuMs: number;
+}
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 
-async function call(pool: Pool, method: 'GET' | 'PATCH', path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+async function call(
+  pool: Pool,
+  method: 'GET' | 'PATCH',
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string; }> {
   const res = await pool.request({ method, path, headers: body ? { ...headers, 'content-type': 'application/json' } : headers, body });
   return { status: res.statusCode, text: await res.body.text() };
 }
 
 /** The path of page `n` (1-based) of the walk, and the ids on a page halfway there. */
-async function walkTo(pool: Pool, headers: Record<string, string>, n: number): Promise<{ path: string; middleIds: string[] }> {
+async function walkTo(pool: Pool, headers: Record<string, string>, n: number): Promise<{ path: string; middleIds: string[]; }> {
   let path = `${API}/projects?limit=${LIMIT}`;
   let middleIds: string[] = [];
   for (let page = 1; page < n; page += 1) {
     const r = await call(pool, 'GET', path, headers);
     if (r.status !== 200) throw new Error(`GET ${path} answered ${r.status}`);
-    const body = JSON.parse(r.text) as { data: { id: string }[]; page: { hasMore: boolean; nextCursor: string } };
+    const body = JSON.parse(r.text) as { data: { id: string; }[]; page: { hasMore: boolean; nextCursor: string; }; };
     if (page === Math.ceil(n / 2)) middleIds = body.data.map((p) => p.id);
     if (!body.page.hasMore) throw new Error(`the walk ended at page ${page}, before page ${n}`);
     path = `${API}/projects?limit=${LIMIT}&cursor=${encodeURIComponent(body.page.nextCursor)}`;
@@ -89,6 +100,8 @@ async function measureServer(name: string, start: () => Promise<BenchServer>): P
 
 const rows = await measureServer('reference mock', () => startBenchServer(['mock', String(population)]));
 if (baseline) rows.push(...(await measureServer(`baseline (${baseline})`, () => startCheckoutMock(baseline, { population }))));
-console.log(`\nGET ${API}/projects?limit=${LIMIT}, population ${population} per list and team: page 1 and page ${deepPage} (the last), ${samples} sequential requests each; ms median (p10-p90)\n`);
+console.log(
+  `\nGET ${API}/projects?limit=${LIMIT}, population ${population} per list and team: page 1 and page ${deepPage} (the last), ${samples} sequential requests each; ms median (p10-p90)\n`,
+);
 printTable(['target', 'way', 'page 1 ms', `page ${deepPage} ms`, `page ${deepPage} / page 1`, 'CPU ms/req p1', `CPU ms/req p${deepPage}`], rows);
 console.log('\n"after a PATCH": the CPU figure includes the PATCH before each GET.');

@@ -4,7 +4,7 @@
 // through toLua) or by the undici loop (load.ts).
 import { request } from 'undici';
 import { prng } from '../seed.js';
-import { UPLOAD_BYTES, type Order, type Step } from './mix.js';
+import { type Order, type Step, UPLOAD_BYTES } from './mix.js';
 
 const API = '/api/public/v1';
 
@@ -29,8 +29,8 @@ export interface TeamData {
 }
 
 interface PageEnvelope {
-  data: { id: string; employee_id?: string }[];
-  page: { hasMore: boolean; nextCursor?: string };
+  data: { id: string; employee_id?: string; }[];
+  page: { hasMore: boolean; nextCursor?: string; };
 }
 
 /** The paths of every page of one walk of a server's list, first page first. */
@@ -91,11 +91,16 @@ function uploadFile(variant: number): Buffer {
   return Buffer.from(Array.from({ length: UPLOAD_BYTES }, () => Math.floor(r() * 256)));
 }
 
-function multipart(variant: number, fields: Record<string, string>): { body: Buffer; contentType: string } {
+function multipart(variant: number, fields: Record<string, string>): { body: Buffer; contentType: string; } {
   const boundary = `bench-mix-${variant}`;
   const parts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  const head = `${parts.join('')}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="bench-${variant}.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), uploadFile(variant), Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` };
+  const head = `${
+    parts.join('')
+  }--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="bench-${variant}.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
+  return {
+    body: Buffer.concat([Buffer.from(head), uploadFile(variant), Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 /** The requests of `steps` against the server `walker` walks (its cursors), with `headers`. */
@@ -130,10 +135,18 @@ export async function resolveSequence(steps: readonly Step[], data: TeamData, wa
         requests.push({ method: 'PATCH', path: `${API}/projects/${pick(data.projects, step.project)}`, ...json({ notes: `bench note ${step.note}` }) });
         break;
       case 'create-employee':
-        requests.push({ method: 'POST', path: `${API}/employees`, ...json({ first_name: 'Bench', last_name: `Employee ${step.n}`, email: `bench.${step.n}@example.com` }) });
+        requests.push({
+          method: 'POST',
+          path: `${API}/employees`,
+          ...json({ first_name: 'Bench', last_name: `Employee ${step.n}`, email: `bench.${step.n}@example.com` }),
+        });
         break;
       case 'create-assignment':
-        requests.push({ method: 'POST', path: `${API}/assignments`, ...json({ employee_id: pick(data.employees, step.employee), project_id: pick(data.projects, step.project), role: 'Developer' }) });
+        requests.push({
+          method: 'POST',
+          path: `${API}/assignments`,
+          ...json({ employee_id: pick(data.employees, step.employee), project_id: pick(data.projects, step.project), role: 'Developer' }),
+        });
         break;
       case 'create-organization':
         requests.push({ method: 'POST', path: `${API}/organizations`, ...json({ name: `Bench Organization ${step.n}`, roles: ['client'] }) });
@@ -141,7 +154,12 @@ export async function resolveSequence(steps: readonly Step[], data: TeamData, wa
       case 'upload-attachment': {
         const projectId = data.projects[step.file % data.projects.length]!;
         const upload = multipart(step.file, { entity_type: 'project', entity_id: projectId });
-        requests.push({ method: 'POST', path: `${API}/attachments`, body: body(`attachment ${step.file}`, () => upload.body), contentType: upload.contentType });
+        requests.push({
+          method: 'POST',
+          path: `${API}/attachments`,
+          body: body(`attachment ${step.file}`, () => upload.body),
+          contentType: upload.contentType,
+        });
         break;
       }
       case 'upload-file': {

@@ -21,15 +21,19 @@ interface Captured {
   bodyBase64: string;
 }
 
-interface Answer { status: number; headers: Record<string, string>; body: Buffer }
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
 
 function answerOf(captured: Captured): Answer {
   const body = Buffer.from(captured.bodyBase64, 'base64');
   return { status: captured.status, headers: { 'content-type': captured.contentType, 'content-length': String(body.length) }, body };
 }
 
-async function serveBare(file: string): Promise<{ url: string }> {
-  const captured = JSON.parse(readFileSync(file, 'utf8')) as Captured | { answers: Record<string, Captured> };
+async function serveBare(file: string): Promise<{ url: string; }> {
+  const captured = JSON.parse(readFileSync(file, 'utf8')) as Captured | { answers: Record<string, Captured>; };
   const single = 'answers' in captured ? undefined : answerOf(captured);
   const answers = new Map('answers' in captured ? Object.entries(captured.answers).map(([k, v]) => [k, answerOf(v)]) : []);
   const missing = answerOf({ status: 404, contentType: 'application/json', bodyBase64: Buffer.from('{}').toString('base64') });

@@ -14,10 +14,10 @@
 //   BENCH_SOAK_WARMUP=20000      requests before the warm-up RSS is read
 //   BENCH_SOAK_CONCURRENCY=8     requests in flight
 //   BENCH_SOAK_UPLOAD_BYTES=65536  size of each upload
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
-import { startBenchServer, type BenchServer } from './children.js';
+import { type BenchServer, startBenchServer } from './children.js';
 import { printTable } from './table.js';
 
 const API = '/api/public/v1';
@@ -36,7 +36,12 @@ function rssOf(pid: number): number | undefined {
   }
 }
 
-interface Call { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; headers?: Record<string, string>; body?: string | Buffer }
+interface Call {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
 
 const boundary = 'soakboundary';
 const file = randomBytes(uploadBytes);
@@ -62,7 +67,7 @@ class Soak {
     this.auth = { authorization: `Bearer ${mock.settings.CONFORMANCE_API_KEY ?? ''}` };
   }
 
-  async send(c: Call): Promise<{ status: number; text: string }> {
+  async send(c: Call): Promise<{ status: number; text: string; }> {
     const res = await this.pool.request({ method: c.method, path: c.path, headers: { ...this.auth, ...c.headers }, body: c.body });
     const text = await res.body.text();
     this.statuses.set(res.statusCode, (this.statuses.get(res.statusCode) ?? 0) + 1);
@@ -71,7 +76,7 @@ class Soak {
 
   async prepare(): Promise<void> {
     const ids = async (path: string, field = 'id') =>
-      ((JSON.parse((await this.send({ method: 'GET', path: `${API}${path}` })).text) as { data: Record<string, string>[] }).data).map((r) => r[field]!);
+      (JSON.parse((await this.send({ method: 'GET', path: `${API}${path}` })).text) as { data: Record<string, string>[]; }).data.map((r) => r[field]!);
     this.projects = await ids('/projects?limit=20');
     this.employees = await ids('/assignments?limit=20', 'employee_id');
     this.orgs = await ids('/organizations?limit=20');
@@ -84,39 +89,110 @@ class Soak {
     const e = this.employees[i % this.employees.length]!;
     const key = `soak-${i}`;
     switch (i % 16) {
-      case 0: await this.send({ method: 'GET', path: `${API}/projects?limit=50` }); return 1;
-      case 1: await this.send({ method: 'GET', path: `${API}/projects?limit=${1 + (i % 20)}&order=${i % 2 ? 'asc' : 'desc'}&q=${i % 7}` }); return 1;
-      case 2: await this.send({ method: 'GET', path: `${API}/projects/${p}` }); return 1;
-      case 3: await this.send({ method: 'PATCH', path: `${API}/projects/${p}`, headers: { 'idempotency-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ notes: `soak ${i}` }) }); return 1;
+      case 0:
+        await this.send({ method: 'GET', path: `${API}/projects?limit=50` });
+        return 1;
+      case 1:
+        await this.send({ method: 'GET', path: `${API}/projects?limit=${1 + (i % 20)}&order=${i % 2 ? 'asc' : 'desc'}&q=${i % 7}` });
+        return 1;
+      case 2:
+        await this.send({ method: 'GET', path: `${API}/projects/${p}` });
+        return 1;
+      case 3:
+        await this.send({
+          method: 'PATCH',
+          path: `${API}/projects/${p}`,
+          headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ notes: `soak ${i}` }),
+        });
+        return 1;
       case 4: {
-        const created = await this.send({ method: 'POST', path: `${API}/assignments`, headers: { 'idempotency-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ employee_id: e, project_id: p, role: `soak ${i}` }) });
-        const id = (JSON.parse(created.text) as { id?: string }).id;
+        const created = await this.send({
+          method: 'POST',
+          path: `${API}/assignments`,
+          headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ employee_id: e, project_id: p, role: `soak ${i}` }),
+        });
+        const id = (JSON.parse(created.text) as { id?: string; }).id;
         if (id) await this.send({ method: 'DELETE', path: `${API}/assignments/${id}` });
         return id ? 2 : 1;
       }
-      case 5: await this.send({ method: 'GET', path: `${API}/assignments?project_id=${p}&limit=25` }); return 1;
+      case 5:
+        await this.send({ method: 'GET', path: `${API}/assignments?project_id=${p}&limit=25` });
+        return 1;
       case 6: {
-        const up = await this.send({ method: 'POST', path: `${API}/files`, headers: { 'idempotency-key': key, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: multipart({ category: 'soak' }) });
-        const id = (JSON.parse(up.text) as { id?: string }).id;
+        const up = await this.send({
+          method: 'POST',
+          path: `${API}/files`,
+          headers: { 'idempotency-key': key, 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body: multipart({ category: 'soak' }),
+        });
+        const id = (JSON.parse(up.text) as { id?: string; }).id;
         if (id) await this.send({ method: 'DELETE', path: `${API}/files/${id}` });
         return id ? 2 : 1;
       }
       case 7: {
-        const up = await this.send({ method: 'POST', path: `${API}/attachments`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: multipart({ entity_type: 'project', entity_id: p }) });
-        const id = (JSON.parse(up.text) as { id?: string }).id;
+        const up = await this.send({
+          method: 'POST',
+          path: `${API}/attachments`,
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body: multipart({ entity_type: 'project', entity_id: p }),
+        });
+        const id = (JSON.parse(up.text) as { id?: string; }).id;
         if (!id) return 1;
         await this.send({ method: 'GET', path: `${API}/attachments/${id}/download` });
         await this.send({ method: 'DELETE', path: `${API}/attachments/${id}` });
         return 3;
       }
-      case 8: await this.send({ method: 'POST', path: `${API}/organizations`, headers: { 'idempotency-key': `soak-org-${i % 50}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `Soak org ${i % 50}` }) }); return 1;
-      case 9: await this.send({ method: 'PATCH', path: `${API}/organizations/${this.orgs[i % this.orgs.length]!}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notes: `soak ${i}` }) }); return 1;
-      case 10: await this.send({ method: 'POST', path: `${API}/intake/captures`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ source: 'soak', external_id: `thread-${i % 100}` }) }); return 1;
-      case 11: await this.send({ method: 'GET', path: `${API}/cvs?limit=${1 + (i % 10)}` }); return 1;
-      case 12: await this.send({ method: 'GET', path: `${API}/projects/${(i >> 4) % 2 ? 'not-a-uuid' : '00000000-0000-4000-8000-000000000000'}` }); return 1;
-      case 13: await this.send({ method: 'POST', path: `${API}/employees`, headers: { 'idempotency-key': key, 'content-type': 'application/json' }, body: i % 3 === 0 ? '{"first_name":' : i % 3 === 1 ? `{"x":${'['.repeat(200)}${']'.repeat(200)}}` : 'null' }); return 1;
-      case 14: await this.send({ method: 'GET', path: `${API}/projects`, headers: { authorization: 'Bearer wrong' } }); return 1;
-      default: await this.send({ method: 'PATCH', path: `${API}/employees/${e}`, headers: { 'idempotency-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ title: `soak ${i}` }) }); return 1;
+      case 8:
+        await this.send({
+          method: 'POST',
+          path: `${API}/organizations`,
+          headers: { 'idempotency-key': `soak-org-${i % 50}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `Soak org ${i % 50}` }),
+        });
+        return 1;
+      case 9:
+        await this.send({
+          method: 'PATCH',
+          path: `${API}/organizations/${this.orgs[i % this.orgs.length]!}`,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ notes: `soak ${i}` }),
+        });
+        return 1;
+      case 10:
+        await this.send({
+          method: 'POST',
+          path: `${API}/intake/captures`,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ source: 'soak', external_id: `thread-${i % 100}` }),
+        });
+        return 1;
+      case 11:
+        await this.send({ method: 'GET', path: `${API}/cvs?limit=${1 + (i % 10)}` });
+        return 1;
+      case 12:
+        await this.send({ method: 'GET', path: `${API}/projects/${(i >> 4) % 2 ? 'not-a-uuid' : '00000000-0000-4000-8000-000000000000'}` });
+        return 1;
+      case 13:
+        await this.send({
+          method: 'POST',
+          path: `${API}/employees`,
+          headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+          body: i % 3 === 0 ? '{"first_name":' : i % 3 === 1 ? `{"x":${'['.repeat(200)}${']'.repeat(200)}}` : 'null',
+        });
+        return 1;
+      case 14:
+        await this.send({ method: 'GET', path: `${API}/projects`, headers: { authorization: 'Bearer wrong' } });
+        return 1;
+      default:
+        await this.send({
+          method: 'PATCH',
+          path: `${API}/employees/${e}`,
+          headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: `soak ${i}` }),
+        });
+        return 1;
     }
   }
 

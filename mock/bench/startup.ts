@@ -32,7 +32,7 @@ const READY_LINE = /^export CONFORMANCE_SORT_FIELDS=/m;
 interface Command {
   name: string;
   ready: 'settings' | 'answers';
-  argv(port: number): { command: string; args: string[]; cwd: string };
+  argv(port: number): { command: string; args: string[]; cwd: string; };
   /** Run around each start (the cold start sets the code cache aside). */
   around?: <T>(start: () => Promise<T>) => Promise<T>;
 }
@@ -87,7 +87,7 @@ async function spawnUntilReady(cmd: Command, keepMs = 0): Promise<number> {
 }
 
 await builtEntry('cli'); // built here if needed, so that no start below includes a build
-const manifest = JSON.parse(readFileSync(join(ROOT, 'dist/manifest.json'), 'utf8')) as { entries: { cli: { hash: string } } };
+const manifest = JSON.parse(readFileSync(join(ROOT, 'dist/manifest.json'), 'utf8')) as { entries: { cli: { hash: string; }; }; };
 const mockCache = join(ROOT, 'dist/cache', `cli-${manifest.entries.cli.hash}-mock.v8`);
 const mockArgv = (port: number) => ({ command: process.execPath, args: [join(ROOT, 'build/run.mjs'), 'cli', 'mock', '--port', String(port)], cwd: ROOT });
 /** Starts without the code cache: it is set aside meanwhile (a start that short writes none). */
@@ -104,10 +104,18 @@ const commands: Command[] = [
   { name: 'mock (node build/run.mjs cli mock)', ready: 'settings', argv: mockArgv },
   { name: 'mock, first start after a build (no code cache)', ready: 'settings', argv: mockArgv, around: withoutCodeCache },
   { name: 'npm run mock', ready: 'settings', argv: (port) => ({ command: 'npm', args: ['run', '--silent', 'mock', '--', '--port', String(port)], cwd: ROOT }) },
-  { name: 'prism mock (same OpenAPI)', ready: 'answers', argv: (port) => ({ command: process.execPath, args: [PRISM_CLI, 'mock', OPENAPI, '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'], cwd: ROOT }) },
+  {
+    name: 'prism mock (same OpenAPI)',
+    ready: 'answers',
+    argv: (port) => ({ command: process.execPath, args: [PRISM_CLI, 'mock', OPENAPI, '-h', '127.0.0.1', '-p', String(port), '-v', 'warn'], cwd: ROOT }),
+  },
 ];
 if (baseline) {
-  commands.push({ name: `baseline mock (${baseline}, tsx bin/cli.ts mock)`, ready: 'settings', argv: (port) => ({ command: process.execPath, args: ['--import', 'tsx', 'bin/cli.ts', 'mock', '--port', String(port)], cwd: baseline }) });
+  commands.push({
+    name: `baseline mock (${baseline}, tsx bin/cli.ts mock)`,
+    ready: 'settings',
+    argv: (port) => ({ command: process.execPath, args: ['--import', 'tsx', 'bin/cli.ts', 'mock', '--port', String(port)], cwd: baseline }),
+  });
 }
 
 // One start long enough to write the mock's code cache, as any first use does.
@@ -122,6 +130,13 @@ printTable(
   ['command', 'ready when', 'min', 'median', 'max', 'all'],
   commands.map((c) => {
     const t = [...times.get(c)!].sort((a, b) => a - b);
-    return [c.name, c.ready === 'settings' ? 'settings printed' : 'answers HTTP', fmt(t[0]!), fmt(t[Math.floor(t.length / 2)]!), fmt(t[t.length - 1]!), times.get(c)!.map(fmt).join(' ')];
+    return [
+      c.name,
+      c.ready === 'settings' ? 'settings printed' : 'answers HTTP',
+      fmt(t[0]!),
+      fmt(t[Math.floor(t.length / 2)]!),
+      fmt(t[t.length - 1]!),
+      times.get(c)!.map(fmt).join(' '),
+    ];
   }),
 );

@@ -20,9 +20,9 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { startPrismMock } from '../../integrations/prism.js';
 import { startBenchServer } from './children.js';
-import { measure, type LoadResult } from './load.js';
-import { measureWithWrk, wrkAvailable } from './wrk.js';
+import { type LoadResult, measure } from './load.js';
 import { printTable } from './table.js';
+import { measureWithWrk, wrkAvailable } from './wrk.js';
 
 const PATH = '/api/public/v1/projects?limit=50';
 const OPENAPI = fileURLToPath(new URL('../../specs/openapi.json', import.meta.url));
@@ -66,14 +66,26 @@ try {
   const mock = await startBenchServer(['mock']);
   stops.push(mock.stop);
   const headers = { authorization: `Bearer ${mock.settings.CONFORMANCE_API_KEY ?? ''}`, accept: 'application/json' };
-  targets.push({ name: 'reference mock (cached best case)', url: mock.url + PATH, headers, bytes: await capture(mock.url + PATH, headers, capturedFile), results: [] });
+  targets.push({
+    name: 'reference mock (cached best case)',
+    url: mock.url + PATH,
+    headers,
+    bytes: await capture(mock.url + PATH, headers, capturedFile),
+    results: [],
+  });
   const prism = await startPrismMock({ openapiPath: OPENAPI });
   stops.push(prism.stop);
   targets.push({ name: 'prism mock (same OpenAPI)', url: prism.url + PATH, headers, bytes: await bodySize(prism.url + PATH, headers), results: [] });
   const framework = await startBenchServer(['mock-framework']);
   stops.push(framework.stop);
   const frameworkHeaders = { ...headers, authorization: `Bearer ${framework.settings.CONFORMANCE_API_KEY ?? ''}` };
-  targets.push({ name: 'reference mock, all through fastify', url: framework.url + PATH, headers: frameworkHeaders, bytes: await bodySize(framework.url + PATH, frameworkHeaders), results: [] });
+  targets.push({
+    name: 'reference mock, all through fastify',
+    url: framework.url + PATH,
+    headers: frameworkHeaders,
+    bytes: await bodySize(framework.url + PATH, frameworkHeaders),
+    results: [],
+  });
   const bare = await startBenchServer(['bare', capturedFile]);
   stops.push(bare.stop);
   targets.push({ name: 'bare node:http (same bytes)', url: bare.url + PATH, headers, bytes: await bodySize(bare.url + PATH, headers), results: [] });
@@ -93,7 +105,9 @@ try {
 
 const rate = (t: Target) => median(t.results.map((r) => r.requestsPerSecond));
 const mockRate = rate(targets[0]!);
-console.log(`\nCached best case: GET ${PATH} repeated, ${concurrency} in flight, load generator ${generator}; ${rounds} rounds of ${durationMs} ms per server (after 0.5 s warm-up), one server at a time; median of rounds\n`);
+console.log(
+  `\nCached best case: GET ${PATH} repeated, ${concurrency} in flight, load generator ${generator}; ${rounds} rounds of ${durationMs} ms per server (after 0.5 s warm-up), one server at a time; median of rounds\n`,
+);
 printTable(
   ['target', 'status', 'req/s', 'rounds (req/s)', 'p50 ms', 'p99 ms', 'body bytes', 'mock / this'],
   targets.map((t) => {
@@ -115,5 +129,9 @@ const [, prismTarget, frameworkTarget, bareTarget] = targets;
 if (prismTarget && frameworkTarget && bareTarget) {
   console.log(`\nmock vs prism mock: ${(mockRate / rate(prismTarget)).toFixed(1)}x (expected >= 10x)`);
   console.log(`mock vs bare node:http: ${((100 * mockRate) / rate(bareTarget)).toFixed(0)}% (expected >= 60%)`);
-  console.log(`without the early page answer: ${(rate(frameworkTarget) / rate(prismTarget)).toFixed(1)}x prism, ${((100 * rate(frameworkTarget)) / rate(bareTarget)).toFixed(0)}% of bare`);
+  console.log(
+    `without the early page answer: ${(rate(frameworkTarget) / rate(prismTarget)).toFixed(1)}x prism, ${
+      ((100 * rate(frameworkTarget)) / rate(bareTarget)).toFixed(0)
+    }% of bare`,
+  );
 }

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
-import { startBenchServer, type BenchServer } from './children.js';
+import { type BenchServer, startBenchServer } from './children.js';
 import { printTable } from './table.js';
 
 const API = '/api/public/v1';
@@ -17,14 +17,14 @@ const size = Number(process.env.BENCH_UPLOAD_BYTES ?? 25_000_000);
 const concurrency = Number(process.env.BENCH_UPLOAD_CONCURRENCY ?? 8);
 const MB = 1024 * 1024;
 
-function multipart(fields: Record<string, string>, file: Buffer): { contentType: string; body: Buffer[]; length: number } {
+function multipart(fields: Record<string, string>, file: Buffer): { contentType: string; body: Buffer[]; length: number; } {
   const boundary = `bench${randomBytes(12).toString('hex')}`;
   const parts = Object.entries(fields).map(
     ([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
   );
   const head = Buffer.from(
-    `${parts.join('')}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="bench.bin"\r\n` +
-      'content-type: application/octet-stream\r\n\r\n',
+    `${parts.join('')}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="bench.bin"\r\n`
+      + 'content-type: application/octet-stream\r\n\r\n',
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: [head, file, tail], length: head.length + file.length + tail.length };
@@ -36,13 +36,13 @@ function headersFor(mock: BenchServer): Record<string, string> {
 
 async function aProjectId(mock: BenchServer): Promise<string> {
   const res = await request(`${mock.url}${API}/projects?limit=1`, { headers: headersFor(mock) });
-  const page = (await res.body.json()) as { data?: { id: string }[] };
+  const page = (await res.body.json()) as { data?: { id: string; }[]; };
   const id = page.data?.[0]?.id;
   if (!id) throw new Error(`no project to attach to (GET /projects answered ${res.statusCode})`);
   return id;
 }
 
-async function upload(mock: BenchServer, projectId: string, file: Buffer): Promise<{ id: string; ms: number }> {
+async function upload(mock: BenchServer, projectId: string, file: Buffer): Promise<{ id: string; ms: number; }> {
   const mp = multipart({ entity_type: 'project', entity_id: projectId }, file);
   const started = performance.now();
   const res = await request(`${mock.url}${API}/attachments`, {
@@ -53,7 +53,7 @@ async function upload(mock: BenchServer, projectId: string, file: Buffer): Promi
   const text = await res.body.text();
   const ms = performance.now() - started;
   if (res.statusCode >= 300) throw new Error(`upload answered ${res.statusCode}: ${text.slice(0, 300)}`);
-  return { id: (JSON.parse(text) as { id: string }).id, ms };
+  return { id: (JSON.parse(text) as { id: string; }).id, ms };
 }
 
 function downloadPath(mock: BenchServer, id: string): string {
@@ -63,7 +63,7 @@ function downloadPath(mock: BenchServer, id: string): string {
   return path.startsWith('/api/') ? path : API + path;
 }
 
-async function download(mock: BenchServer, id: string): Promise<{ sha256: string; bytes: number; ms: number }> {
+async function download(mock: BenchServer, id: string): Promise<{ sha256: string; bytes: number; ms: number; }> {
   const started = performance.now();
   const res = await request(`${mock.url}${downloadPath(mock, id)}`, { headers: { authorization: headersFor(mock).authorization } });
   const hash = createHash('sha256');
@@ -87,7 +87,12 @@ try {
   const down = await download(single, up.id);
   const identical = down.sha256 === fileHash && down.bytes === size;
   rows.push(['upload, 1 x 25 MB', `${up.ms.toFixed(0)} ms`, `${((size / MB) / (up.ms / 1000)).toFixed(0)} MiB/s`, '']);
-  rows.push(['download, 1 x 25 MB', `${down.ms.toFixed(0)} ms`, `${((size / MB) / (down.ms / 1000)).toFixed(0)} MiB/s`, identical ? 'byte-identical' : 'BYTES DIFFER']);
+  rows.push([
+    'download, 1 x 25 MB',
+    `${down.ms.toFixed(0)} ms`,
+    `${((size / MB) / (down.ms / 1000)).toFixed(0)} MiB/s`,
+    identical ? 'byte-identical' : 'BYTES DIFFER',
+  ]);
   rows.push(['round trip', `${(up.ms + down.ms).toFixed(0)} ms`, '', '']);
 } finally {
   await single.stop();
@@ -102,7 +107,12 @@ try {
   const ms = performance.now() - started;
   const peak = loaded.peakRss();
   const mib = (n: number | undefined) => (n === undefined ? 'n/a' : `${(n / MB).toFixed(0)} MiB`);
-  rows.push([`${concurrency} concurrent uploads x 25 MB`, `${ms.toFixed(0)} ms`, `${((concurrency * size) / MB / (ms / 1000)).toFixed(0)} MiB/s`, `peak RSS ${mib(peak)} (before: ${mib(idle)}; expected < 200 MiB)`]);
+  rows.push([
+    `${concurrency} concurrent uploads x 25 MB`,
+    `${ms.toFixed(0)} ms`,
+    `${((concurrency * size) / MB / (ms / 1000)).toFixed(0)} MiB/s`,
+    `peak RSS ${mib(peak)} (before: ${mib(idle)}; expected < 200 MiB)`,
+  ]);
 } finally {
   await loaded.stop();
 }

@@ -18,7 +18,7 @@ const fieldCache = new Map<SchemaName, readonly string[]>();
 export function writableFields(name: SchemaName): readonly string[] {
   let f = fieldCache.get(name);
   if (!f) {
-    f = Object.keys((schema(name) as { properties?: object }).properties ?? {});
+    f = Object.keys((schema(name) as { properties?: object; }).properties ?? {});
     fieldCache.set(name, f);
   }
   return f;

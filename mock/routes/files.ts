@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { findOwn, ownReference } from '../lookup.js';
 import type { Input, Result, RouteHandlers } from '../route.js';
-import { nowIso, type Entry, type Row, type TeamId } from '../store.js';
+import { type Entry, nowIso, type Row, type TeamId } from '../store.js';
 import { handleUpload, type ReceivedUpload } from '../uploads.js';
 import { deleteResult, newId, raw } from './common.js';
 import { idFilter, listPage, SORT_FIELDS } from './list.js';
@@ -59,7 +59,11 @@ async function download(ctx: AppContext, input: Input): Promise<void> {
     let first = true;
     body = body.pipe(new Transform({
       transform(chunk: Buffer, _enc, done) {
-        if (first && chunk.length > 0) { chunk = Buffer.from(chunk); chunk[0] = chunk[0]! ^ 0xff; first = false; }
+        if (first && chunk.length > 0) {
+          chunk = Buffer.from(chunk);
+          chunk[0] = chunk[0]! ^ 0xff;
+          first = false;
+        }
         done(null, chunk);
       },
     }));
@@ -86,16 +90,24 @@ function remove(ctx: AppContext, col: 'attachments' | 'files', input: Input): Re
 
 export const attachmentRoutes: RouteHandlers = [
   {
-    operationId: 'uploadAttachment', scope: 'attachments:write', kind: 'multipart',
-    handler: (ctx, input) => handleUpload(ctx, input, 'uploadAttachment', (u) => checkEntity(ctx, input, u), (u) => {
-      const row = { ...uploadRow(ctx, input, u), entity_type: u.fields.entity_type, entity_id: u.fields.entity_id!.toLowerCase() };
-      return ctx.views.attachment(ctx.store.collections.attachments.put(input.principal.team, row, { blobId: u.blob.blobId, size: u.blob.size }));
-    }, (u) => {
-      ctx.store.collections.attachments.put(input.principal.team, { ...uploadRow(ctx, input, u), entity_type: u.fields.entity_type, entity_id: u.fields.entity_id }, { blobId: 'missing', size: 0 });
-    }),
+    operationId: 'uploadAttachment',
+    scope: 'attachments:write',
+    kind: 'multipart',
+    handler: (ctx, input) =>
+      handleUpload(ctx, input, 'uploadAttachment', (u) => checkEntity(ctx, input, u), (u) => {
+        const row = { ...uploadRow(ctx, input, u), entity_type: u.fields.entity_type, entity_id: u.fields.entity_id!.toLowerCase() };
+        return ctx.views.attachment(ctx.store.collections.attachments.put(input.principal.team, row, { blobId: u.blob.blobId, size: u.blob.size }));
+      }, (u) => {
+        ctx.store.collections.attachments.put(input.principal.team, {
+          ...uploadRow(ctx, input, u),
+          entity_type: u.fields.entity_type,
+          entity_id: u.fields.entity_id,
+        }, { blobId: 'missing', size: 0 });
+      }),
   },
   {
-    operationId: 'listAttachments', scope: 'attachments:read',
+    operationId: 'listAttachments',
+    scope: 'attachments:read',
     handler: (ctx, input) => {
       const q = input.query;
       const type = typeof q.entity_type === 'string' ? q.entity_type : undefined;
@@ -108,35 +120,48 @@ export const attachmentRoutes: RouteHandlers = [
       if (Object.keys(detail).length) throw badRequest('Invalid query parameters', detail);
       const ignoreId = ctx.faults.on('attachments-filter-ignored');
       return listPage(ctx, input, {
-        col: ctx.store.collections.attachments, sortFields: SORT_FIELDS.attachments, searchField: 'filename', secondary: true, filtered: true,
+        col: ctx.store.collections.attachments,
+        sortFields: SORT_FIELDS.attachments,
+        searchField: 'filename',
+        secondary: true,
+        filtered: true,
         filter: (e) => (!type || e.row.entity_type === type) && (ignoreId || !id || e.row.entity_id === id),
         view: (e) => ctx.views.attachment(e),
       });
     },
   },
   {
-    operationId: 'deleteAttachment', scope: 'attachments:write',
+    operationId: 'deleteAttachment',
+    scope: 'attachments:write',
     handler: (ctx, input) => remove(ctx, 'attachments', input),
   },
   {
-    operationId: 'downloadAttachment', scope: 'attachments:read', kind: 'stream',
+    operationId: 'downloadAttachment',
+    scope: 'attachments:read',
+    kind: 'stream',
     handler: (ctx, input) => download(ctx, input),
   },
 ];
 
 export const fileRoutes: RouteHandlers = [
   {
-    operationId: 'uploadFile', scope: 'files:write', kind: 'multipart',
-    handler: (ctx, input) => handleUpload(ctx, input, 'uploadFile', () => undefined, (u) =>
-      ctx.views.file(ctx.store.collections.files.put(input.principal.team, uploadRow(ctx, input, u), { blobId: u.blob.blobId, size: u.blob.size })),
-    (u) => { ctx.store.collections.files.put(input.principal.team, uploadRow(ctx, input, u), { blobId: 'missing', size: 0 }); }),
+    operationId: 'uploadFile',
+    scope: 'files:write',
+    kind: 'multipart',
+    handler: (ctx, input) =>
+      handleUpload(ctx, input, 'uploadFile', () => undefined, (u) =>
+        ctx.views.file(ctx.store.collections.files.put(input.principal.team, uploadRow(ctx, input, u), { blobId: u.blob.blobId, size: u.blob.size })), (u) => {
+        ctx.store.collections.files.put(input.principal.team, uploadRow(ctx, input, u), { blobId: 'missing', size: 0 });
+      }),
   },
   {
-    operationId: 'getFile', scope: 'files:read',
+    operationId: 'getFile',
+    scope: 'files:read',
     handler: (ctx, { principal, params }) => raw(200, ctx.views.file(findOwn(ctx, ctx.store.collections.files, principal.team, params.id!, 'read'))),
   },
   {
-    operationId: 'deleteFile', scope: 'files:write',
+    operationId: 'deleteFile',
+    scope: 'files:write',
     handler: (ctx, input) => remove(ctx, 'files', input),
   },
 ];

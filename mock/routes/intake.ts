@@ -18,11 +18,14 @@ function dedupeKey(ctx: AppContext, body: Record<string, unknown>): unknown[] {
 
 export const intakeRoutes: RouteHandlers = [
   {
-    operationId: 'createCapture', scope: 'captures:write',
+    operationId: 'createCapture',
+    scope: 'captures:write',
     handler: async (ctx, { principal, body }): Promise<Result> => {
       const detail: Record<string, string> = {};
       for (const k of ['source', 'external_id']) if (typeof body[k] !== 'string' || body[k] === '') detail[k] = 'required non-empty string';
-      if (body.thread !== undefined && (typeof body.thread !== 'object' || body.thread === null || Array.isArray(body.thread))) detail.thread = 'must be an object';
+      if (body.thread !== undefined && (typeof body.thread !== 'object' || body.thread === null || Array.isArray(body.thread))) {
+        detail.thread = 'must be an object';
+      }
       if (Object.keys(detail).length) throw badRequest('The capture is invalid', detail);
       const col = ctx.store.collections.captures;
       const team = principal.team;
@@ -38,7 +41,10 @@ export const intakeRoutes: RouteHandlers = [
       const project = ctx.store.collections.projects.entries(team).find((e) => e.row.source_external_id === body.external_id);
       const pid = project ? project.row.id : null;
       const row: Row = {
-        id: newId(ctx), status: 'pending', source: body.source, external_id: body.external_id,
+        id: newId(ctx),
+        status: 'pending',
+        source: body.source,
+        external_id: body.external_id,
         proposed_project_id: pid,
         proposed_mapping: { project_id: pid, action: pid ? 'link' : 'create', confidence: pid ? 1 : 0 },
         created_at: nowIso(),

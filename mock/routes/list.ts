@@ -3,12 +3,12 @@
 // filter, paginate, serialize the page envelope, and keep the page in the page cache for
 // as long as nothing it shows or depends on changes.
 import type { AppContext } from '../context.js';
+import { operationHeaders } from '../deprecation.js';
 import { ApiError, badRequest } from '../errors.js';
 import { listFaultEffects } from '../list-faults.js';
+import { type CachedPage, versionsOf } from '../page-cache.js';
 import { pageBytes, pageJson, paginate, parseListQuery, withEntries } from '../pagination.js';
-import { operationHeaders } from '../deprecation.js';
-import { versionsOf, type CachedPage } from '../page-cache.js';
-import { JSON_TYPE, type Input, type Result, type RouteConfig } from '../route.js';
+import { type Input, JSON_TYPE, type Result, type RouteConfig } from '../route.js';
 import type { Collection, Entry, IndexFilter, ResourceName, TeamId } from '../store.js';
 
 /** Documented sort fields per list; the first is the default (order default: asc, reading default-order). */
@@ -95,9 +95,9 @@ function stillCurrent(spec: ListSource, team: TeamId, built: BuiltPage): CachedP
   const opaque = spec.filter !== undefined && FILTER_FIELDS[col.name] === undefined;
   const version = col.version(team);
   return () =>
-    (opaque ? col.version(team) === version : col.orderStamp(team, fields) === stamp) &&
-    deps.every(([d, v]) => d.version(team) === v) &&
-    items.every((e) => e.superseded !== true);
+    (opaque ? col.version(team) === version : col.orderStamp(team, fields) === stamp)
+    && deps.every(([d, v]) => d.version(team) === v)
+    && items.every((e) => e.superseded !== true);
 }
 
 /** The reference filter of the query an index can serve (ids are validated by the handler first). */
@@ -129,8 +129,7 @@ function buildPage(ctx: AppContext, input: Input, spec: ListSource): BuiltPage {
   if (lf?.keepRemoved) sorted = withEntries(sorted, spec.col.removedOf(team), lq.sort);
   const q = lq.q;
   const filter = spec.filter;
-  const keep = (e: Entry): boolean =>
-    (!filter || filter(e)) && (!q || searchText(e, spec.searchField).includes(q));
+  const keep = (e: Entry): boolean => (!filter || filter(e)) && (!q || searchText(e, spec.searchField).includes(q));
   const page = paginate(sorted, lq, keep, ctx.codec, f, ctx.readings.value('empty-last-page') === 'never');
   if (lf?.cursorTeam && page.nextCursor) page.nextCursor = ctx.codec.encode({ ...ctx.codec.decode(page.nextCursor)!, t: team });
   const fields = [lq.sort, ...(filter ? (FILTER_FIELDS[spec.col.name] ?? []) : []), ...(q ? [spec.searchField] : [])];
@@ -146,12 +145,12 @@ const searchTexts = new WeakMap<Entry, string>();
 
 function searchText(e: Entry, field: string): string {
   let text = searchTexts.get(e);
-  if (text === undefined) searchTexts.set(e, (text = String(e.row[field] ?? '').toLowerCase()));
+  if (text === undefined) searchTexts.set(e, text = String(e.row[field] ?? '').toLowerCase());
   return text;
 }
 
 /** Each entry's JSON as UTF-8, kept while the view answers the same text, so pages copy bytes instead of encoding. */
-const entryBytes = new WeakMap<Entry, { json: string; bytes: Buffer }>();
+const entryBytes = new WeakMap<Entry, { json: string; bytes: Buffer; }>();
 
 function bytesOf(e: Entry, json: string): Buffer {
   const hit = entryBytes.get(e);

@@ -16,26 +16,41 @@ function withAddressIds(addresses: unknown, previous: unknown): unknown[] | unde
 
 export const organizationRoutes: RouteHandlers = [
   {
-    operationId: 'listOrganizations', scope: 'organizations:read', legacyErrors: true,
-    handler: (ctx, input) => listPage(ctx, input, {
-      col: ctx.store.collections.organizations, sortFields: SORT_FIELDS.organizations, searchField: 'name', view: (e) => ctx.views.organization(e),
-    }),
+    operationId: 'listOrganizations',
+    scope: 'organizations:read',
+    legacyErrors: true,
+    handler: (ctx, input) =>
+      listPage(ctx, input, {
+        col: ctx.store.collections.organizations,
+        sortFields: SORT_FIELDS.organizations,
+        searchField: 'name',
+        view: (e) => ctx.views.organization(e),
+      }),
   },
   {
-    operationId: 'createOrganization', scope: 'organizations:write', body: 'organization-create',
+    operationId: 'createOrganization',
+    scope: 'organizations:write',
+    body: 'organization-create',
     handler: (ctx, { principal, body }): Result => {
       const now = nowIso();
       const row: Row = {
-        name: '', roles: [], last_activity_at: null,
+        name: '',
+        roles: [],
+        last_activity_at: null,
         ...pick(body, writableFields('organization-create')),
         addresses: withAddressIds(body.addresses, []) ?? [],
-        id: newId(ctx), created_at: now, updated_at: now,
+        id: newId(ctx),
+        created_at: now,
+        updated_at: now,
       };
       return raw(createdStatus(ctx), ctx.views.organization(ctx.store.collections.organizations.put(principal.team, row)));
     },
   },
   {
-    operationId: 'updateOrganization', scope: 'organizations:write', body: 'organization-patch', legacyErrors: true,
+    operationId: 'updateOrganization',
+    scope: 'organizations:write',
+    body: 'organization-patch',
+    legacyErrors: true,
     handler: (ctx, { principal, params, body }): Result => {
       const col = ctx.store.collections.organizations;
       const e = findOwn(ctx, col, principal.team, params.id!, 'write');

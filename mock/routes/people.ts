@@ -25,7 +25,9 @@ function patchRow(ctx: AppContext, cur: Row, body: Record<string, unknown>, sche
 
 export const employeeRoutes: RouteHandlers = [
   {
-    operationId: 'createEmployee', scope: 'employees:write', body: 'employee-create',
+    operationId: 'createEmployee',
+    scope: 'employees:write',
+    body: 'employee-create',
     handler: (ctx, { principal, body }): Result => {
       const now = nowIso();
       const row: Row = { skills: [], is_active: true, ...pick(body, writableFields('employee-create')), id: newId(ctx), created_at: now, updated_at: now };
@@ -34,7 +36,9 @@ export const employeeRoutes: RouteHandlers = [
     },
   },
   {
-    operationId: 'updateEmployee', scope: 'employees:write', body: 'employee-patch',
+    operationId: 'updateEmployee',
+    scope: 'employees:write',
+    body: 'employee-patch',
     handler: (ctx, { principal, params, body }): Result => {
       const col = ctx.store.collections.employees;
       const e = findOwn(ctx, col, principal.team, params.id!, 'write');
@@ -48,13 +52,17 @@ export const employeeRoutes: RouteHandlers = [
 
 export const assignmentRoutes: RouteHandlers = [
   {
-    operationId: 'listAssignments', scope: 'assignments:read',
+    operationId: 'listAssignments',
+    scope: 'assignments:read',
     handler: (ctx, input) => {
       const projectId = idFilter(input.query, 'project_id');
       const employeeId = idFilter(input.query, 'employee_id');
       const ignore = ctx.faults.on('list-filter-ignored');
       return listPage(ctx, input, {
-        col: ctx.store.collections.assignments, sortFields: SORT_FIELDS.assignments, searchField: 'role', dependsOn: [ctx.store.collections.employees],
+        col: ctx.store.collections.assignments,
+        sortFields: SORT_FIELDS.assignments,
+        searchField: 'role',
+        dependsOn: [ctx.store.collections.employees],
         filtered: projectId !== undefined || employeeId !== undefined,
         filter: ignore ? undefined : (e) => (!projectId || e.row.project_id === projectId) && (!employeeId || e.row.employee_id === employeeId),
         view: (e) => ctx.views.assignment(e),
@@ -62,11 +70,15 @@ export const assignmentRoutes: RouteHandlers = [
     },
   },
   {
-    operationId: 'getAssignment', scope: 'assignments:read',
-    handler: (ctx, { principal, params }) => raw(200, ctx.views.assignment(findOwn(ctx, ctx.store.collections.assignments, principal.team, params.id!, 'read'))),
+    operationId: 'getAssignment',
+    scope: 'assignments:read',
+    handler: (ctx, { principal, params }) =>
+      raw(200, ctx.views.assignment(findOwn(ctx, ctx.store.collections.assignments, principal.team, params.id!, 'read'))),
   },
   {
-    operationId: 'createAssignment', scope: 'assignments:write', body: 'assignment-create',
+    operationId: 'createAssignment',
+    scope: 'assignments:write',
+    body: 'assignment-create',
     handler: (ctx, input): Result => {
       checkRefs(ctx, input, input.body);
       const now = nowIso();
@@ -78,7 +90,9 @@ export const assignmentRoutes: RouteHandlers = [
     },
   },
   {
-    operationId: 'updateAssignment', scope: 'assignments:write', body: 'assignment-patch',
+    operationId: 'updateAssignment',
+    scope: 'assignments:write',
+    body: 'assignment-patch',
     handler: (ctx, input): Result => {
       const col = ctx.store.collections.assignments;
       const e = findOwn(ctx, col, input.principal.team, input.params.id!, 'write');
@@ -89,7 +103,8 @@ export const assignmentRoutes: RouteHandlers = [
     },
   },
   {
-    operationId: 'deleteAssignment', scope: 'assignments:write',
+    operationId: 'deleteAssignment',
+    scope: 'assignments:write',
     handler: (ctx, { principal, params }): Result => {
       const col = ctx.store.collections.assignments;
       const e = findOwn(ctx, col, principal.team, params.id!, 'delete');
@@ -101,12 +116,16 @@ export const assignmentRoutes: RouteHandlers = [
 
 export const cvRoutes: RouteHandlers = [
   {
-    operationId: 'listCvs', scope: 'cvs:read',
+    operationId: 'listCvs',
+    scope: 'cvs:read',
     handler: (ctx, input) => {
       const employeeId = idFilter(input.query, 'employee_id');
       const ignore = ctx.faults.on('list-filter-ignored');
       return listPage(ctx, input, {
-        col: ctx.store.collections.cvs, sortFields: SORT_FIELDS.cvs, searchField: 'name', secondary: true,
+        col: ctx.store.collections.cvs,
+        sortFields: SORT_FIELDS.cvs,
+        searchField: 'name',
+        secondary: true,
         filtered: employeeId !== undefined,
         filter: ignore || !employeeId ? undefined : (e) => e.row.employee_id === employeeId,
         view: (e) => ctx.views.cv(e),

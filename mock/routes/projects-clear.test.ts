@@ -39,7 +39,9 @@ describe('PATCH /projects/{id}: null clears a field', () => {
   it('archived_at: null unarchives; the server-stamped archived_from_* stay (null is ignored for them)', async () => {
     const [, , p] = await openProjects();
     await t.call('PATCH', `/projects/${p.id}`, { body: { archived_at: '2026-02-03T04:05:06.000Z' } });
-    const r = await t.call('PATCH', `/projects/${p.id}`, { body: { status: p.status, archived_at: null, archived_from_stage: null, archived_from_status: null } });
+    const r = await t.call('PATCH', `/projects/${p.id}`, {
+      body: { status: p.status, archived_at: null, archived_from_stage: null, archived_from_status: null },
+    });
     expect(r.json).not.toHaveProperty('archived_at');
     expect(r.json).toMatchObject({ status: p.status, archived_from_stage: p.stage, archived_from_status: p.status });
   });

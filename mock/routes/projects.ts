@@ -10,14 +10,14 @@
 import { validate } from '../../specs/index.js';
 import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
-import { deferRefusal } from '../refusal-faults.js';
 import { findOwn } from '../lookup.js';
+import { deferRefusal } from '../refusal-faults.js';
 import type { Input, Result, RouteHandlers } from '../route.js';
 import { findStage, nowIso, type Row, type TeamId } from '../store.js';
-import { listPage, SORT_FIELDS } from './list.js';
 import { pick, raw, writableFields } from './common.js';
+import { listPage, SORT_FIELDS } from './list.js';
 
-function stageRef(body: Record<string, unknown>): { id?: unknown; key?: unknown } | undefined {
+function stageRef(body: Record<string, unknown>): { id?: unknown; key?: unknown; } | undefined {
   const s = body.stage;
   if (typeof s === 'string') return { key: s };
   if (s && typeof s === 'object') return { id: (s as Row).id, key: (s as Row).key };
@@ -91,13 +91,20 @@ export function applyProjectPatch(ctx: AppContext, team: TeamId, cur: Row, body:
 
 export const projectRoutes: RouteHandlers = [
   {
-    operationId: 'listProjects', scope: 'projects:read', legacyErrors: true,
-    handler: (ctx, input) => listPage(ctx, input, {
-      col: ctx.store.collections.projects, sortFields: SORT_FIELDS.projects, searchField: 'title', view: (e) => ctx.views.project(e),
-    }),
+    operationId: 'listProjects',
+    scope: 'projects:read',
+    legacyErrors: true,
+    handler: (ctx, input) =>
+      listPage(ctx, input, {
+        col: ctx.store.collections.projects,
+        sortFields: SORT_FIELDS.projects,
+        searchField: 'title',
+        view: (e) => ctx.views.project(e),
+      }),
   },
   {
-    operationId: 'getProject', scope: 'projects:read',
+    operationId: 'getProject',
+    scope: 'projects:read',
     handler: (ctx, { principal, params, reply }) => {
       const e = findOwn(ctx, ctx.store.collections.projects, principal.team, params.id!, 'read');
       if (ctx.faults.on('non-json-content-type')) reply.header('content-type', 'text/plain');
@@ -106,7 +113,9 @@ export const projectRoutes: RouteHandlers = [
   },
   {
     // The body is checked here rather than by the route (body: 'project-patch'): null clears a field.
-    operationId: 'updateProject', scope: 'projects:write', legacyErrors: true,
+    operationId: 'updateProject',
+    scope: 'projects:write',
+    legacyErrors: true,
     handler: (ctx, { principal, params, body, req }: Input): Result => {
       try {
         checkPatchBody(body);

@@ -6,12 +6,16 @@ import type { Role } from './collector.js';
 import type { Collector } from './collector.js';
 import { escapeToken } from './pointer.js';
 import type { Located, Resolver } from './resolve.js';
-import { isObject, type Direction, type Json } from './types.js';
+import { type Direction, isObject, type Json } from './types.js';
 import { compareSchemas } from './walk-schema.js';
 
 const isError = (status: string): boolean => status === 'default' || /^[45]/.test(status);
 
-interface Entry { key: string; node: Located; at: string }
+interface Entry {
+  key: string;
+  node: Located;
+  at: string;
+}
 
 function entries(resolver: Resolver, owner: Located, key: string, fold: (k: string) => string): Map<string, Entry> {
   const container = resolver.child(owner, key);
@@ -26,7 +30,7 @@ function entries(resolver: Resolver, owner: Located, key: string, fold: (k: stri
 }
 
 /** The members of `field` on both sides matched by folded name; `a` or `b` is absent when one was added or removed. */
-function paired(c: Collector, o: Located, n: Located, field: string, fold: (k: string) => string): { name: string; key: string; a?: Entry; b?: Entry }[] {
+function paired(c: Collector, o: Located, n: Located, field: string, fold: (k: string) => string): { name: string; key: string; a?: Entry; b?: Entry; }[] {
   const olds = entries(c.old, o, field, fold);
   const news = entries(c.now, n, field, fold);
   return [...new Set([...olds.keys(), ...news.keys()])].map((name) => {
@@ -55,7 +59,12 @@ export function compareRequestBody(c: Collector, oldOp: Located, newOp: Located,
   const location = `${opLocation}/requestBody`;
   const [ra, rb] = [isObject(a.value) && a.value.required === true, isObject(b.value) && b.value.required === true];
   if (!isObject(a.value) && !isObject(b.value)) return;
-  if (!isObject(a.value)) return c.add(rb ? 'request-body.added-required' : 'request-body.added', location, `${rb ? 'required' : 'optional'} request body added`, { operation, origin: atB.origin });
+  if (!isObject(a.value)) {
+    return c.add(rb ? 'request-body.added-required' : 'request-body.added', location, `${rb ? 'required' : 'optional'} request body added`, {
+      operation,
+      origin: atB.origin,
+    });
+  }
   if (!isObject(b.value)) return c.add('request-body.removed', location, 'request body removed', { operation, origin: atA.origin });
   const site = { operation, origin: b.origin };
   if (!ra && rb) c.add('request-body.became-required', location, 'request body became required', site);
@@ -72,9 +81,14 @@ export function compareResponses(c: Collector, oldOp: Located, newOp: Located, o
       c.add(kind, location, `response ${key} added`, { operation, origin: b!.at });
       continue;
     }
-    if (!b) { c.add('response.status.removed', location, `response ${key} removed`, { operation, origin: a.at }); continue; }
+    if (!b) {
+      c.add('response.status.removed', location, `response ${key} removed`, { operation, origin: a.at });
+      continue;
+    }
     const [va, vb] = [a.node.value as Json, b.node.value as Json];
-    if (va.description !== vb.description) c.add('response.documentation', location, `response ${key} description changed`, { operation, origin: b.node.origin });
+    if (va.description !== vb.description) {
+      c.add('response.documentation', location, `response ${key} description changed`, { operation, origin: b.node.origin });
+    }
     compareHeaders(c, a.node, b.node, location, operation);
     compareContent(c, a.node, b.node, 'response', isError(key) ? 'error-root' : 'response-root', location, operation);
   }
@@ -86,7 +100,12 @@ function compareHeaders(c: Collector, o: Located, n: Located, location: string, 
     if (!a) c.add('response.header.added', here, `response header ${name} added`, { operation, origin: b!.at });
     else if (!b) c.add('response.header.removed', here, `response header ${name} removed`, { operation, origin: a.at });
     else if (isObject(a.node.value) && isObject(b.node.value) && a.node.value.schema !== undefined && b.node.value.schema !== undefined) {
-      compareSchemas(c, c.old.child(a.node, 'schema'), c.now.child(b.node, 'schema'), { dir: 'response', location: `${here}/schema`, operation, role: 'plain' });
+      compareSchemas(c, c.old.child(a.node, 'schema'), c.now.child(b.node, 'schema'), {
+        dir: 'response',
+        location: `${here}/schema`,
+        operation,
+        role: 'plain',
+      });
     }
   }
 }

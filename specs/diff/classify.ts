@@ -1,7 +1,7 @@
 // The rules table: every kind of change the checker reports, its classification and the §9 rule.
 // Kinds carry their direction (request/response) because the same edit to a schema means
 // relaxed validation on one side and a changed contract on the other.
-import { rules, type RuleName } from './rules.js';
+import { type RuleName, rules } from './rules.js';
 
 export type Classification = 'breaking' | 'non-breaking' | 'documentation';
 
@@ -113,7 +113,7 @@ export type ChangeKind = keyof typeof kinds;
 const STRICTNESS: Record<Classification, number> = { breaking: 2, 'non-breaking': 1, documentation: 0 };
 export const stricter = (a: Classification, b: Classification): boolean => STRICTNESS[a] > STRICTNESS[b];
 
-export function classify(kind: ChangeKind): { classification: Classification; rule: string } {
+export function classify(kind: ChangeKind): { classification: Classification; rule: string; } {
   const [classification, rule] = kinds[kind];
   return { classification, rule: rules[rule] };
 }

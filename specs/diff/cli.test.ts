@@ -104,7 +104,7 @@ describe('conformance diff', () => {
       const r = await run(['--rev', 'HEAD', '--format', 'json'], repo);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      expect([...new Set(JSON.parse(r.stdout).changes.map((c: { kind: string }) => c.kind))]).toEqual(['response.property.added']);
+      expect([...new Set(JSON.parse(r.stdout).changes.map((c: { kind: string; }) => c.kind))]).toEqual(['response.property.added']);
     });
 
     test('git:REV and git:REV:PATH read the revision; from a subdirectory too', async () => {

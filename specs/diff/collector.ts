@@ -1,15 +1,23 @@
 // Gathers what the walkers find, classifying each finding through the rules table, and folds the
 // findings into one entry per edit (./edits.js). Findings inside the pagination or error envelope
 // that would break a client are reported as an envelope change (§9 names those apart).
-import { classify, type ChangeKind } from './classify.js';
+import { type ChangeKind, classify } from './classify.js';
 import { foldEdits } from './edits.js';
 import type { Resolver } from './resolve.js';
 import type { Change, Direction, Effect } from './types.js';
 
 /** Where in a response or request a schema sits, as far as §9's envelope rules care. */
 export type Role =
-  | 'plain' | 'response-root' | 'page-root' | 'page-data' | 'page-meta' | 'cursor'
-  | 'error-root' | 'error-object' | 'error-code' | 'error-field';
+  | 'plain'
+  | 'response-root'
+  | 'page-root'
+  | 'page-data'
+  | 'page-meta'
+  | 'cursor'
+  | 'error-root'
+  | 'error-object'
+  | 'error-code'
+  | 'error-field';
 
 export interface Scope {
   dir: Direction;
@@ -27,13 +35,21 @@ export function envelopeOf(role: Role): 'pagination-envelope' | 'error-envelope'
 /** The role of a property (or of array items, `property` undefined) of a schema in `role`. */
 export function childRole(role: Role, property: string | undefined): Role {
   switch (role) {
-    case 'page-root': return property === 'data' ? 'page-data' : property === 'page' ? 'page-meta' : 'plain';
-    case 'page-meta': return property === 'nextCursor' ? 'cursor' : 'page-meta';
-    case 'page-data': return 'plain';
-    case 'error-root': return property === 'error' ? 'error-object' : 'error-field';
-    case 'error-object': return property === 'code' ? 'error-code' : 'error-field';
-    case 'error-code': case 'error-field': return 'error-field';
-    default: return 'plain';
+    case 'page-root':
+      return property === 'data' ? 'page-data' : property === 'page' ? 'page-meta' : 'plain';
+    case 'page-meta':
+      return property === 'nextCursor' ? 'cursor' : 'page-meta';
+    case 'page-data':
+      return 'plain';
+    case 'error-root':
+      return property === 'error' ? 'error-object' : 'error-field';
+    case 'error-object':
+      return property === 'code' ? 'error-code' : 'error-field';
+    case 'error-code':
+    case 'error-field':
+      return 'error-field';
+    default:
+      return 'plain';
   }
 }
 
@@ -69,7 +85,14 @@ export class Collector {
   }
 
   add(kind: ChangeKind, location: string, message: string, site: Site = {}): void {
-    const finding: Finding = { kind, classification: classify(kind).classification, location, message, at: site.origin ?? `#${location}`, part: site.part ?? 'node' };
+    const finding: Finding = {
+      kind,
+      classification: classify(kind).classification,
+      location,
+      message,
+      at: site.origin ?? `#${location}`,
+      part: site.part ?? 'node',
+    };
     if (site.operation) finding.operation = site.operation;
     this.findings.push(finding);
   }

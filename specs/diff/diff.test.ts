@@ -5,14 +5,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { DiffInputError, diffDocuments, loadDocument, type Change } from './index.js';
+import { type Change, diffDocuments, DiffInputError, loadDocument } from './index.js';
 
 const root = fileURLToPath(new URL('../../fixtures/diff/', import.meta.url));
 const names = readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
 interface Expected {
   description: string;
-  changes: { kind: string; classification: string; location?: string; operations?: string[] }[];
+  changes: { kind: string; classification: string; location?: string; operations?: string[]; }[];
   required?: string;
   ok?: boolean;
   problems?: string[];
@@ -23,12 +23,12 @@ interface Expected {
 }
 
 /** Every entry as `kind (classification)`, repeats kept: the count is part of the expectation. */
-const entries = (list: { kind: string; classification: string }[]) => list.map((c) => `${c.kind} (${c.classification})`).sort();
+const entries = (list: { kind: string; classification: string; }[]) => list.map((c) => `${c.kind} (${c.classification})`).sort();
 
 /** The operations an entry affects: those of its effects, else its own. */
 const operationsOf = (c: Change): string[] => [...new Set((c.affects ?? [c]).map((e) => e.operation ?? ''))].sort();
 
-function run(name: string): { exitCode: number; error?: string; result?: ReturnType<typeof diffDocuments> } {
+function run(name: string): { exitCode: number; error?: string; result?: ReturnType<typeof diffDocuments>; } {
   try {
     const result = diffDocuments(loadDocument(join(root, name, 'old.json')), loadDocument(join(root, name, 'new.json')));
     return { exitCode: result.version.ok ? 0 : 1, result };

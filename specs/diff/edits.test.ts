@@ -12,7 +12,13 @@ const fixtures = fileURLToPath(new URL('../../fixtures/diff/', import.meta.url))
 const diffOf = (name: string) => diffDocuments(loadDocument(join(fixtures, name, 'old.json')), loadDocument(join(fixtures, name, 'new.json')));
 
 const finding = (over: Partial<Finding>): Finding => ({
-  kind: 'response.property.added', classification: 'non-breaking', location: '/paths/~1a/get/x', message: 'm', at: '#/components/schemas/A', part: 'node', ...over,
+  kind: 'response.property.added',
+  classification: 'non-breaking',
+  location: '/paths/~1a/get/x',
+  message: 'm',
+  at: '#/components/schemas/A',
+  part: 'node',
+  ...over,
 });
 
 describe('one entry per edit', () => {
@@ -38,16 +44,20 @@ describe('one entry per edit', () => {
     const text = formatText(result, { old: 'old.json', new: 'new.json' });
     expect(text.match(/^ {2}- \[/gm)).toHaveLength(1);
     expect(text).toContain('1 breaking, 0 non-breaking, 0 documentation-only change(s)');
-    expect(text).toContain('  - [request.type.changed] type "string" → "integer" (also: format "uuid" → "none")\n      at /api/public/v1/items/{id}  parameters/0/schema\n');
+    expect(text).toContain(
+      '  - [request.type.changed] type "string" → "integer" (also: format "uuid" → "none")\n      at /api/public/v1/items/{id}  parameters/0/schema\n',
+    );
     expect(text).toContain('affects 3 operations: GET /api/public/v1/items/{id}, DELETE /api/public/v1/items/{id}, PATCH /api/public/v1/items/{id}');
     const [change] = JSON.parse(formatJson(result)).changes;
     expect(change.location).toBe('/paths/~1api~1public~1v1~1items~1{id}/parameters/0/schema');
     expect(change.affects).toHaveLength(6);
-    expect(new Set(change.affects.map((e: { kind: string }) => e.kind))).toEqual(new Set(['request.type.changed', 'request.constraint.relaxed']));
+    expect(new Set(change.affects.map((e: { kind: string; }) => e.kind))).toEqual(new Set(['request.type.changed', 'request.constraint.relaxed']));
   });
 
   test('a shared schema both sent and returned: one entry, the text says where it breaks and where it does not', () => {
     const text = formatText(diffOf('shared-schema-both-directions'), { old: 'a', new: 'b' });
-    expect(text).toContain('affects 3 operations: breaking in POST /api/public/v1/items; non-breaking in GET /api/public/v1/items, GET /api/public/v1/items/{id}');
+    expect(text).toContain(
+      'affects 3 operations: breaking in POST /api/public/v1/items; non-breaking in GET /api/public/v1/items, GET /api/public/v1/items/{id}',
+    );
   });
 });

@@ -34,7 +34,7 @@ export class DiffInputError extends Error {
     super(message);
   }
 
-  toJSON(): { code: DiffErrorCode; message: string } & DiffErrorDetails {
+  toJSON(): { code: DiffErrorCode; message: string; } & DiffErrorDetails {
     return { code: this.code, message: this.message, ...this.details };
   }
 }

@@ -4,11 +4,21 @@
 import type { Json } from './types.js';
 
 export type Facet =
-  | 'type.widened' | 'type.narrowed' | 'type.changed'
-  | 'constraint.tightened' | 'constraint.relaxed' | 'constraint.changed'
-  | 'enum.value-added' | 'enum.value-removed' | 'enum.restricted' | 'enum.unrestricted'
-  | 'default.added' | 'default.changed' | 'default.removed'
-  | 'deprecated' | 'documentation';
+  | 'type.widened'
+  | 'type.narrowed'
+  | 'type.changed'
+  | 'constraint.tightened'
+  | 'constraint.relaxed'
+  | 'constraint.changed'
+  | 'enum.value-added'
+  | 'enum.value-removed'
+  | 'enum.restricted'
+  | 'enum.unrestricted'
+  | 'default.added'
+  | 'default.changed'
+  | 'default.removed'
+  | 'deprecated'
+  | 'documentation';
 
 export interface Finding {
   facet: Facet;
@@ -19,7 +29,24 @@ export interface Finding {
 const UPPER = ['maxLength', 'maxItems', 'maxProperties', 'maximum', 'exclusiveMaximum', 'maxContains'];
 const LOWER = ['minLength', 'minItems', 'minProperties', 'minimum', 'exclusiveMinimum', 'minContains'];
 /** Keywords whose change cannot be ordered in general: adding one tightens, dropping one relaxes. */
-const OPAQUE = ['pattern', 'format', 'multipleOf', 'contentEncoding', 'contentMediaType', 'not', 'if', 'then', 'else', 'contains', 'patternProperties', 'propertyNames', 'dependentRequired', 'dependentSchemas', 'unevaluatedProperties', 'unevaluatedItems'];
+const OPAQUE = [
+  'pattern',
+  'format',
+  'multipleOf',
+  'contentEncoding',
+  'contentMediaType',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'patternProperties',
+  'propertyNames',
+  'dependentRequired',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 const DOCUMENTATION = ['title', 'description', 'example', 'examples', '$comment', 'externalDocs', 'xml', 'discriminator', 'readOnly', 'writeOnly'];
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -34,8 +61,7 @@ function typeSet(schema: Json): string[] | undefined {
   return Array.isArray(schema.type) ? schema.type.map(String) : undefined;
 }
 
-const covers = (set: string[] | undefined, t: string): boolean =>
-  set === undefined || set.includes(t) || (t === 'integer' && set.includes('number'));
+const covers = (set: string[] | undefined, t: string): boolean => set === undefined || set.includes(t) || (t === 'integer' && set.includes('number'));
 
 function types(old: Json, now: Json): Finding[] {
   const [a, b] = [typeSet(old), typeSet(now)];

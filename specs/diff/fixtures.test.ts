@@ -13,7 +13,11 @@ const root = fileURLToPath(new URL('../../fixtures/diff/', import.meta.url));
 function onDisk(): string[] {
   return readdirSync(root, { withFileTypes: true })
     .filter((e) => e.isDirectory())
-    .flatMap((d) => readdirSync(join(root, d.name), { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => join(f.parentPath, f.name).slice(root.length).split('\\').join('/')))
+    .flatMap((d) =>
+      readdirSync(join(root, d.name), { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) =>
+        join(f.parentPath, f.name).slice(root.length).split('\\').join('/')
+      )
+    )
     .sort();
 }
 

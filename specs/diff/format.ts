@@ -1,6 +1,6 @@
 // Output of a diff: JSON for machines (the DiffResult as is, every entry with all its consequences)
 // and grouped text for people, one entry per edit with the operations it affects on one line.
-import { stricter, type Classification } from './classify.js';
+import { type Classification, stricter } from './classify.js';
 import { unescapeToken } from './pointer.js';
 import type { Change, DiffResult } from './types.js';
 
@@ -26,7 +26,7 @@ export function readableLocation(location: string): string {
   return m[2] ? `${path}  ${m[2]}` : path;
 }
 
-export function formatText(result: DiffResult, labels: { old: string; new: string }): string {
+export function formatText(result: DiffResult, labels: { old: string; new: string; }): string {
   const { version } = result;
   const count = (c: Classification) => result.changes.filter((x) => x.classification === c).length;
   const lines = [

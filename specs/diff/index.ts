@@ -2,10 +2,10 @@
 // §9 of the API document, and checks the version bump. `diffDocuments` takes parsed documents;
 // `loadDocument` (./load.js) reads them (JSON or YAML) from files or git revisions and checks they
 // are OpenAPI 3.1.
-import { compareOperations } from './operations.js';
 import { Collector } from './collector.js';
 import { compareDocument } from './document.js';
-import { Resolver, type ExternalLoader } from './resolve.js';
+import { compareOperations } from './operations.js';
+import { type ExternalLoader, Resolver } from './resolve.js';
 import { compareSecuritySchemes } from './security.js';
 import type { DiffResult, Json } from './types.js';
 import { checkVersion } from './version.js';
@@ -37,9 +37,9 @@ function side(value: Json | DiffSide): DiffSide {
     : { document: value as Json };
 }
 
-export { DEFAULT_DOCUMENT, loadDocument, repositoryRoot, type LoadedDocument, type LoadOptions } from './load.js';
-export { DiffInputError, diffErrorCodes, type DiffErrorCode, type DiffErrorDetails } from './errors.js';
-export { isYamlName, parseText } from './parse.js';
+export { type ChangeKind, type Classification, classify, kinds, stricter } from './classify.js';
+export { type DiffErrorCode, diffErrorCodes, type DiffErrorDetails, DiffInputError } from './errors.js';
 export { formatJson, formatText } from './format.js';
-export { kinds, classify, stricter, type Classification, type ChangeKind } from './classify.js';
-export type { Change, Effect, DiffResult, VersionReport, VersionProblem, Bump } from './types.js';
+export { DEFAULT_DOCUMENT, loadDocument, type LoadedDocument, type LoadOptions, repositoryRoot } from './load.js';
+export { isYamlName, parseText } from './parse.js';
+export type { Bump, Change, DiffResult, Effect, VersionProblem, VersionReport } from './types.js';

@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { git as readWithGit, GitReadError } from '../git.js';
 import { DiffInputError } from './errors.js';
 import { parseText } from './parse.js';
 import type { ExternalLoader } from './resolve.js';
 import { isObject, type Json } from './types.js';
-import { git as readWithGit, GitReadError } from '../git.js';
 
 export const DEFAULT_DOCUMENT = 'specs/openapi.json';
 
@@ -58,9 +58,8 @@ function fromGit(rev: string, path: string, cwd: string): LoadedDocument {
   const show = (repoPath: string) => git(['show', `${rev}:${repoPath}`], top, `git:${rev}:${repoPath}`);
   const repoPath = (file: string) => relative(top, file).split(sep).join('/');
   const file = resolve(top, path);
-  return checked(show(repoPath(file)), `git:${rev}:${repoPath(file)}`, pathToFileURL(file).href, (uri) =>
-    parseOrUndefined(uri, () => show(repoPath(fileURLToPath(uri)))),
-  );
+  return checked(show(repoPath(file)), `git:${rev}:${repoPath(file)}`, pathToFileURL(file).href,
+    (uri) => parseOrUndefined(uri, () => show(repoPath(fileURLToPath(uri)))));
 }
 
 function git(args: string[], cwd: string, label: string): string {
@@ -84,7 +83,9 @@ function checked(text: string, label: string, uri: string, loadExternal: Externa
   const document = parseText(text, uri, label);
   if (!isObject(document)) throw new DiffInputError('DIFF_NOT_OPENAPI_31', `${label}: not an OpenAPI document (not an object)`);
   if (typeof document.openapi !== 'string' || !/^3\.1\.\d+/.test(document.openapi)) {
-    const found = document.openapi === undefined ? (document.swagger ? `swagger "${String(document.swagger)}"` : 'no "openapi" field') : `openapi "${String(document.openapi)}"`;
+    const found = document.openapi === undefined
+      ? (document.swagger ? `swagger "${String(document.swagger)}"` : 'no "openapi" field')
+      : `openapi "${String(document.openapi)}"`;
     throw new DiffInputError('DIFF_NOT_OPENAPI_31', `${label}: expected an OpenAPI 3.1 document (openapi: 3.1.x), found ${found}`);
   }
   if (!isObject(document.info) || typeof document.info.version !== 'string') {

@@ -20,9 +20,9 @@ export interface Operation {
 
 export const templateKey = (path: string): string => path.replace(/\{[^}]*\}/g, '{}');
 
-function pathItems(resolver: Resolver): Map<string, { path: string; item: Located }> {
+function pathItems(resolver: Resolver): Map<string, { path: string; item: Located; }> {
   const paths = resolver.child(resolver.root(), 'paths');
-  const found = new Map<string, { path: string; item: Located }>();
+  const found = new Map<string, { path: string; item: Located; }>();
   if (!isObject(paths.value)) return found;
   for (const path of Object.keys(paths.value)) {
     found.set(templateKey(path), { path, item: resolver.deref(resolver.child(paths, path)) });

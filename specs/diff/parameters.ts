@@ -52,7 +52,10 @@ export function compareParameters(c: Collector, o: Operation, n: Operation, opLo
     const a = olds.get(key);
     const b = news.get(key);
     const location = `${opLocation}/parameters/${(b ?? a)!.value.in}:${String((b ?? a)!.value.name)}`;
-    if (!b) { c.add('parameter.removed', location, `${a!.label} removed`, { operation, origin: a!.at }); continue; }
+    if (!b) {
+      c.add('parameter.removed', location, `${a!.label} removed`, { operation, origin: a!.at });
+      continue;
+    }
     if (!a) {
       const kind = b.value.required === true ? 'parameter.added-required' : 'parameter.added';
       c.add(kind, location, `${b.value.required === true ? 'required' : 'optional'} ${b.label} added`, { operation, origin: b.at });
@@ -66,7 +69,9 @@ export function compareParameters(c: Collector, o: Operation, n: Operation, opLo
     if (a.value.name !== b.value.name) add('parameter.documentation', `${a.label} renamed to "${String(b.value.name)}" (not visible on the wire)`);
     if (a.value.required !== true && b.value.required === true) add('parameter.became-required', `${b.label} became required`);
     if (a.value.required === true && b.value.required !== true) add('parameter.became-optional', `${b.label} became optional`);
-    if (Boolean(a.value.deprecated) !== Boolean(b.value.deprecated)) add('parameter.deprecated', `${b.label} ${b.value.deprecated ? 'marked deprecated' : 'no longer deprecated'}`);
+    if (Boolean(a.value.deprecated) !== Boolean(b.value.deprecated)) {
+      add('parameter.deprecated', `${b.label} ${b.value.deprecated ? 'marked deprecated' : 'no longer deprecated'}`);
+    }
     const changed = (keys: string[]) => keys.filter((k) => JSON.stringify(a.value[k]) !== JSON.stringify(b.value[k]));
     if (changed(SERIALIZATION).length > 0) add('parameter.serialization-changed', `${b.label}: ${changed(SERIALIZATION).join(', ')} changed`);
     if (changed(DOCUMENTATION).length > 0) add('parameter.documentation', `${b.label}: ${changed(DOCUMENTATION).join(', ')} changed`);

@@ -17,7 +17,10 @@ function parseYaml(text: string, label: string): unknown {
   const error = document.errors[0];
   if (error) {
     const { line, col } = lines.linePos(error.pos[0]);
-    throw new DiffInputError('DIFF_NOT_YAML', `${label} is not valid YAML at line ${line}, column ${col}: ${error.message} (${error.code})`, { line, column: col });
+    throw new DiffInputError('DIFF_NOT_YAML', `${label} is not valid YAML at line ${line}, column ${col}: ${error.message} (${error.code})`, {
+      line,
+      column: col,
+    });
   }
   return document.toJS();
 }
@@ -34,7 +37,7 @@ function parseJson(text: string, label: string): unknown {
   }
 }
 
-function position(text: string, offset: number): { line: number; column: number } {
+function position(text: string, offset: number): { line: number; column: number; } {
   const before = text.slice(0, offset).split('\n');
   return { line: before.length, column: before.at(-1)!.length + 1 };
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { DiffInputError, diffDocuments, loadDocument } from './index.js';
+import { diffDocuments, DiffInputError, loadDocument } from './index.js';
 
 type Doc = Record<string, any>;
 
@@ -13,7 +13,9 @@ function document(components: Doc, schemaRef: string, version = '1.0.0'): Doc {
   return {
     openapi: '3.1.0',
     info: { title: 't', version },
-    paths: { '/api/public/v1/things': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: schemaRef } } } } } } } },
+    paths: {
+      '/api/public/v1/things': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: schemaRef } } } } } } },
+    },
     components,
   };
 }

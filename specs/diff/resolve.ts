@@ -14,7 +14,10 @@ export interface Located {
   base: string;
 }
 
-interface Target { root: unknown; origin: string }
+interface Target {
+  root: unknown;
+  origin: string;
+}
 
 export type ExternalLoader = (uri: string) => unknown;
 
@@ -35,7 +38,7 @@ export class Resolver {
   }
 
   /** Follows `$ref` until a value without one; siblings of a `$ref` are laid over the target. */
-  deref(node: Located): Located & { refs: string[] } {
+  deref(node: Located): Located & { refs: string[]; } {
     const refs: string[] = [];
     let current = node;
     let overlay: Json | undefined;

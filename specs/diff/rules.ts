@@ -16,8 +16,7 @@ export const rules = {
   // Not a §9 list item, derived from it: the breaking categories protect what clients accept, and
   // every response the new document allows was already allowed by the old one.
   narrowedResponse: '§9 non-breaking (derived): narrower responses, every value now sent was valid before',
-  deprecation:
-    '§9 deprecation signaling: deprecated operations are marked `deprecated: true` (a backward-compatible addition: MINOR)',
+  deprecation: '§9 deprecation signaling: deprecated operations are marked `deprecated: true` (a backward-compatible addition: MINOR)',
   documentation: '§9.2 PATCH: documentation fixes without behavior change',
 } as const;
 

@@ -18,10 +18,26 @@ export interface SchemaView {
   additional: Located[];
   items: Located[];
   prefixItems: Located[];
-  variants?: { keyword: 'oneOf' | 'anyOf'; list: Located[] };
+  variants?: { keyword: 'oneOf' | 'anyOf'; list: Located[]; };
 }
 
-const STRUCTURAL = new Set(['$ref', 'allOf', 'properties', 'required', 'additionalProperties', 'items', 'prefixItems', 'oneOf', 'anyOf', '$defs', 'definitions', '$id', '$schema', '$anchor', '$dynamicAnchor']);
+const STRUCTURAL = new Set([
+  '$ref',
+  'allOf',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'oneOf',
+  'anyOf',
+  '$defs',
+  'definitions',
+  '$id',
+  '$schema',
+  '$anchor',
+  '$dynamicAnchor',
+]);
 
 /** The view of one schema, or of several that all apply (folded like `allOf`). */
 export function viewOf(resolver: Resolver, node: Located | Located[], depth = 0): SchemaView {
@@ -48,7 +64,7 @@ export function viewOf(resolver: Resolver, node: Located | Located[], depth = 0)
   if (isObject(schema.properties)) {
     for (const name of Object.keys(schema.properties)) view.properties.set(name, [resolver.child(target, 'properties', name)]);
   }
-  if (Array.isArray(schema.required)) for (const name of schema.required) view.required.add(String(name));
+  if (Array.isArray(schema.required)) { for (const name of schema.required) view.required.add(String(name)); }
   if (schema.additionalProperties !== undefined) view.additional = [resolver.child(target, 'additionalProperties')];
   if (schema.items !== undefined) view.items = [resolver.child(target, 'items')];
   if (Array.isArray(schema.prefixItems)) view.prefixItems = schema.prefixItems.map((_, i) => resolver.child(target, 'prefixItems', i));

@@ -15,7 +15,9 @@ function requirements(value: unknown): Alternative[] {
 }
 
 const show = (alts: Alternative[]): string =>
-  alts.length === 0 ? 'none' : alts.map((a) => (a.size === 0 ? '{}' : [...a].map(([k, s]) => `${k}[${[...s].sort().join(' ')}]`).sort().join('+'))).sort().join(' | ');
+  alts.length === 0
+    ? 'none'
+    : alts.map((a) => (a.size === 0 ? '{}' : [...a].map(([k, s]) => `${k}[${[...s].sort().join(' ')}]`).sort().join('+'))).sort().join(' | ');
 
 /** `b` asks no more than `a`: every scheme it needs, `a` provides, with the scopes `b` needs. */
 const within = (b: Alternative, a: Alternative): boolean => [...b].every(([k, s]) => a.has(k) && [...s].every((x) => a.get(k)!.has(x)));
@@ -29,7 +31,10 @@ export function compareOperationSecurity(c: Collector, oldOp: Located, newOp: Lo
   // Every old credential still works when each old alternative satisfies some new alternative.
   const oldStillWorks = (a.length === 0 ? [new Map()] : a).every((alt) => b.length === 0 || b.some((nb) => within(nb, alt)));
   const direction = oldStillWorks ? 'loosened' : 'tightened (existing credentials may be refused)';
-  c.add('security.changed', `${location}/security`, `security ${direction}: ${show(a)} → ${show(b)}`, { operation, origin: inherited ? '#/security' : undefined });
+  c.add('security.changed', `${location}/security`, `security ${direction}: ${show(a)} → ${show(b)}`, {
+    operation,
+    origin: inherited ? '#/security' : undefined,
+  });
 }
 
 const SCHEME_FIELDS = ['type', 'scheme', 'in', 'name', 'openIdConnectUrl'];
@@ -42,13 +47,23 @@ export function compareSecuritySchemes(c: Collector): void {
   const [o, n] = [schemes('old'), schemes('now')];
   for (const name of new Set([...o.names, ...n.names])) {
     const location = `/components/securitySchemes/${escapeToken(name)}`;
-    if (!o.names.includes(name)) { c.add('security-scheme.added', location, `security scheme "${name}" added`); continue; }
-    if (!n.names.includes(name)) { c.add('security-scheme.removed', location, `security scheme "${name}" removed`); continue; }
+    if (!o.names.includes(name)) {
+      c.add('security-scheme.added', location, `security scheme "${name}" added`);
+      continue;
+    }
+    if (!n.names.includes(name)) {
+      c.add('security-scheme.removed', location, `security scheme "${name}" removed`);
+      continue;
+    }
     const a = c.old.deref(c.old.child(o.node, name)).value as Json;
     const b = c.now.deref(c.now.child(n.node, name)).value as Json;
     const norm = (s: Json, k: string) => (k === 'scheme' && typeof s[k] === 'string' ? s[k].toLowerCase() : s[k]);
     const changed = SCHEME_FIELDS.filter((k) => JSON.stringify(norm(a, k)) !== JSON.stringify(norm(b, k)));
-    if (changed.length > 0) c.add('security-scheme.changed', location, `security scheme "${name}": ${changed.map((k) => `${k} ${JSON.stringify(a[k])} → ${JSON.stringify(b[k])}`).join(', ')}`);
+    if (changed.length > 0) {
+      c.add('security-scheme.changed', location, `security scheme "${name}": ${
+        changed.map((k) => `${k} ${JSON.stringify(a[k])} → ${JSON.stringify(b[k])}`).join(', ')
+      }`);
+    }
     compareFlows(c, a, b, location, name);
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => k === 'description' || k === 'bearerFormat' || k.startsWith('x-'));
     const docs = keys.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));

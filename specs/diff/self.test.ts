@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { diffDocuments, loadDocument, type DiffResult } from './index.js';
+import { diffDocuments, type DiffResult, loadDocument } from './index.js';
 
 const path = fileURLToPath(new URL('../openapi.json', import.meta.url));
 const present = existsSync(path);
@@ -28,7 +28,7 @@ function usersOf(ref: string): string[] {
   const doc = loadDocument(path).document as Doc;
   const lists = (...owners: Doc[]) => owners.flatMap((o) => (o.parameters ?? []) as Doc[]).some((p) => p.$ref === ref);
   return Object.entries(doc.paths as Record<string, Doc>).flatMap(([p, item]) =>
-    ['get', 'put', 'post', 'delete', 'patch'].filter((m) => item[m] && lists(item, item[m])).map((m) => `${m.toUpperCase()} ${p}`),
+    ['get', 'put', 'post', 'delete', 'patch'].filter((m) => item[m] && lists(item, item[m])).map((m) => `${m.toUpperCase()} ${p}`)
   ).sort();
 }
 const v1 = (d: Doc, p: string) => d.paths[`/api/public/v1${p}`];

@@ -4,7 +4,7 @@
 // for its support window. A bump without a visible change is allowed: behaviour can change without
 // the document changing (the 1.4.0 changelog entry is such a change).
 import { pathMajors, perMajor } from './majors.js';
-import { bumpOf, compareCore, higher, parseSemVer, rank, type Level, type SemVer } from './semver.js';
+import { bumpOf, compareCore, higher, type Level, parseSemVer, rank, type SemVer } from './semver.js';
 import type { Change, Json, VersionProblem, VersionReport } from './types.js';
 
 const DEPRECATION = new Set(['endpoint.deprecated', 'endpoint.undeprecated', 'parameter.deprecated', 'schema.deprecated']);
@@ -40,7 +40,10 @@ export function checkVersion(oldDoc: Json, newDoc: Json, changes: Change[]): Ver
     if (served) breakingInServedMajor.add(entry);
   }
   if (breakingInServedMajor.size > 0) {
-    problem('BREAKING_WITHIN_MAJOR', `${breakingInServedMajor.size} breaking change(s) within a served major version, e.g. ${examples([...breakingInServedMajor])}: breaking changes need a new major version under a new path (§9)`);
+    problem('BREAKING_WITHIN_MAJOR',
+      `${breakingInServedMajor.size} breaking change(s) within a served major version, e.g. ${
+        examples([...breakingInServedMajor])
+      }: breaking changes need a new major version under a new path (§9)`);
   }
   for (const [major, list] of olderMajorChanges) checkOlderMajor(major, list, oldMajors, newMajors, problem, note);
   // A new path major is a new major version (§9.2 MAJOR equals the path version).
@@ -57,15 +60,18 @@ function checkOlderMajor(major: number, changes: Change[], oldMajors: number[], 
   if (!newMajors.includes(major)) {
     const newerAlreadyServed = oldMajors.some((m) => m > major);
     if (newerAlreadyServed) {
-      note('SUPPORT_WINDOW', `/api/public/v${major} removed: allowed only on or after its Sunset date, at least 6 months after the next major became stable (§9)`);
+      note('SUPPORT_WINDOW',
+        `/api/public/v${major} removed: allowed only on or after its Sunset date, at least 6 months after the next major became stable (§9)`);
     } else {
-      problem('SUPPORT_WINDOW_VIOLATED', `/api/public/v${major} removed in the same change that introduces its successor: the previous major must keep serving for at least 6 months after the new one is stable (§9)`);
+      problem('SUPPORT_WINDOW_VIOLATED',
+        `/api/public/v${major} removed in the same change that introduces its successor: the previous major must keep serving for at least 6 months after the new one is stable (§9)`);
     }
     return;
   }
   const altered = changes.filter((c) => c.classification !== 'documentation' && !DEPRECATION.has(c.kind));
   if (altered.length > 0) {
-    problem('OLDER_MAJOR_CHANGED', `/api/public/v${major} must keep its contract unchanged once v${newMajors.at(-1)} exists (§9.1): ${altered.length} change(s), e.g. ${examples(altered)}`);
+    problem('OLDER_MAJOR_CHANGED',
+      `/api/public/v${major} must keep its contract unchanged once v${newMajors.at(-1)} exists (§9.1): ${altered.length} change(s), e.g. ${examples(altered)}`);
   }
 }
 
@@ -80,7 +86,8 @@ function checkBump(a: SemVer, b: SemVer, required: Level, problem: Report, note:
     return problem('VERSION_NOT_RAISED', `the document changed but info.version stayed ${fmt(b)}: a ${required} bump is required (§9.2)`);
   }
   if (actual !== 'none' && required === 'none') {
-    note('VERSION_RAISED_WITHOUT_CHANGE', `info.version rose ${fmt(a)} → ${fmt(b)} with no change in the document: the changelog should name the behaviour change`);
+    note('VERSION_RAISED_WITHOUT_CHANGE',
+      `info.version rose ${fmt(a)} → ${fmt(b)} with no change in the document: the changelog should name the behaviour change`);
   }
   if (rank(actual) < rank(required)) {
     problem('VERSION_BUMP_TOO_SMALL', `${actual} bump ${fmt(a)} → ${fmt(b)}, but the changes require a ${required} bump (§9.2)`);

@@ -19,8 +19,12 @@ export function compareProperties(c: Collector, a: SchemaView, b: SchemaView, sc
     const is = n !== undefined && visible(c.now, n, scope);
     const origin = n?.[0]?.origin ?? o?.[0]?.origin;
     if (was && is) {
-      if (!a.required.has(name) && b.required.has(name)) c.addIn(child, `${scope.dir}.property.became-required`, `property "${name}" became required`, origin, 'member');
-      if (a.required.has(name) && !b.required.has(name)) c.addIn(child, `${scope.dir}.property.became-optional`, `property "${name}" became optional`, origin, 'member');
+      if (!a.required.has(name) && b.required.has(name)) {
+        c.addIn(child, `${scope.dir}.property.became-required`, `property "${name}" became required`, origin, 'member');
+      }
+      if (a.required.has(name) && !b.required.has(name)) {
+        c.addIn(child, `${scope.dir}.property.became-optional`, `property "${name}" became optional`, origin, 'member');
+      }
       recurse(o, n, child);
     } else if (was && n !== undefined) {
       const kind = scope.dir === 'request' ? 'request.property.read-only' : 'response.property.write-only';

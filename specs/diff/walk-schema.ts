@@ -7,7 +7,7 @@ import { childRole, type Collector, type Scope } from './collector.js';
 import { compareFacets, type Facet } from './facets.js';
 import { escapeToken } from './pointer.js';
 import type { Located } from './resolve.js';
-import { viewOf, type SchemaView } from './schema-view.js';
+import { type SchemaView, viewOf } from './schema-view.js';
 import { compareProperties } from './walk-properties.js';
 
 export type Schemas = Located | Located[];
@@ -41,14 +41,21 @@ function kindOf(scope: Scope, facet: Facet): ChangeKind {
   if (scope.role === 'error-code' && facet === 'enum.value-added') return 'error-code.added';
   if (scope.role === 'error-code' && facet === 'enum.value-removed') return 'error-code.removed';
   switch (facet) {
-    case 'default.added': return 'schema.default-added';
-    case 'default.changed': return 'schema.default-changed';
-    case 'default.removed': return 'schema.default-removed';
-    case 'deprecated': return 'schema.deprecated';
-    case 'documentation': return 'schema.documentation';
+    case 'default.added':
+      return 'schema.default-added';
+    case 'default.changed':
+      return 'schema.default-changed';
+    case 'default.removed':
+      return 'schema.default-removed';
+    case 'deprecated':
+      return 'schema.deprecated';
+    case 'documentation':
+      return 'schema.documentation';
     // A change that cannot be ordered may reject old input and may send unknown output: breaking both ways.
-    case 'constraint.changed': return scope.dir === 'request' ? 'request.constraint.tightened' : 'response.constraint.relaxed';
-    default: return `${scope.dir}.${facet}`;
+    case 'constraint.changed':
+      return scope.dir === 'request' ? 'request.constraint.tightened' : 'response.constraint.relaxed';
+    default:
+      return `${scope.dir}.${facet}`;
   }
 }
 

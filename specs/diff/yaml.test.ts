@@ -44,7 +44,12 @@ describe('YAML documents', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('.yaml and .yml files compare exactly like their JSON', async () => {
-    const json = await run([join(fixtures, 'path-parameter-type-changed', 'old.json'), join(fixtures, 'path-parameter-type-changed', 'new.json'), '--format', 'json']);
+    const json = await run([
+      join(fixtures, 'path-parameter-type-changed', 'old.json'),
+      join(fixtures, 'path-parameter-type-changed', 'new.json'),
+      '--format',
+      'json',
+    ]);
     const yaml = await run([at('old.yaml'), at('new.yml'), '--format', 'json']);
     expect(yaml.stderr).toBe('');
     expect(yaml.code).toBe(1);

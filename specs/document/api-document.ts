@@ -1,11 +1,11 @@
 // The API document read as its own structure: the field tables of §2 (and the error envelope of §7),
 // the endpoint and list-parameter tables of §4, the known conditions of §7, the limits of §8, the
 // version and changelog of §9, and the remaining prose as sentences.
-import { readEndpoint, endpointKey, type Endpoint } from './endpoints.js';
+import { type Endpoint, endpointKey, readEndpoint } from './endpoints.js';
 import { DocumentInputError } from './errors.js';
-import { fieldsOfRow, itemFieldsOfRow, type FieldSpec } from './fields.js';
-import { readBlocks, type Block, type Place, type TableBlock } from './markdown.js';
-import { unitsOf, type Unit } from './sentences.js';
+import { fieldsOfRow, type FieldSpec, itemFieldsOfRow } from './fields.js';
+import { type Block, type Place, readBlocks, type TableBlock } from './markdown.js';
+import { type Unit, unitsOf } from './sentences.js';
 
 export type TableRole = 'resource' | 'error-envelope' | 'list-parameters';
 
@@ -16,9 +16,23 @@ export interface FieldTable {
   fields: Map<string, FieldSpec>;
 }
 
-export interface Condition { condition: string; status: string; code: string; line: number }
-export interface Limit { name: string; appliesTo: string[]; value: string; line: number }
-export interface ChangelogRow { version: string; change: string; line: number }
+export interface Condition {
+  condition: string;
+  status: string;
+  code: string;
+  line: number;
+}
+export interface Limit {
+  name: string;
+  appliesTo: string[];
+  value: string;
+  line: number;
+}
+export interface ChangelogRow {
+  version: string;
+  change: string;
+  line: number;
+}
 
 export interface ApiDocument {
   label: string;
@@ -29,7 +43,7 @@ export interface ApiDocument {
   version?: string;
   tables: Map<string, FieldTable>;
   /** §2 paragraphs that are only a code span (`{ success: boolean }`), by subsection. */
-  shapes: Map<string, { text: string; place: Place }>;
+  shapes: Map<string, { text: string; place: Place; }>;
   endpoints: Map<string, Endpoint>;
   conditions: Map<string, Condition>;
   limits: Map<string, Limit>;
@@ -47,8 +61,16 @@ export function readApiDocument(text: string, label: string): ApiDocument {
   const major = /\/api\/public\/v(\d+)\b/.exec(text)?.[1];
   if (major === undefined) throw new DocumentInputError('DOC_NOT_API_DOCUMENT', `${label}: no base path /api/public/vN`);
   const doc: ApiDocument = {
-    label, title: markdown.title, major: Number(major), tables: new Map(), shapes: new Map(), endpoints: new Map(),
-    conditions: new Map(), limits: new Map(), changelog: [], prose: [],
+    label,
+    title: markdown.title,
+    major: Number(major),
+    tables: new Map(),
+    shapes: new Map(),
+    endpoints: new Map(),
+    conditions: new Map(),
+    limits: new Map(),
+    changelog: [],
+    prose: [],
   };
   const wording: Block[] = [];
   for (const block of markdown.blocks) {

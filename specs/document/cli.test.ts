@@ -20,7 +20,8 @@ describe('conformance diff <old.md> <new.md>', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'document-diff-'));
     writeFileSync(file('old.md'), original);
-    writeFileSync(file('added.md'), release(edit(original, '| probability | number | |\n', '| probability | number | |\n| priority | integer | |\n'), '1.7.0', 'Adds `priority`.'));
+    writeFileSync(file('added.md'),
+      release(edit(original, '| probability | number | |\n', '| probability | number | |\n| priority | integer | |\n'), '1.7.0', 'Adds `priority`.'));
     writeFileSync(file('removed.md'), release(edit(original, '| probability | number | |\n', ''), '1.7.0', 'Drops `probability`.'));
     writeFileSync(file('no-bump.md'), edit(original, '| 25 MB |', '| 50 MB |'));
     writeFileSync(file('broken.md'), edit(original, '| probability | number | |', '| probability | number |'));
@@ -60,8 +61,10 @@ describe('conformance diff <old.md> <new.md>', () => {
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out)).toEqual(['changes', 'version', 'breaking']);
-    expect(out.changes).toEqual([expect.objectContaining({ kind: 'request.constraint.relaxed', classification: 'non-breaking', location: '§8 Limits/Upload size' })]);
-    expect(out.version.problems.map((p: { code: string }) => p.code)).toEqual(['VERSION_NOT_RAISED']);
+    expect(out.changes).toEqual([
+      expect.objectContaining({ kind: 'request.constraint.relaxed', classification: 'non-breaking', location: '§8 Limits/Upload size' }),
+    ]);
+    expect(out.version.problems.map((p: { code: string; }) => p.code)).toEqual(['VERSION_NOT_RAISED']);
   });
 
   test('git revisions: git:REV:PATH.md, and --rev with a Markdown document', async () => {

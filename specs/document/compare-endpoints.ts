@@ -3,7 +3,7 @@
 import type { Change } from '../diff/index.js';
 import { escapeToken } from '../diff/pointer.js';
 import type { ApiDocument } from './api-document.js';
-import { endpointKey, type Endpoint, type Input, type Payload } from './endpoints.js';
+import { type Endpoint, endpointKey, type Input, type Payload } from './endpoints.js';
 import { documentChange, endpointKinds, inputKinds } from './kinds.js';
 
 const UNSPECIFIED = /^not (specified|shown)$/i;
@@ -11,7 +11,10 @@ const UNSPECIFIED = /^not (specified|shown)$/i;
 export function compareEndpoints(a: ApiDocument, b: ApiDocument): Change[] {
   const changes: Change[] = [];
   // Each endpoint under the base path of its own document (a new major moves every path).
-  const majors = new Map<Endpoint, number | undefined>([...[...a.endpoints.values()].map((e) => [e, a.major] as const), ...[...b.endpoints.values()].map((e) => [e, b.major] as const)]);
+  const majors = new Map<Endpoint, number | undefined>([
+    ...[...a.endpoints.values()].map((e) => [e, a.major] as const),
+    ...[...b.endpoints.values()].map((e) => [e, b.major] as const),
+  ]);
   const fullPath = (e: Endpoint) => (e.path.startsWith('/') ? `/api/public/v${majors.get(e)}${e.path}` : e.path);
   const at = (e: Endpoint, ...rest: string[]) => [`/paths/${escapeToken(fullPath(e))}/${e.method.toLowerCase()}`, ...rest].join('/');
   const emit = (kind: Parameters<typeof documentChange>[0], e: Endpoint, message: string, ...rest: string[]) =>
@@ -50,12 +53,15 @@ function compareEndpoint(old: Endpoint, now: Endpoint, emit: Emit): void {
 function comparePayload(old: Payload, now: Payload, e: Endpoint, emit: Emit): void {
   compareInputs('query', old.query, now.query, e, emit);
   const [was, is] = [old.body, now.body];
-  if (was && is && was.mediaType !== is.mediaType) emit(endpointKinds['media-type-changed'], e, `request body ${was.mediaType} → ${is.mediaType}`, 'requestBody');
-  else if (was || is) {
+  if (was && is && was.mediaType !== is.mediaType) {
+    emit(endpointKinds['media-type-changed'], e, `request body ${was.mediaType} → ${is.mediaType}`, 'requestBody');
+  } else if (was || is) {
     // A body that was (or is) described in words only (`JSON subset of fields`) compares field by field.
     const worded = (was ? now : old).remarks.length > 0;
-    if (!was && !worded) emit([...is!.fields.values()].some((f) => f.required) ? endpointKinds['body-added-required'] : endpointKinds['body-added'], e, `request body (${is!.mediaType}) added`, 'requestBody');
-    else if (!is && !worded) emit(endpointKinds['body-removed'], e, `request body (${was!.mediaType}) removed`, 'requestBody');
+    if (!was && !worded) {
+      emit([...is!.fields.values()].some((f) => f.required) ? endpointKinds['body-added-required'] : endpointKinds['body-added'], e,
+        `request body (${is!.mediaType}) added`, 'requestBody');
+    } else if (!is && !worded) emit(endpointKinds['body-removed'], e, `request body (${was!.mediaType}) removed`, 'requestBody');
     else compareInputs('body', was?.fields ?? new Map(), is?.fields ?? new Map(), e, emit);
   }
   const [before, after] = [old.remarks.join('; '), now.remarks.join('; ')];
@@ -72,7 +78,9 @@ function compareInputs(where: 'query' | 'body', old: Map<string, Input>, now: Ma
     if (!was) say(is!.required ? kinds['added-required'] : kinds.added, is!.required ? 'added, required' : 'added');
     else if (!is) say(kinds.removed, 'removed');
     else {
-      if (was.required !== is.required) say(is.required ? kinds['became-required'] : kinds['became-optional'], is.required ? 'is now required' : 'is now optional');
+      if (was.required !== is.required) {
+        say(is.required ? kinds['became-required'] : kinds['became-optional'], is.required ? 'is now required' : 'is now optional');
+      }
       if (was.types.join() !== is.types.join()) say(kinds['type-changed'], `type ${was.types.join(', ') || '(none)'} → ${is.types.join(', ') || '(none)'}`);
       for (const v of is.values) if (!was.values.includes(v)) say(kinds['value-added'], `accepts "${v}"`);
       for (const v of was.values) if (!is.values.includes(v)) say(kinds['value-removed'], `no longer accepts "${v}"`);

@@ -50,6 +50,11 @@ function compareField(name: string, old: FieldSpec, now: FieldSpec, where: strin
 }
 
 const describe = (f: FieldSpec): string =>
-  [f.type || 'no type', f.nullable ? 'or null' : '', f.required ? 'required on create' : '', f.values ? `${f.values.closed ? 'one of' : 'value seen'}: ${f.values.list.join(', ')}` : '']
+  [
+    f.type || 'no type',
+    f.nullable ? 'or null' : '',
+    f.required ? 'required on create' : '',
+    f.values ? `${f.values.closed ? 'one of' : 'value seen'}: ${f.values.list.join(', ')}` : '',
+  ]
     .filter(Boolean)
     .join(', ');

@@ -26,7 +26,9 @@ export function compareConditions(a: ApiDocument, b: ApiDocument): Change[] {
       changes.push(documentChange(conditionKinds.reworded, at(best), `condition reworded: "${old.condition}" → "${best.condition}"`));
       now = best;
     }
-    if (old.status !== now.status) changes.push(documentChange(conditionKinds['status-changed'], at(now), `condition "${now.condition}": status ${old.status} → ${now.status}`));
+    if (old.status !== now.status) {
+      changes.push(documentChange(conditionKinds['status-changed'], at(now), `condition "${now.condition}": status ${old.status} → ${now.status}`));
+    }
     const [was, is] = [codeOf(old.code), codeOf(now.code)];
     if (was !== is) {
       const kind = was === 'not specified' ? conditionKinds['code-specified'] : conditionKinds['code-changed'];
@@ -40,7 +42,7 @@ export function compareConditions(a: ApiDocument, b: ApiDocument): Change[] {
 const UNITS: Record<string, number> = { b: 1, bytes: 1, kb: 1e3, kib: 1024, mb: 1e6, mib: 1024 ** 2, gb: 1e9, gib: 1024 ** 3 };
 
 /** `25 MB` → bytes; `100 per minute` → [100, 'per minute']; undefined without a number. */
-function amount(value: string): { n: number; unit: string } | undefined {
+function amount(value: string): { n: number; unit: string; } | undefined {
   const m = /(\d+(?:\.\d+)?)\s*(.*)$/.exec(value.trim());
   if (!m) return undefined;
   const unit = m[2]!.trim().toLowerCase();
@@ -49,15 +51,17 @@ function amount(value: string): { n: number; unit: string } | undefined {
 
 export function compareLimits(a: ApiDocument, b: ApiDocument): Change[] {
   const changes: Change[] = [];
-  const emit = (kind: (typeof limitKinds)[keyof typeof limitKinds], l: Limit, message: string) => changes.push(documentChange(kind, `§8 Limits/${l.name}`, message));
+  const emit = (kind: (typeof limitKinds)[keyof typeof limitKinds], l: Limit, message: string) =>
+    changes.push(documentChange(kind, `§8 Limits/${l.name}`, message));
   for (const name of new Set([...a.limits.keys(), ...b.limits.keys()])) {
     const [old, now] = [a.limits.get(name), b.limits.get(name)];
     if (!old) emit(limitKinds.added, now!, `limit "${name}" added: ${now!.value} on ${now!.appliesTo.join(', ')}`);
     else if (!now) emit(limitKinds.removed, old, `limit "${name}" removed (was ${old.value})`);
     else {
       const [x, y] = [amount(old.value), amount(now.value)];
-      if (x && y && x.unit === y.unit && x.n !== y.n) emit(y.n < x.n ? limitKinds.lowered : limitKinds.raised, now, `limit "${name}" ${y.n < x.n ? 'lowered' : 'raised'}: ${old.value} → ${now.value}`);
-      else if (old.value !== now.value) emit(limitKinds.reworded, now, `limit "${name}": "${old.value}" → "${now.value}"`);
+      if (x && y && x.unit === y.unit && x.n !== y.n) {
+        emit(y.n < x.n ? limitKinds.lowered : limitKinds.raised, now, `limit "${name}" ${y.n < x.n ? 'lowered' : 'raised'}: ${old.value} → ${now.value}`);
+      } else if (old.value !== now.value) emit(limitKinds.reworded, now, `limit "${name}": "${old.value}" → "${now.value}"`);
       const more = now.appliesTo.filter((t) => !old.appliesTo.includes(t));
       const fewer = old.appliesTo.filter((t) => !now.appliesTo.includes(t));
       if (more.length > 0) emit(limitKinds['applies-to-more'], now, `limit "${name}" now also applies to ${more.join(', ')}`);

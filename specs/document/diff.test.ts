@@ -1,7 +1,7 @@
 // The document diff on edit pairs of the real API document: each edit is a string replacement on
 // specs/public-api-v1.md, so the pairs follow the document as it changes.
 import { describe, expect, it } from 'vitest';
-import { formatJson, formatText, type DiffResult } from '../diff/index.js';
+import { type DiffResult, formatJson, formatText } from '../diff/index.js';
 import { diffDocumentTexts } from './diff.js';
 import { edit, edits, original, release } from './edits.js';
 
@@ -12,7 +12,8 @@ const codes = (r: DiffResult) => r.version.problems.map((p) => p.code);
 const removedField = edit(original, '| probability | number | |\n', '');
 const addedField = edit(original, '| probability | number | |\n', '| probability | number | |\n| priority | integer | |\n');
 const lowered = edit(original, '| POST /attachments, POST /files | 25 MB |', '| POST /attachments, POST /files | 20 MB |');
-const newEndpoint = edit(original, '| GET | /files/{id} | none | File |\n', '| GET | /files/{id} | none | File |\n| GET | /files | query: limit, cursor, sort, order, q | Page of File |\n');
+const newEndpoint = edit(original, '| GET | /files/{id} | none | File |\n',
+  '| GET | /files/{id} | none | File |\n| GET | /files | query: limit, cursor, sort, order, q | Page of File |\n');
 const typeChanged = edit(original, '| bill_rate | number | |', '| bill_rate | string | |');
 const reworded = edit(original, 'It is a single document.', 'It is one single document.');
 const madeRequired = edit(original, '| last_name | string |', '| last_name | string (required on create) |');
@@ -87,18 +88,28 @@ describe('document diff: what each edit is under §9', () => {
     const r = diff(release(newValue, '1.7.0'));
     expect(kinds(r)).toEqual([['response.enum.value-added', 'non-breaking', '§2 Project/rate_type']]);
     expect(r.version.ok).toBe(true);
-    const removed = diff(edit(original, '| entity_type | string | one of: project, organization, employee, contact |', '| entity_type | string | one of: project, organization, employee |'));
+    const removed = diff(
+      edit(original, '| entity_type | string | one of: project, organization, employee, contact |',
+        '| entity_type | string | one of: project, organization, employee |'),
+    );
     expect(kinds(removed)).toEqual([['response.enum.value-removed', 'breaking', '§2 Attachment/entity_type']]);
   });
 
   it('more of the structure: nullability, query parameters, conditions, shown paths, the page envelope', () => {
     const nullable = diff(edit(original, '| website | string | |', '| website | string or null | |'));
     expect(kinds(nullable)).toEqual([['response.type.widened', 'breaking', '§2 Organization/website']]);
-    const query = diff(edit(original, '| GET | /cvs | query: limit, cursor, sort, order, q, employee_id |', '| GET | /cvs | query: limit, cursor, sort, order, q, employee_id, language (required) |'));
+    const query = diff(
+      edit(original, '| GET | /cvs | query: limit, cursor, sort, order, q, employee_id |',
+        '| GET | /cvs | query: limit, cursor, sort, order, q, employee_id, language (required) |'),
+    );
     expect(kinds(query)).toEqual([['parameter.added-required', 'breaking', '/paths/~1api~1public~1v1~1cvs/get/query/language']]);
-    const condition = diff(edit(original, '| Id missing or belonging to another team | 404 | not_found |', '| Id missing or belonging to another team | 410 | not_found |'));
+    const condition = diff(
+      edit(original, '| Id missing or belonging to another team | 404 | not_found |', '| Id missing or belonging to another team | 410 | not_found |'),
+    );
     expect(kinds(condition)).toEqual([['error-code.removed', 'breaking', '§7 Known conditions/Id missing or belonging to another team']]);
-    const shown = diff(edit(original, '| DELETE | (path under /files) | delete a file | not specified |', '| DELETE | /files/{id} | delete a file | Delete result |'));
+    const shown = diff(
+      edit(original, '| DELETE | (path under /files) | delete a file | not specified |', '| DELETE | /files/{id} | delete a file | Delete result |'),
+    );
     expect(kinds(shown).map(([k]) => k)).toEqual(['endpoint.documentation', 'response.documentation']);
     const envelope = diff(edit(original, 'nextCursor: string } }`', 'nextCursor: string, total: integer } }`'));
     expect(kinds(envelope)).toEqual([['pagination-envelope.changed', 'breaking', '§2 Page envelope']]);
@@ -139,7 +150,9 @@ describe('document diff: the version and the changelog', () => {
     const r = diff(edits(release(addedField, '1.7.0'), ['| 25 MB |', '| 20 MB |']));
     const text = formatText(r, { old: 'old.md', new: 'new.md' });
     expect(text).toMatch(/^old\.md \(1\.6\.0\) -> new\.md \(1\.7\.0\)\n1 breaking, 1 non-breaking, 0 documentation-only change\(s\)\n/);
-    expect(text).toMatch(/^Breaking \(1 change\)\n {2}- \[request\.constraint\.tightened\] limit "Upload size" lowered: 25 MB → 20 MB\n {6}at §8 Limits\/Upload size\n/m);
+    expect(text).toMatch(
+      /^Breaking \(1 change\)\n {2}- \[request\.constraint\.tightened\] limit "Upload size" lowered: 25 MB → 20 MB\n {6}at §8 Limits\/Upload size\n/m,
+    );
     expect(text).toMatch(/Version: 1\.6\.0 -> 1\.7\.0; required bump: major; FAILED\n {2}x BREAKING_WITHIN_MAJOR/);
     const json = JSON.parse(formatJson(r));
     expect(Object.keys(json)).toEqual(['changes', 'version', 'breaking']);

@@ -3,7 +3,7 @@
 // version and the changelog moved accordingly. The result has the OpenAPI diff's shape, so its
 // formatters (text, JSON) and exit codes apply unchanged.
 import type { DiffResult } from '../diff/index.js';
-import { readApiDocument, type ApiDocument } from './api-document.js';
+import { type ApiDocument, readApiDocument } from './api-document.js';
 import { compareEndpoints } from './compare-endpoints.js';
 import { compareFieldTables } from './compare-fields.js';
 import { compareProse } from './compare-prose.js';

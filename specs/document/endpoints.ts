@@ -17,7 +17,7 @@ export type MediaType = 'JSON' | 'multipart/form-data';
 
 export interface Payload {
   query: Map<string, Input>;
-  body?: { mediaType: MediaType; fields: Map<string, Input> };
+  body?: { mediaType: MediaType; fields: Map<string, Input>; };
   /** Text that names no input (`JSON subset of employee fields`, `other fields as in Assignment`). */
   remarks: string[];
 }

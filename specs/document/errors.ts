@@ -19,7 +19,7 @@ export class DocumentInputError extends Error {
     super(message);
   }
 
-  toJSON(): { code: DocumentErrorCode; message: string } {
+  toJSON(): { code: DocumentErrorCode; message: string; } {
     return { code: this.code, message: this.message };
   }
 }

@@ -1,12 +1,24 @@
 // What each change of the document's structure is under §9, as a kind of the OpenAPI change checker
 // (specs/diff/classify.ts), which owns the classifications and the §9 rule each falls under. Changes
 // of the document thus read, and print, like those of the OpenAPI diff.
-import { classify, type Change, type ChangeKind } from '../diff/index.js';
+import { type Change, type ChangeKind, classify } from '../diff/index.js';
 
 type FieldChange =
-  | 'table-added' | 'table-removed' | 'added' | 'added-required' | 'removed' | 'type-changed' | 'became-nullable'
-  | 'became-non-nullable' | 'became-required' | 'became-optional' | 'value-added' | 'value-removed'
-  | 'values-closed' | 'values-opened' | 'reworded';
+  | 'table-added'
+  | 'table-removed'
+  | 'added'
+  | 'added-required'
+  | 'removed'
+  | 'type-changed'
+  | 'became-nullable'
+  | 'became-non-nullable'
+  | 'became-required'
+  | 'became-optional'
+  | 'value-added'
+  | 'value-removed'
+  | 'values-closed'
+  | 'values-opened'
+  | 'reworded';
 
 /**
  * Field tables by role. A resource's fields are sent in responses and accepted by PATCH and POST, so a
@@ -15,28 +27,55 @@ type FieldChange =
  */
 export const fieldKinds = {
   resource: {
-    'table-added': 'endpoint.added', 'table-removed': 'endpoint.removed',
-    added: 'response.property.added', 'added-required': 'request.property.added-required', removed: 'response.property.removed',
-    'type-changed': 'response.type.changed', 'became-nullable': 'response.type.widened', 'became-non-nullable': 'request.type.narrowed',
-    'became-required': 'request.property.became-required', 'became-optional': 'request.property.became-optional',
-    'value-added': 'response.enum.value-added', 'value-removed': 'response.enum.value-removed',
-    'values-closed': 'request.enum.restricted', 'values-opened': 'response.enum.unrestricted', reworded: 'schema.documentation',
+    'table-added': 'endpoint.added',
+    'table-removed': 'endpoint.removed',
+    added: 'response.property.added',
+    'added-required': 'request.property.added-required',
+    removed: 'response.property.removed',
+    'type-changed': 'response.type.changed',
+    'became-nullable': 'response.type.widened',
+    'became-non-nullable': 'request.type.narrowed',
+    'became-required': 'request.property.became-required',
+    'became-optional': 'request.property.became-optional',
+    'value-added': 'response.enum.value-added',
+    'value-removed': 'response.enum.value-removed',
+    'values-closed': 'request.enum.restricted',
+    'values-opened': 'response.enum.unrestricted',
+    reworded: 'schema.documentation',
   },
   'error-envelope': {
-    'table-added': 'error-envelope.changed', 'table-removed': 'error-envelope.changed',
-    added: 'response.property.added', 'added-required': 'response.property.added', removed: 'error-envelope.changed',
-    'type-changed': 'error-envelope.changed', 'became-nullable': 'error-envelope.changed', 'became-non-nullable': 'response.type.narrowed',
-    'became-required': 'response.property.became-required', 'became-optional': 'error-envelope.changed',
-    'value-added': 'response.enum.value-added', 'value-removed': 'response.enum.value-removed',
-    'values-closed': 'response.enum.restricted', 'values-opened': 'response.enum.unrestricted', reworded: 'response.documentation',
+    'table-added': 'error-envelope.changed',
+    'table-removed': 'error-envelope.changed',
+    added: 'response.property.added',
+    'added-required': 'response.property.added',
+    removed: 'error-envelope.changed',
+    'type-changed': 'error-envelope.changed',
+    'became-nullable': 'error-envelope.changed',
+    'became-non-nullable': 'response.type.narrowed',
+    'became-required': 'response.property.became-required',
+    'became-optional': 'error-envelope.changed',
+    'value-added': 'response.enum.value-added',
+    'value-removed': 'response.enum.value-removed',
+    'values-closed': 'response.enum.restricted',
+    'values-opened': 'response.enum.unrestricted',
+    reworded: 'response.documentation',
   },
   'list-parameters': {
-    'table-added': 'parameter.added', 'table-removed': 'parameter.removed',
-    added: 'parameter.added', 'added-required': 'parameter.added-required', removed: 'parameter.removed',
-    'type-changed': 'request.type.changed', 'became-nullable': 'request.type.widened', 'became-non-nullable': 'request.type.narrowed',
-    'became-required': 'parameter.became-required', 'became-optional': 'parameter.became-optional',
-    'value-added': 'request.enum.value-added', 'value-removed': 'request.enum.value-removed',
-    'values-closed': 'request.enum.restricted', 'values-opened': 'request.enum.unrestricted', reworded: 'parameter.documentation',
+    'table-added': 'parameter.added',
+    'table-removed': 'parameter.removed',
+    added: 'parameter.added',
+    'added-required': 'parameter.added-required',
+    removed: 'parameter.removed',
+    'type-changed': 'request.type.changed',
+    'became-nullable': 'request.type.widened',
+    'became-non-nullable': 'request.type.narrowed',
+    'became-required': 'parameter.became-required',
+    'became-optional': 'parameter.became-optional',
+    'value-added': 'request.enum.value-added',
+    'value-removed': 'request.enum.value-removed',
+    'values-closed': 'request.enum.restricted',
+    'values-opened': 'request.enum.unrestricted',
+    reworded: 'parameter.documentation',
   },
 } as const satisfies Record<'resource' | 'error-envelope' | 'list-parameters', Record<FieldChange, ChangeKind>>;
 
@@ -45,14 +84,24 @@ type InputChange = 'added' | 'added-required' | 'removed' | 'became-required' | 
 /** Inputs an endpoint row names: query parameters, and fields of a JSON or multipart body. */
 export const inputKinds = {
   query: {
-    added: 'parameter.added', 'added-required': 'parameter.added-required', removed: 'parameter.removed',
-    'became-required': 'parameter.became-required', 'became-optional': 'parameter.became-optional',
-    'type-changed': 'request.type.changed', 'value-added': 'request.enum.value-added', 'value-removed': 'request.enum.value-removed',
+    added: 'parameter.added',
+    'added-required': 'parameter.added-required',
+    removed: 'parameter.removed',
+    'became-required': 'parameter.became-required',
+    'became-optional': 'parameter.became-optional',
+    'type-changed': 'request.type.changed',
+    'value-added': 'request.enum.value-added',
+    'value-removed': 'request.enum.value-removed',
   },
   body: {
-    added: 'request.property.added', 'added-required': 'request.property.added-required', removed: 'request.property.removed',
-    'became-required': 'request.property.became-required', 'became-optional': 'request.property.became-optional',
-    'type-changed': 'request.type.changed', 'value-added': 'request.enum.value-added', 'value-removed': 'request.enum.value-removed',
+    added: 'request.property.added',
+    'added-required': 'request.property.added-required',
+    removed: 'request.property.removed',
+    'became-required': 'request.property.became-required',
+    'became-optional': 'request.property.became-optional',
+    'type-changed': 'request.type.changed',
+    'value-added': 'request.enum.value-added',
+    'value-removed': 'request.enum.value-removed',
   },
 } as const satisfies Record<'query' | 'body', Record<InputChange, ChangeKind>>;
 

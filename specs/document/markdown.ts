@@ -89,7 +89,8 @@ function readTable(lines: string[], start: number, at: Place, blocks: Block[], l
   for (; i < lines.length && lines[i]!.trim().startsWith('|'); i += 1) {
     const cells = cellsOf(lines[i]!);
     if (cells.length !== header.length) {
-      throw new DocumentInputError('DOC_TABLE_MALFORMED', `${label}:${i + 1}: ${cells.length} cell(s) in a table of ${header.length} column(s) (${header.join(' | ')})`);
+      throw new DocumentInputError('DOC_TABLE_MALFORMED',
+        `${label}:${i + 1}: ${cells.length} cell(s) in a table of ${header.length} column(s) (${header.join(' | ')})`);
     }
     rows.push({ cells, line: i + 1 });
   }

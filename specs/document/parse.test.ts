@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readApiDocument } from './api-document.js';
 import { edit, original } from './edits.js';
 import { DocumentInputError } from './errors.js';
-import { readDocumentSource, isMarkdownSource } from './source.js';
+import { isMarkdownSource, readDocumentSource } from './source.js';
 
 const doc = readApiDocument(original, 'specs/public-api-v1.md');
 const codeOf = (run: () => unknown): string | undefined => {
@@ -24,7 +24,9 @@ describe('the API document read as its structure', () => {
   });
 
   it('reads the field tables of §2 with their types, nullability, required-on-create and listed values', () => {
-    expect([...doc.tables.keys()]).toEqual(expect.arrayContaining(['Project', 'Stage object', 'Employee', 'Assignment', 'Organization', 'Address', 'Attachment', 'CV', 'CV data object']));
+    expect([...doc.tables.keys()]).toEqual(
+      expect.arrayContaining(['Project', 'Stage object', 'Employee', 'Assignment', 'Organization', 'Address', 'Attachment', 'CV', 'CV data object']),
+    );
     const project = doc.tables.get('Project')!.fields;
     expect(project.get('agreed_rate_max')).toMatchObject({ type: 'number', nullable: false });
     expect(project.get('last_activity_at')).toMatchObject({ type: 'timestamp', nullable: true });
@@ -46,11 +48,16 @@ describe('the API document read as its structure', () => {
   it('reads every endpoint row of §4 with the inputs its payload names', () => {
     expect(doc.endpoints.size).toBe(21);
     const create = doc.endpoints.get('POST /assignments')!;
-    expect([...create.payload.body!.fields.values()].map((f) => [f.name, f.required, f.types])).toEqual([['employee_id', true, ['uuid']], ['project_id', true, ['uuid']]]);
+    expect([...create.payload.body!.fields.values()].map((f) => [f.name, f.required, f.types])).toEqual([['employee_id', true, ['uuid']], ['project_id', true, [
+      'uuid',
+    ]]]);
     expect(create.payload.remarks).toEqual(['other fields as in Assignment']);
     const upload = doc.endpoints.get('POST /attachments')!.payload.body!;
     expect(upload.mediaType).toBe('multipart/form-data');
-    expect([...upload.fields.values()].map((f) => [f.name, f.required])).toEqual([['file', true], ['entity_type', true], ['entity_id', true], ['category', false]]);
+    expect([...upload.fields.values()].map((f) => [f.name, f.required])).toEqual([['file', true], ['entity_type', true], ['entity_id', true], [
+      'category',
+      false,
+    ]]);
     const list = doc.endpoints.get('GET /attachments')!.payload.query;
     expect(list.get('entity_type')).toEqual({ name: 'entity_type', required: true, types: [], values: ['project', 'organization', 'employee', 'contact'] });
     expect(doc.endpoints.get('GET /projects')!.payload.query.get('cursor')?.required).toBe(false);
@@ -76,7 +83,13 @@ describe('input errors, as data with stable codes', () => {
 
   it('DOC_TABLE_MALFORMED names the line of a row with a wrong number of cells', () => {
     const broken = edit(original, '| probability | number | |', '| probability | number |');
-    const error = (() => { try { readApiDocument(broken, 'x.md'); } catch (e) { return e as DocumentInputError; } })();
+    const error = (() => {
+      try {
+        readApiDocument(broken, 'x.md');
+      } catch (e) {
+        return e as DocumentInputError;
+      }
+    })();
     expect(error?.code).toBe('DOC_TABLE_MALFORMED');
     expect(error?.message).toMatch(/^x\.md:47: 2 cell\(s\) in a table of 3 column\(s\)/);
     expect(error?.toJSON()).toEqual({ code: 'DOC_TABLE_MALFORMED', message: error?.message });

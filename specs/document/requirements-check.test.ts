@@ -3,15 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { requirements } from '../requirements.js';
 import { edit, original, release } from './edits.js';
+import { readBlocks } from './markdown.js';
 import { checkRequirements } from './requirements-check.js';
 import { isNormative, nearestUnit, splitSentences, unitsOf } from './sentences.js';
-import { readBlocks } from './markdown.js';
 
 const baseline = { text: original, label: 'specs/public-api-v1.md' };
 const check = (text: string, all = false) => checkRequirements({ requirements, text, label: 'new.md', baseline, all });
 
 describe('requirements check', () => {
-  it('the catalog\'s own document: every quote found, nothing new to quote, no drift', () => {
+  it("the catalog's own document: every quote found, nothing new to quote, no drift", () => {
     const r = check(original);
     expect(r).toMatchObject({ document: 'new.md', baseline: 'specs/public-api-v1.md', all: false, missing: [], unquoted: [], drift: false });
   });
@@ -20,7 +20,11 @@ describe('requirements check', () => {
     const r = check(edit(original, 'Maximum upload size is 25 MB.', 'Maximum upload size is 20 MB.'));
     expect(r.drift).toBe(true);
     expect(r.missing.map((m) => m.id)).toEqual(['UPLOAD-MAX-SIZE']);
-    expect(r.missing[0]).toMatchObject({ section: '4 Upload rules, rule 1', quote: 'Maximum upload size is 25 MB.', nearest: { text: 'Maximum upload size is 20 MB.', line: 281 } });
+    expect(r.missing[0]).toMatchObject({
+      section: '4 Upload rules, rule 1',
+      quote: 'Maximum upload size is 25 MB.',
+      nearest: { text: 'Maximum upload size is 20 MB.', line: 281 },
+    });
     expect(r.missing[0]!.check).toMatch(/upload/);
     // The new wording is itself a normative sentence no entry quotes.
     expect(r.unquoted.map((u) => u.text)).toEqual(['Maximum upload size is 20 MB.']);
@@ -59,7 +63,11 @@ describe('requirements check', () => {
 
 describe('sentences', () => {
   it('splits at sentence ends, not inside versions or parentheses', () => {
-    expect(splitSentences('Adds x (see 1.6.0). A missing id gives 404. Scopes: `a:read`; `b:read`.')).toEqual(['Adds x (see 1.6.0).', 'A missing id gives 404.', 'Scopes: `a:read`; `b:read`.']);
+    expect(splitSentences('Adds x (see 1.6.0). A missing id gives 404. Scopes: `a:read`; `b:read`.')).toEqual([
+      'Adds x (see 1.6.0).',
+      'A missing id gives 404.',
+      'Scopes: `a:read`; `b:read`.',
+    ]);
   });
 
   it('marks normative sentences and rows', () => {

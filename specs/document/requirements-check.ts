@@ -5,7 +5,7 @@
 // sentence of the current document, and a change should show only what it adds. `all` lists them all.
 import { normalizeDocumentText, type Requirement } from '../requirements.js';
 import { readBlocks } from './markdown.js';
-import { isNormative, nearestUnit, placeName, unitsOf, type Unit } from './sentences.js';
+import { isNormative, nearestUnit, placeName, type Unit, unitsOf } from './sentences.js';
 
 export interface MissingQuote {
   id: string;
@@ -13,7 +13,7 @@ export interface MissingQuote {
   quote: string;
   /** What the suite checks for the entry (the catalog's `check`). */
   check: string;
-  nearest?: { text: string; line: number; similarity: number };
+  nearest?: { text: string; line: number; similarity: number; };
 }
 
 export interface UnquotedSentence {
@@ -37,7 +37,7 @@ export interface RequirementsCheckInput {
   text: string;
   label: string;
   /** The document the catalog was written against; sentences it already has are not listed unless `all`. */
-  baseline?: { text: string; label: string };
+  baseline?: { text: string; label: string; };
   all?: boolean;
 }
 

@@ -4,8 +4,8 @@
 // read JSON only.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DocumentInputError } from './errors.js';
 import { git as readWithGit, GitReadError } from '../git.js';
+import { DocumentInputError } from './errors.js';
 
 /** The document in the repository, relative to its root (the catalog's `document`). */
 export const DOCUMENT_PATH = 'specs/public-api-v1.md';

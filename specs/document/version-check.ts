@@ -4,7 +4,7 @@
 import type { Change, VersionReport } from '../diff/index.js';
 import { compareCore, parseSemVer } from '../diff/semver.js';
 import { checkVersion } from '../diff/version.js';
-import { SEMVER_ROW, type ApiDocument } from './api-document.js';
+import { type ApiDocument, SEMVER_ROW } from './api-document.js';
 
 export const changelogProblemCodes = {
   CHANGELOG_ROW_REMOVED: 'a released version no longer has its changelog row',
@@ -41,14 +41,18 @@ export function checkDocumentVersion(a: ApiDocument, b: ApiDocument, changes: Ch
   for (let i = 1; i < rows.length; i += 1) {
     const [newer, older] = [parseSemVer(rows[i - 1]!.version), parseSemVer(rows[i]!.version)];
     if (newer && older && compareCore(newer, older) <= 0) {
-      problem('CHANGELOG_NOT_DESCENDING', `changelog row ${rows[i]!.version} (line ${rows[i]!.line}) is listed below ${rows[i - 1]!.version}: the newest row comes first and is the document's version`);
+      problem('CHANGELOG_NOT_DESCENDING',
+        `changelog row ${rows[i]!.version} (line ${rows[i]!.line}) is listed below ${
+          rows[i - 1]!.version
+        }: the newest row comes first and is the document's version`);
     }
   }
   for (const row of b.changelog.filter((r) => !released.has(r.version) && !a.changelog.some((o) => o.version === r.version && o.change === r.change))) {
     if (row.change.trim() === '') problem('CHANGELOG_ENTRY_EMPTY', `changelog row ${row.version} (line ${row.line}) has no text: say what changed`);
   }
   if (normativeProse > 0) {
-    note('PROSE_REVIEW', `${normativeProse} change(s) of normative sentences, read here as wording: run 'conformance requirements check ${b.label}' to see the requirements they touch`);
+    note('PROSE_REVIEW',
+      `${normativeProse} change(s) of normative sentences, read here as wording: run 'conformance requirements check ${b.label}' to see the requirements they touch`);
   }
   report.ok = report.problems.length === 0;
   return report;

@@ -8,10 +8,10 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleSchemas } from '../bundle.js';
-import { API_PREFIX, SCHEMAS, pageSchema, parameters, responses, securitySchemes } from './components.js';
-import { extensionEndpoints, extensionSchemas, type ExtensionPaths } from './extensions.js';
-import { endpoints, operation, type Endpoint } from './operations.js';
 import { specVersion } from '../requirements.js';
+import { API_PREFIX, pageSchema, parameters, responses, SCHEMAS, securitySchemes } from './components.js';
+import { extensionEndpoints, type ExtensionPaths, extensionSchemas } from './extensions.js';
+import { type Endpoint, endpoints, operation } from './operations.js';
 
 export const OPENAPI_PATH = fileURLToPath(new URL('../openapi.json', import.meta.url));
 
@@ -35,7 +35,7 @@ export class OpenApiBuildError extends Error {
   }
 }
 
-export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Record<string, unknown>>> };
+export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Record<string, unknown>>>; };
 
 export function buildOpenApi(options: BuildOptions = {}): OpenApiDocument {
   const all = [...endpoints, ...extensionEndpoints(options.extensions ?? {})];
@@ -53,11 +53,10 @@ export function buildOpenApi(options: BuildOptions = {}): OpenApiDocument {
     info: {
       title: 'Projects, Employees and Assignments Public API',
       version: specVersion,
-      description:
-        'The team-scoped public REST interface (v1). Every endpoint needs the bearer header. ' +
-        'Responses may carry fields not listed here (clients must ignore unknown fields) and enumerations are open ' +
-        'unless a schema lists a closed set. Endpoints whose path the API document does not show are absent ' +
-        'unless a deployment adds them.',
+      description: 'The team-scoped public REST interface (v1). Every endpoint needs the bearer header. '
+        + 'Responses may carry fields not listed here (clients must ignore unknown fields) and enumerations are open '
+        + 'unless a schema lists a closed set. Endpoints whose path the API document does not show are absent '
+        + 'unless a deployment adds them.',
     },
     servers: [
       {
@@ -81,7 +80,11 @@ export function buildOpenApi(options: BuildOptions = {}): OpenApiDocument {
 /** Responses of project and organization endpoints, and the typed pages of every list. */
 function shapeSchemas(shape: 'full' | 'legacy' | 'either'): Record<string, object> {
   const pick = (full: string, legacy: string) =>
-    shape === 'full' ? { $ref: SCHEMAS + full } : shape === 'legacy' ? { $ref: SCHEMAS + legacy } : { anyOf: [{ $ref: SCHEMAS + full }, { $ref: SCHEMAS + legacy }] };
+    shape === 'full'
+      ? { $ref: SCHEMAS + full }
+      : shape === 'legacy'
+      ? { $ref: SCHEMAS + legacy }
+      : { anyOf: [{ $ref: SCHEMAS + full }, { $ref: SCHEMAS + legacy }] };
   return {
     ProjectResponse: { description: 'A project in the shape a deployment returns.', ...pick('Project', 'ProjectLegacy') },
     OrganizationResponse: { description: 'An organization in the shape a deployment returns.', ...pick('Organization', 'OrganizationLegacy') },

@@ -25,12 +25,11 @@ export const securitySchemes = {
   bearerAuth: {
     type: 'http',
     scheme: 'bearer',
-    description:
-      'An API key sent as a bearer token: `Authorization: Bearer <API_KEY>` (§5). Keys carry scopes named ' +
-      '`<resource>:read` and `<resource>:write` (no wildcards), e.g. ' +
-      SHOWN_SCOPES.map((s) => `\`${s}\``).join(', ') +
-      '. Which scope guards which endpoint is not shown, so operations list no scope. ' +
-      'HTTP bearer schemes have no scope declaration in OpenAPI; the tokens are listed in `x-scopes`.',
+    description: 'An API key sent as a bearer token: `Authorization: Bearer <API_KEY>` (§5). Keys carry scopes named '
+      + '`<resource>:read` and `<resource>:write` (no wildcards), e.g. '
+      + SHOWN_SCOPES.map((s) => `\`${s}\``).join(', ')
+      + '. Which scope guards which endpoint is not shown, so operations list no scope. '
+      + 'HTTP bearer schemes have no scope declaration in OpenAPI; the tokens are listed in `x-scopes`.',
     'x-scopes': { pattern: '^[a-z_]+:(read|write)$', shown: SHOWN_SCOPES },
   },
 };
@@ -96,7 +95,7 @@ export const responses = {
     content: errorContent,
   },
   NotFound: {
-    description: 'No record with this id in the caller\'s team (code `not_found`); another team\'s id answers the same.',
+    description: "No record with this id in the caller's team (code `not_found`); another team's id answers the same.",
     content: errorContent,
   },
   UnprocessableEntity: {

@@ -18,30 +18,50 @@ export function extensionEndpoints(paths: ExtensionPaths): Endpoint[] {
   const out: Endpoint[] = [];
   if (paths.attachmentDownload) {
     out.push({
-      method: 'get', path: needsId(paths.attachmentDownload, 'attachmentDownload'), operationId: 'downloadAttachment',
-      tag: 'Attachments', summary: 'Download an attachment', errors: ['NotFound'],
-      description: 'The attachment\'s bytes, decrypted, as a stream.',
-      returns: { type: 'string', contentMediaType: 'application/octet-stream' }, stream: true,
+      method: 'get',
+      path: needsId(paths.attachmentDownload, 'attachmentDownload'),
+      operationId: 'downloadAttachment',
+      tag: 'Attachments',
+      summary: 'Download an attachment',
+      errors: ['NotFound'],
+      description: "The attachment's bytes, decrypted, as a stream.",
+      returns: { type: 'string', contentMediaType: 'application/octet-stream' },
+      stream: true,
     });
   }
   if (paths.fileDelete) {
     out.push({
-      method: 'delete', path: needsId(paths.fileDelete, 'fileDelete'), operationId: 'deleteFile', tag: 'Files',
-      summary: 'Delete a file', errors: ['NotFound'], returns: 'DeleteResult',
+      method: 'delete',
+      path: needsId(paths.fileDelete, 'fileDelete'),
+      operationId: 'deleteFile',
+      tag: 'Files',
+      summary: 'Delete a file',
+      errors: ['NotFound'],
+      returns: 'DeleteResult',
       description: 'The response is not specified by the document; the delete result of the other deletes is shown here.',
     });
   }
   if (paths.captureIntake) {
     out.push({
-      method: 'post', path: paths.captureIntake, operationId: 'createCapture', tag: 'Intake', summary: 'Submit a captured thread',
-      json: 'CaptureIntake', returns: openObject, creates: true,
-      description: 'Returns a pending review item with a proposed project mapping. Deduplicates on (team, source, ' +
-        'external_id): a repeat capture of the same thread returns the existing item with status 200.',
+      method: 'post',
+      path: paths.captureIntake,
+      operationId: 'createCapture',
+      tag: 'Intake',
+      summary: 'Submit a captured thread',
+      json: 'CaptureIntake',
+      returns: openObject,
+      creates: true,
+      description: 'Returns a pending review item with a proposed project mapping. Deduplicates on (team, source, '
+        + 'external_id): a repeat capture of the same thread returns the existing item with status 200.',
     });
   }
   if (paths.openapi) {
     out.push({
-      method: 'get', path: paths.openapi, operationId: 'getOpenApi', tag: 'Meta', summary: 'The machine-readable description',
+      method: 'get',
+      path: paths.openapi,
+      operationId: 'getOpenApi',
+      tag: 'Meta',
+      summary: 'The machine-readable description',
       returns: {
         type: 'object',
         required: ['openapi', 'info'],

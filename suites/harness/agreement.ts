@@ -17,7 +17,13 @@ function unread(c: CheckContext, view: View, seen: Seen): boolean {
  * Every view shows `expected` (each field it shows equals the expected value, `ignore` aside), or
  * — with 'absent' — none shows the record.
  */
-export async function expectEveryView(c: CheckContext, views: readonly View[], expected: Rec | 'absent', what: string, ignore: readonly string[] = []): Promise<void> {
+export async function expectEveryView(
+  c: CheckContext,
+  views: readonly View[],
+  expected: Rec | 'absent',
+  what: string,
+  ignore: readonly string[] = [],
+): Promise<void> {
   for (const view of views) {
     const seen = await view.read();
     if (unread(c, view, seen)) continue;
@@ -27,11 +33,17 @@ export async function expectEveryView(c: CheckContext, views: readonly View[], e
     }
     if (seen.state !== 'present') return fail(`${what}: ${view.name} does not show it`, seen.state === 'absent' ? seen.res : undefined);
     const diff = disagreements(expected, seen.record, ignore);
-    if (diff.length) fail(`${what}: ${view.name} shows ${diff.map((f) => `${f}=${show(seen.record[f])} instead of ${show(expected[f])}`).join(', ')}`, seen.res);
+    if (diff.length) {
+      fail(`${what}: ${view.name} shows ${diff.map((f) => `${f}=${show(seen.record[f])} instead of ${show(expected[f])}`).join(', ')}`, seen.res);
+    }
   }
 }
 
-export interface Observation { view: View; seen: Seen; key: string }
+export interface Observation {
+  view: View;
+  seen: Seen;
+  key: string;
+}
 
 /** What each view shows now, as comparable text. */
 export async function observe(views: readonly View[]): Promise<Observation[]> {
@@ -50,7 +62,9 @@ export async function expectUnchanged(c: CheckContext, before: readonly Observat
     const was = before[i]!;
     if (unread(c, now.view, now.seen) || was.seen.state === 'unknown' || now.key === was.key) return;
     const res = now.seen.state === 'unknown' ? undefined : now.seen.res;
-    if (was.seen.state !== 'present' || now.seen.state !== 'present') return fail(`${what}, yet ${now.view.name} went from ${was.seen.state} to ${now.seen.state}`, res);
+    if (was.seen.state !== 'present' || now.seen.state !== 'present') {
+      return fail(`${what}, yet ${now.view.name} went from ${was.seen.state} to ${now.seen.state}`, res);
+    }
     const [a, b] = [was.seen.record, now.seen.record];
     const changed = Object.keys({ ...a, ...b }).filter((k) => canonical(a[k]) !== canonical(b[k]));
     fail(`${what}, yet ${now.view.name} changed: ${changed.map((k) => `${k} ${show(a[k])} → ${show(b[k])}`).join(', ')}`, res);

@@ -33,10 +33,13 @@ export function ensure(condition: unknown, message: string, res?: ApiResponse, c
 export type StatusRule = number | readonly number[] | '2xx' | '4xx';
 
 const matches = (status: number, rule: StatusRule) =>
-  rule === '2xx' ? status >= 200 && status < 300
-  : rule === '4xx' ? status >= 400 && status < 500
-  : typeof rule === 'number' ? status === rule
-  : rule.includes(status);
+  rule === '2xx'
+    ? status >= 200 && status < 300
+    : rule === '4xx'
+    ? status >= 400 && status < 500
+    : typeof rule === 'number'
+    ? status === rule
+    : rule.includes(status);
 
 export function expectStatus(res: ApiResponse, rule: StatusRule, what: string, concerning?: Concerning): void {
   if (!matches(res.status, rule)) {
@@ -49,6 +52,6 @@ export const is2xx = (res: ApiResponse) => res.status >= 200 && res.status < 300
 
 /** The `error.code` of an error body, when there is one. */
 export function errorCode(res: ApiResponse): string | undefined {
-  const body = res.body as { error?: { code?: unknown } } | undefined;
+  const body = res.body as { error?: { code?: unknown; }; } | undefined;
   return typeof body?.error?.code === 'string' ? body.error.code : undefined;
 }

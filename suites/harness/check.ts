@@ -3,18 +3,18 @@
 // and leaves CheckMeta (failure evidence and what it concerns, readings, warnings, request
 // count) on the task. A failure in shared setup (setup.ts) that is not the check's own subject
 // marks the check blocked rather than failed.
-import { afterAll, test, TestRunner, type TestContext } from 'vitest';
+import { afterAll, test, type TestContext, TestRunner } from 'vitest';
+import { type CheckMeta, concernOf } from '../../contract/check.js';
+import { excludes, selects } from '../../contract/selection.js';
 import { isKnownRequirement } from '../../specs/requirements.js';
 import type { ApiClient } from './client.js';
-import { beginCheck, endCheck, recordReading, recordWarning, type CheckState } from './current.js';
+import { beginCheck, type CheckState, endCheck, recordReading, recordWarning } from './current.js';
 import type { Ledger } from './ledger.js';
-import { concernOf, type CheckMeta } from '../../contract/check.js';
-import { excludes, selects } from '../../contract/selection.js';
-import { SetupFailure } from './setup.js';
-import { keyVariables, type KeyName } from './redact.js';
+import { type KeyName, keyVariables } from './redact.js';
 import { api, closeSession, installInspectors, notRun, onCheckAborted, stoppedBy, theLedger } from './session.js';
-import { pathSettingNames, type PathSetting } from './settings.js';
-import { target, type ProvidedTarget } from './target.js';
+import { type PathSetting, pathSettingNames } from './settings.js';
+import { SetupFailure } from './setup.js';
+import { type ProvidedTarget, target } from './target.js';
 
 export interface CheckOptions {
   /** The check creates, changes or deletes records: skipped under CONFORMANCE_READ_ONLY=1. */
@@ -51,7 +51,7 @@ export interface CheckDefinition {
 
 declare global {
   // eslint-disable-next-line no-var
-  var __conformanceCheckRegistry: { concern: string; checks: CheckDefinition[] } | undefined;
+  var __conformanceCheckRegistry: { concern: string; checks: CheckDefinition[]; } | undefined;
 }
 
 // Suite files may share one worker (isolate: false): each file gets its own cleanup hook.
@@ -67,7 +67,7 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
     return;
   }
   const suite = TestRunner.getCurrentSuite();
-  const file = (suite.file ?? suite) as { name: string };
+  const file = (suite.file ?? suite) as { name: string; };
   if (!hookedFiles.has(file)) {
     hookedFiles.add(file);
     afterAll(() => closeSession(file.name), 120_000);
@@ -92,7 +92,10 @@ export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (rea
     meta.skipReason = reason;
     return skip(reason);
   };
-  const cannotRun = (why: string): never => { meta.notRun = why; return skipFor(`not run: ${why}`); };
+  const cannotRun = (why: string): never => {
+    meta.notRun = why;
+    return skipFor(`not run: ${why}`);
+  };
   if (notRun()) cannotRun(notRun()!);
   const t = target();
   const reason = skipReasonFor(t, def.requirements, def.options);
@@ -127,14 +130,14 @@ function skipReasonFor(t: ProvidedTarget, requirements: string[], options: Check
 function concerns(e: unknown, requirements: readonly string[]): Pick<NonNullable<CheckMeta['failure']>, 'requirements' | 'setup'> {
   const own = (ids: readonly string[]) => requirements.filter((id) => ids.includes(id));
   if (e instanceof SetupFailure) return { setup: [...e.steps], requirements: own(e.subject) };
-  const tagged = (e as { requirements?: readonly string[] } | null)?.requirements;
+  const tagged = (e as { requirements?: readonly string[]; } | null)?.requirements;
   // A tag naming none of the check's ids is a slip in the check: the failure then concerns them all.
   if (Array.isArray(tagged) && own(tagged).length > 0) return { requirements: own(tagged) };
   return {};
 }
 
 function evidence(e: unknown, state: CheckState): NonNullable<CheckMeta['failure']> {
-  const error = e as { message?: string; exchange?: CheckState['transcript'][number] };
+  const error = e as { message?: string; exchange?: CheckState['transcript'][number]; };
   const exchange = error.exchange ?? (e instanceof SetupFailure ? undefined : state.transcript.at(-1));
   return {
     message: String(error.message ?? e),

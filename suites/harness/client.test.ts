@@ -2,9 +2,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { ApiClient, RunStopped, TransportError, addResponseInspector, resetTrafficForTests, stopTraffic, trafficStop } from './client.js';
-import { beginCheck, endCheck } from './current.js';
+import { addResponseInspector, ApiClient, resetTrafficForTests, RunStopped, stopTraffic, trafficStop, TransportError } from './client.js';
 import { curlCommand } from './curl.js';
+import { beginCheck, endCheck } from './current.js';
 import { retryAfterMs } from './retry.js';
 import { defaults, type Settings } from './settings.js';
 
@@ -17,7 +17,10 @@ let hits429 = 0;
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url?.includes('/slow')) return void setTimeout(() => res.end('{}'), 2_000);
-    if (req.url?.includes('/busy') && hits429++ < 2) { res.writeHead(429, { 'retry-after': '0' }); return void res.end('{}'); }
+    if (req.url?.includes('/busy') && hits429++ < 2) {
+      res.writeHead(429, { 'retry-after': '0' });
+      return void res.end('{}');
+    }
     res.writeHead(200, { 'content-type': 'application/json', 'x-inspect': req.url?.includes('/bad') ? 'bad' : 'ok' });
     res.end(JSON.stringify({ echoed: req.headers.authorization ?? null, url: req.url }));
   });
@@ -27,8 +30,21 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 function client(over: Partial<Settings> = {}): ApiClient {
-  return new ApiClient({ ...defaults, paths: { organizationCreate: defaults.organizationCreate }, sortFields: {}, shape: 'auto', readOnly: false, selection: { only: [], exclude: [] }, mock: { deprecate: [] }, viaPrism: false,
-    keys: { team: KEY, otherTeam: OTHER }, baseUrl, ...over } as Settings & { baseUrl: string });
+  return new ApiClient(
+    {
+      ...defaults,
+      paths: { organizationCreate: defaults.organizationCreate },
+      sortFields: {},
+      shape: 'auto',
+      readOnly: false,
+      selection: { only: [], exclude: [] },
+      mock: { deprecate: [] },
+      viaPrism: false,
+      keys: { team: KEY, otherTeam: OTHER },
+      baseUrl,
+      ...over,
+    } as Settings & { baseUrl: string; },
+  );
 }
 
 describe('the harness client', () => {
@@ -38,7 +54,7 @@ describe('the harness client', () => {
     const res = await api.send({ method: 'POST', path: '/projects', json: { a: 1 }, idempotencyKey: 'k1' });
     await api.send({ method: 'GET', path: '/projects', auth: { authorization: `Token ${OTHER}` } });
     endCheck();
-    expect((res.body as { echoed: string }).echoed).toBe(`Bearer ${KEY}`);
+    expect((res.body as { echoed: string; }).echoed).toBe(`Bearer ${KEY}`);
     expect(state.requests).toBe(2);
     const shown = JSON.stringify(state.transcript);
     expect(shown).not.toContain(KEY);
@@ -86,8 +102,12 @@ describe('the harness client', () => {
   });
 
   test('curl of a multipart upload names the file part and the key variable', () => {
-    const cmd = curlCommand({ method: 'POST', url: 'http://h/api/public/v1/files', headers: { authorization: 'Bearer $CONFORMANCE_API_KEY', 'content-type': 'multipart/form-data; boundary=x' },
-      multipart: { fields: { category: 'contract' }, file: { name: 'f.bin', size: 10, contentType: 'application/octet-stream' } } });
+    const cmd = curlCommand({
+      method: 'POST',
+      url: 'http://h/api/public/v1/files',
+      headers: { authorization: 'Bearer $CONFORMANCE_API_KEY', 'content-type': 'multipart/form-data; boundary=x' },
+      multipart: { fields: { category: 'contract' }, file: { name: 'f.bin', size: 10, contentType: 'application/octet-stream' } },
+    });
     expect(cmd).toContain("head -c 10 /dev/urandom > 'f.bin'");
     expect(cmd).toContain("-F 'file=@f.bin;type=application/octet-stream'");
     expect(cmd).not.toContain('boundary');
@@ -104,7 +124,10 @@ describe('stopping traffic', () => {
     expect(trafficStop()).toBeUndefined();
     expect((await api.send({ method: 'GET', path: '/ok' })).status).toBe(200); // an answer resets the count
     for (let i = 0; i < 3; i += 1) await expect(api.send({ method: 'GET', path: '/slow' })).rejects.toBeInstanceOf(TransportError);
-    expect(trafficStop()).toMatchObject({ cause: 'target-unresponsive', message: expect.stringContaining('3 requests in a row got no response (last: GET /slow') });
+    expect(trafficStop()).toMatchObject({
+      cause: 'target-unresponsive',
+      message: expect.stringContaining('3 requests in a row got no response (last: GET /slow'),
+    });
     const started = Date.now();
     await expect(api.send({ method: 'GET', path: '/ok' })).rejects.toBeInstanceOf(RunStopped);
     expect(Date.now() - started).toBeLessThan(50);

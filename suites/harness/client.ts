@@ -5,15 +5,15 @@
 // then requests in flight are aborted and only cleanup requests are sent.
 import { Agent, request as undiciRequest } from 'undici';
 import { curlCommand } from './curl.js';
-import { recordExchange, currentCheck, type Exchange } from './current.js';
-import { keyVariables, makeRedactor, type KeyName, type Redactor } from './redact.js';
-import { retryAfterMs, Semaphore } from './retry.js';
-import { API_PREFIX, type Settings } from './settings.js';
+import { currentCheck, type Exchange, recordExchange } from './current.js';
+import { type KeyName, keyVariables, makeRedactor, type Redactor } from './redact.js';
 import { encodeBody } from './request-body.js';
 import { readResponse } from './response-body.js';
+import { retryAfterMs, Semaphore } from './retry.js';
+import { API_PREFIX, type Settings } from './settings.js';
 import type { UploadFile } from './upload.js';
 
-export type Auth = KeyName | 'none' | { authorization: string };
+export type Auth = KeyName | 'none' | { authorization: string; };
 
 export interface ApiRequest {
   method: string;
@@ -25,7 +25,7 @@ export interface ApiRequest {
   json?: unknown;
   rawBody?: string;
   idempotencyKey?: string;
-  upload?: { fields: Record<string, string>; file: UploadFile; fileFirst?: boolean };
+  upload?: { fields: Record<string, string>; file: UploadFile; fileFirst?: boolean; };
   /** 'hash': stream the response body into a sha256 instead of keeping it. */
   consume?: 'text' | 'hash';
   timeoutMs?: number;
@@ -105,7 +105,7 @@ export class ApiClient {
   private readonly redact: Redactor;
   sent = 0;
 
-  constructor(private readonly settings: Settings & { baseUrl: string }) {
+  constructor(private readonly settings: Settings & { baseUrl: string; }) {
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: settings.concurrency });
     this.gate = new Semaphore(settings.concurrency);
     this.redact = makeRedactor(settings.keys);
@@ -123,7 +123,7 @@ export class ApiClient {
       throw new Error(`CONFORMANCE_READ_ONLY=1: refusing to send ${req.method} ${req.path}`);
     }
     if (stopped && !req.cleanup) throw new RunStopped(stopped);
-    for (let attempt = 0; ; attempt += 1) {
+    for (let attempt = 0;; attempt += 1) {
       const res = await this.gate.run(() => this.once(req));
       if (res.status !== 429 || attempt >= this.settings.maxRetries) return res;
       const wait = retryAfterMs(res.headers['retry-after'], attempt);
@@ -136,7 +136,7 @@ export class ApiClient {
     await this.agent.close();
   }
 
-  private headersFor(req: ApiRequest): { real: Record<string, string>; shown: Record<string, string> } {
+  private headersFor(req: ApiRequest): { real: Record<string, string>; shown: Record<string, string>; } {
     const real: Record<string, string> = { accept: 'application/json', ...req.headers };
     const shown: Record<string, string> = { ...real };
     const auth = req.auth ?? 'team';
@@ -161,19 +161,34 @@ export class ApiClient {
     Object.assign(shown, encoded.headers);
     const shownBody = encoded.shown === undefined ? undefined : this.redact(encoded.shown);
     const request: Exchange['request'] = { method: req.method, url, headers: shown, ...(shownBody !== undefined ? { body: truncate(shownBody) } : {}) };
-    const curl = curlCommand({ method: req.method, url, headers: shown, ...(encoded.multipart ? { multipart: encoded.multipart } : shownBody !== undefined ? { body: shownBody } : {}) });
+    const curl = curlCommand({
+      method: req.method,
+      url,
+      headers: shown,
+      ...(encoded.multipart ? { multipart: encoded.multipart } : shownBody !== undefined ? { body: shownBody } : {}),
+    });
     const started = Date.now();
     const timeout = req.timeoutMs ?? this.settings.timeoutMs;
     this.sent += 1;
     const signal = req.cleanup ? AbortSignal.timeout(timeout) : AbortSignal.any([AbortSignal.timeout(timeout), stopController.signal]);
     try {
       const res = await undiciRequest(url, {
-        dispatcher: this.agent, method: req.method as 'GET', headers: real, body: encoded.body,
-        signal, headersTimeout: timeout, bodyTimeout: timeout,
+        dispatcher: this.agent,
+        method: req.method as 'GET',
+        headers: real,
+        body: encoded.body,
+        signal,
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
       });
       noResponseInARow = 0;
       const read = await readResponse(res, req.consume === 'hash');
-      const exchange: Exchange = { request, response: { status: res.statusCode, headers: read.headers, body: truncate(this.redact(read.text)) }, curl, durationMs: Date.now() - started };
+      const exchange: Exchange = {
+        request,
+        response: { status: res.statusCode, headers: read.headers, body: truncate(this.redact(read.text)) },
+        curl,
+        durationMs: Date.now() - started,
+      };
       this.finish(exchange);
       return { status: res.statusCode, exchange, ...read };
     } catch (e) {
@@ -191,7 +206,10 @@ export class ApiClient {
     noResponseInARow += 1;
     const limit = this.settings.stopAfterNoResponse ?? Infinity;
     if (noResponseInARow >= limit) {
-      stopTraffic({ cause: 'target-unresponsive', message: `the target stopped answering: ${noResponseInARow} requests in a row got no response (last: ${what})` });
+      stopTraffic({
+        cause: 'target-unresponsive',
+        message: `the target stopped answering: ${noResponseInARow} requests in a row got no response (last: ${what})`,
+      });
     }
   }
 

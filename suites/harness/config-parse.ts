@@ -1,7 +1,7 @@
 // Parsers of single settings. Each returns the value or pushes a ConfigError; none echoes a key.
-import type { ConfigError } from './config-error.js';
-import { API_PREFIX, listResources, type Endpoint, type ListResource } from './settings.js';
 import { patternList } from '../../contract/selection.js';
+import type { ConfigError } from './config-error.js';
+import { API_PREFIX, type Endpoint, type ListResource, listResources } from './settings.js';
 
 export type Errors = ConfigError[];
 
@@ -20,7 +20,11 @@ export function parseUrl(errors: Errors, setting: string, value: string | undefi
   const trimmed = value.replace(/\/+$/, '');
   // The suite appends /api/public/v1 itself; given twice, every request would be a 404.
   if (/\/api\/public(\/v\d+)?$/.test(url.pathname.replace(/\/+$/, ''))) {
-    errors.push({ code: 'base_url_has_api_path', setting, message: `must be the base address without /api/public/v1 (the suite appends it): use ${JSON.stringify(trimmed.replace(/\/api\/public(\/v\d+)?$/, ''))}` });
+    errors.push({
+      code: 'base_url_has_api_path',
+      setting,
+      message: `must be the base address without /api/public/v1 (the suite appends it): use ${JSON.stringify(trimmed.replace(/\/api\/public(\/v\d+)?$/, ''))}`,
+    });
     return undefined;
   }
   return trimmed;
@@ -45,7 +49,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function parseIdList(errors: Errors, setting: string, value: string | undefined): string[] {
   const ids = parseList(value);
   const bad = ids.filter((id) => !UUID.test(id));
-  if (bad.length > 0) errors.push({ code: 'invalid_id_list', setting, message: `must be comma-separated UUIDs, got ${bad.map((b) => JSON.stringify(b)).join(', ')}` });
+  if (bad.length > 0) {
+    errors.push({
+      code: 'invalid_id_list',
+      setting,
+      message: `must be comma-separated UUIDs, got ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+    });
+  }
   return ids.filter((id) => UUID.test(id));
 }
 
@@ -65,7 +75,13 @@ export function parseFlag(errors: Errors, setting: string, value: string | undef
   return false;
 }
 
-export function parseEnum<T extends string>(errors: Errors, setting: string, value: string | undefined, allowed: readonly T[], code: 'unknown_shape' | 'unknown_target'): T | undefined {
+export function parseEnum<T extends string>(
+  errors: Errors,
+  setting: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  code: 'unknown_shape' | 'unknown_target',
+): T | undefined {
   if (value === undefined) return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   errors.push({ code, setting, message: `must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}` });
@@ -96,7 +112,11 @@ export function parseSortFields(errors: Errors, setting: string, value: string |
     const m = /^([a-z_]+)\s*=\s*([A-Za-z0-9_.]+(?:\s*,\s*[A-Za-z0-9_.]+)*)$/.exec(part);
     const resource = m?.[1] as ListResource | undefined;
     if (!m || !resource || !listResources.includes(resource) || out[resource]) {
-      const why = !m ? 'expected list=field[,field]' : out[resource!] ? `${resource} given twice` : `unknown list ${JSON.stringify(m[1])} (one of ${listResources.join(', ')})`;
+      const why = !m
+        ? 'expected list=field[,field]'
+        : out[resource!]
+        ? `${resource} given twice`
+        : `unknown list ${JSON.stringify(m[1])} (one of ${listResources.join(', ')})`;
       errors.push({ code: 'malformed_sort_fields', setting, message: `${why} in ${JSON.stringify(part)}` });
       continue;
     }
@@ -110,7 +130,9 @@ export function parseOnly(errors: Errors, setting: string, value: string | undef
   if (value === undefined) return [];
   const items = patternList(value);
   for (const item of items) {
-    if (!/^[A-Z0-9*][A-Z0-9*-]*$/.test(item)) errors.push({ code: 'invalid_only_pattern', setting, message: `not a requirement id or glob: ${JSON.stringify(item)}` });
+    if (!/^[A-Z0-9*][A-Z0-9*-]*$/.test(item)) {
+      errors.push({ code: 'invalid_only_pattern', setting, message: `not a requirement id or glob: ${JSON.stringify(item)}` });
+    }
   }
   return items;
 }

@@ -1,8 +1,8 @@
 // Where settings come from: the environment, and the JSON file named by CONFORMANCE_CONFIG
 // (validated by config.schema.json). The environment overrides the file.
-import { readFileSync } from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
 import type { ConfigError } from './config-error.js';
 
 const schema = JSON.parse(readFileSync(new URL('./config.schema.json', import.meta.url), 'utf8')) as {
@@ -17,7 +17,7 @@ export const settingNames: readonly string[] = Object.keys(schema.properties);
 
 export type RawSettings = Record<string, string | undefined>;
 
-export function readSources(env: NodeJS.ProcessEnv): { raw: RawSettings; errors: ConfigError[] } {
+export function readSources(env: NodeJS.ProcessEnv): { raw: RawSettings; errors: ConfigError[]; } {
   const raw: RawSettings = {};
   const errors: ConfigError[] = [];
   const file = env.CONFORMANCE_CONFIG;

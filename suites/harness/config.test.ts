@@ -30,7 +30,10 @@ describe('target settings', () => {
       CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD: '/attachments/{id}/download',
       CONFORMANCE_PATH_FILE_DELETE: 'POST /files/{id}/delete',
       CONFORMANCE_SORT_FIELDS: 'projects=created_at,title;assignments=created_at',
-      CONFORMANCE_SEED: '42', CONFORMANCE_READ_ONLY: '1', CONFORMANCE_SHAPE: 'legacy', CONFORMANCE_ONLY: 'LIST-*,AUTH-BEARER-REQUIRED',
+      CONFORMANCE_SEED: '42',
+      CONFORMANCE_READ_ONLY: '1',
+      CONFORMANCE_SHAPE: 'legacy',
+      CONFORMANCE_ONLY: 'LIST-*,AUTH-BEARER-REQUIRED',
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -71,14 +74,34 @@ describe('target settings', () => {
 
   test('run bounds, scratch projects, walk budget and mock population', () => {
     const d = loadConfig({});
-    expect(d.ok && d.settings).toMatchObject({ runTimeoutMs: 1_800_000, preflightTimeoutMs: 5_000, stopAfterNoResponse: 5, walkPages: 10, scratchProjects: [] });
+    expect(d.ok && d.settings).toMatchObject({
+      runTimeoutMs: 1_800_000,
+      preflightTimeoutMs: 5_000,
+      stopAfterNoResponse: 5,
+      walkPages: 10,
+      scratchProjects: [],
+    });
     const id = '0b6f4c1e-8d2a-4f3b-9c4d-5e6f7a8b9c0d';
     const r = loadConfig({
-      CONFORMANCE_RUN_TIMEOUT: '90s', CONFORMANCE_SCRATCH_PROJECTS: ` ${id} ,`, CONFORMANCE_WALK_PAGES: '3',
-      CONFORMANCE_STOP_AFTER_NO_RESPONSE: '2', CONFORMANCE_MOCK_POPULATION: '5000', CONFORMANCE_PREFLIGHT_TIMEOUT_MS: '800',
+      CONFORMANCE_RUN_TIMEOUT: '90s',
+      CONFORMANCE_SCRATCH_PROJECTS: ` ${id} ,`,
+      CONFORMANCE_WALK_PAGES: '3',
+      CONFORMANCE_STOP_AFTER_NO_RESPONSE: '2',
+      CONFORMANCE_MOCK_POPULATION: '5000',
+      CONFORMANCE_PREFLIGHT_TIMEOUT_MS: '800',
     });
-    expect(r.ok && r.settings).toMatchObject({ runTimeoutMs: 90_000, scratchProjects: [id], walkPages: 3, stopAfterNoResponse: 2, preflightTimeoutMs: 800, mock: { population: 5000 } });
-    expect(loadConfig({ CONFORMANCE_RUN_TIMEOUT: '1800' }).ok && (loadConfig({ CONFORMANCE_RUN_TIMEOUT: '30m' }) as { settings: { runTimeoutMs: number } }).settings.runTimeoutMs).toBe(1_800_000);
+    expect(r.ok && r.settings).toMatchObject({
+      runTimeoutMs: 90_000,
+      scratchProjects: [id],
+      walkPages: 3,
+      stopAfterNoResponse: 2,
+      preflightTimeoutMs: 800,
+      mock: { population: 5000 },
+    });
+    expect(
+      loadConfig({ CONFORMANCE_RUN_TIMEOUT: '1800' }).ok
+        && (loadConfig({ CONFORMANCE_RUN_TIMEOUT: '30m' }) as { settings: { runTimeoutMs: number; }; }).settings.runTimeoutMs,
+    ).toBe(1_800_000);
   });
 
   test('a base URL that already ends in the API path names the base to use instead', () => {

@@ -1,14 +1,14 @@
 // Target settings from the environment or the JSON file named by CONFORMANCE_CONFIG.
 // Every misconfiguration is reported, as data, before any request is sent.
-import { ConfigurationFailed, type ConfigError } from './config-error.js';
-import { readSources, type RawSettings } from './config-source.js';
+import { type ConfigError, ConfigurationFailed } from './config-error.js';
 import * as p from './config-parse.js';
+import { type RawSettings, readSources } from './config-source.js';
 import { defaults, type Settings, type Shape } from './settings.js';
 
 export type { ConfigError } from './config-error.js';
 export { ConfigurationFailed } from './config-error.js';
 
-export type ConfigResult = { ok: true; settings: Settings } | { ok: false; errors: ConfigError[] };
+export type ConfigResult = { ok: true; settings: Settings; } | { ok: false; errors: ConfigError[]; };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
   const { raw, errors } = readSources(env);
@@ -33,7 +33,8 @@ function parseSettings(raw: RawSettings, errors: ConfigError[]): Settings {
       noApiAccess: raw.CONFORMANCE_API_KEY_NO_API_ACCESS,
     },
     paths: {
-      organizationCreate: p.parseEndpoint(errors, 'CONFORMANCE_PATH_ORGANIZATION_CREATE', raw.CONFORMANCE_PATH_ORGANIZATION_CREATE, 'POST', false) ?? defaults.organizationCreate,
+      organizationCreate: p.parseEndpoint(errors, 'CONFORMANCE_PATH_ORGANIZATION_CREATE', raw.CONFORMANCE_PATH_ORGANIZATION_CREATE, 'POST', false)
+        ?? defaults.organizationCreate,
       attachmentDownload: p.parseEndpoint(errors, 'CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD', raw.CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD, 'GET', true),
       fileDelete: p.parseEndpoint(errors, 'CONFORMANCE_PATH_FILE_DELETE', raw.CONFORMANCE_PATH_FILE_DELETE, 'DELETE', true),
       captureIntake: p.parseEndpoint(errors, 'CONFORMANCE_PATH_CAPTURE_INTAKE', raw.CONFORMANCE_PATH_CAPTURE_INTAKE, 'POST', false),
@@ -51,10 +52,14 @@ function parseSettings(raw: RawSettings, errors: ConfigError[]): Settings {
     maxRetryAfterMs: p.parseInteger(errors, 'CONFORMANCE_MAX_RETRY_AFTER_MS', raw.CONFORMANCE_MAX_RETRY_AFTER_MS, 0) ?? defaults.maxRetryAfterMs,
     runTimeoutMs: p.parseDuration(errors, 'CONFORMANCE_RUN_TIMEOUT', raw.CONFORMANCE_RUN_TIMEOUT) ?? defaults.runTimeoutMs,
     preflightTimeoutMs: p.parseInteger(errors, 'CONFORMANCE_PREFLIGHT_TIMEOUT_MS', raw.CONFORMANCE_PREFLIGHT_TIMEOUT_MS, 1) ?? defaults.preflightTimeoutMs,
-    stopAfterNoResponse: p.parseInteger(errors, 'CONFORMANCE_STOP_AFTER_NO_RESPONSE', raw.CONFORMANCE_STOP_AFTER_NO_RESPONSE, 1) ?? defaults.stopAfterNoResponse,
+    stopAfterNoResponse: p.parseInteger(errors, 'CONFORMANCE_STOP_AFTER_NO_RESPONSE', raw.CONFORMANCE_STOP_AFTER_NO_RESPONSE, 1)
+      ?? defaults.stopAfterNoResponse,
     scratchProjects: p.parseIdList(errors, 'CONFORMANCE_SCRATCH_PROJECTS', raw.CONFORMANCE_SCRATCH_PROJECTS),
     walkPages: p.parseInteger(errors, 'CONFORMANCE_WALK_PAGES', raw.CONFORMANCE_WALK_PAGES, 1) ?? defaults.walkPages,
-    selection: { only: p.parseOnly(errors, 'CONFORMANCE_ONLY', raw.CONFORMANCE_ONLY), exclude: p.parseOnly(errors, 'CONFORMANCE_EXCLUDE', raw.CONFORMANCE_EXCLUDE) },
+    selection: {
+      only: p.parseOnly(errors, 'CONFORMANCE_ONLY', raw.CONFORMANCE_ONLY),
+      exclude: p.parseOnly(errors, 'CONFORMANCE_EXCLUDE', raw.CONFORMANCE_EXCLUDE),
+    },
     reportDir: raw.CONFORMANCE_REPORT_DIR ?? defaults.reportDir,
     mock: {
       fault: raw.CONFORMANCE_MOCK_FAULT,
@@ -77,15 +82,27 @@ function checkCombinations(s: Settings, raw: RawSettings, errors: ConfigError[])
     errors.push({ code: 'conflicting_targets', setting: 'CONFORMANCE_IMAGE', message: 'give CONFORMANCE_BASE_URL or CONFORMANCE_IMAGE, not both' });
   }
   if (team !== undefined && otherTeam === undefined) {
-    errors.push({ code: 'key_without_other_team_key', setting: 'CONFORMANCE_API_KEY_OTHER_TEAM', message: 'CONFORMANCE_API_KEY is set but the other team\'s key is not; isolation checks need both' });
+    errors.push({
+      code: 'key_without_other_team_key',
+      setting: 'CONFORMANCE_API_KEY_OTHER_TEAM',
+      message: "CONFORMANCE_API_KEY is set but the other team's key is not; isolation checks need both",
+    });
   }
   if (otherTeam !== undefined && team === undefined) {
     errors.push({ code: 'missing_setting', setting: 'CONFORMANCE_API_KEY', message: 'CONFORMANCE_API_KEY_OTHER_TEAM is set but CONFORMANCE_API_KEY is not' });
   }
   if (team !== undefined && team === otherTeam) {
-    errors.push({ code: 'same_key_for_both_teams', setting: 'CONFORMANCE_API_KEY_OTHER_TEAM', message: 'the two teams\' keys are equal; they must belong to different teams' });
+    errors.push({
+      code: 'same_key_for_both_teams',
+      setting: 'CONFORMANCE_API_KEY_OTHER_TEAM',
+      message: "the two teams' keys are equal; they must belong to different teams",
+    });
   }
   if (raw.CONFORMANCE_BASE_URL && team === undefined) {
-    errors.push({ code: 'missing_setting', setting: 'CONFORMANCE_API_KEY', message: 'CONFORMANCE_BASE_URL is set; the deployment needs CONFORMANCE_API_KEY and CONFORMANCE_API_KEY_OTHER_TEAM' });
+    errors.push({
+      code: 'missing_setting',
+      setting: 'CONFORMANCE_API_KEY',
+      message: 'CONFORMANCE_BASE_URL is set; the deployment needs CONFORMANCE_API_KEY and CONFORMANCE_API_KEY_OTHER_TEAM',
+    });
   }
 }

@@ -41,12 +41,22 @@ describe('suite coverage of the requirement catalog', () => {
   test('every registration lists its ids one per line', () => {
     const crammed = readdirSync(suitesDir)
       .filter((f) => f.endsWith('.check.ts'))
-      .flatMap((f) => [...readFileSync(join(suitesDir, f), 'utf8').matchAll(/\bcheck\(\s*\[([^\]]*)\]/g)].filter((m) => !ONE_PER_LINE.test(m[1]!)).map((m) => `${f}: ${m[0].replace(/\s+/g, ' ')}`));
+      .flatMap((f) =>
+        [...readFileSync(join(suitesDir, f), 'utf8').matchAll(/\bcheck\(\s*\[([^\]]*)\]/g)].filter((m) => !ONE_PER_LINE.test(m[1]!)).map((m) =>
+          `${f}: ${m[0].replace(/\s+/g, ' ')}`
+        )
+      );
     expect(crammed).toEqual([]);
   });
 
   test('the scan resolves spreads of id constants', () => {
     const source = "const IDS = ['B-ONE', 'B-TWO'];\ncheck(['A-ONE', ...IDS], 'title', async () => {});";
-    expect(registrationsIn('suites/x.check.ts', source)).toEqual([{ file: 'suites/x.check.ts', concern: 'x', title: 'title', line: 2, requirements: ['A-ONE', 'B-ONE', 'B-TWO'] }]);
+    expect(registrationsIn('suites/x.check.ts', source)).toEqual([{
+      file: 'suites/x.check.ts',
+      concern: 'x',
+      title: 'title',
+      line: 2,
+      requirements: ['A-ONE', 'B-ONE', 'B-TWO'],
+    }]);
   });
 });

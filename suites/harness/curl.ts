@@ -7,7 +7,7 @@ export interface CurlInput {
   headers: Record<string, string>;
   body?: string;
   /** Multipart fields; the file part is read from a local file named `file`. */
-  multipart?: { fields: Record<string, string>; file: { name: string; size: number; contentType: string }; fileFirst?: boolean };
+  multipart?: { fields: Record<string, string>; file: { name: string; size: number; contentType: string; }; fileFirst?: boolean; };
 }
 
 const single = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -12,7 +12,6 @@ export interface PropertyEvidence {
   counterexample?: unknown;
 }
 
-
 export interface CheckState {
   transcript: Exchange[];
   requests: number;

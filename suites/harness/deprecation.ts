@@ -7,7 +7,7 @@ export function httpDate(value: string): number | undefined {
   return IMF_FIXDATE.test(value.trim()) ? Date.parse(value) : undefined;
 }
 
-export type DeprecationValue = { ok: true; date?: number; form: 'structured-date' | 'http-date' | 'true' } | { ok: false };
+export type DeprecationValue = { ok: true; date?: number; form: 'structured-date' | 'http-date' | 'true'; } | { ok: false; };
 
 export function parseDeprecation(value: string): DeprecationValue {
   const v = value.trim();

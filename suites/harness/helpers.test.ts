@@ -1,13 +1,13 @@
 // The validator tolerates what §9 says clients must tolerate; upload bodies are reproducible.
 import { describe, expect, test } from 'vitest';
-import { validate } from '../../specs/index.js';
 import { selects } from '../../contract/selection.js';
+import { validate } from '../../specs/index.js';
+import { httpDate, parseDeprecation } from './deprecation.js';
 import { isOrdered } from './order.js';
 import { registrationsIn } from './registrations.js';
+import { operationFor, operationsOf } from './served-openapi.js';
 import { shapeOfRecord } from './shape.js';
 import { fileBytes, multipartBody, sha256Of } from './upload.js';
-import { parseDeprecation, httpDate } from './deprecation.js';
-import { operationFor, operationsOf } from './served-openapi.js';
 
 const id = '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60';
 
@@ -43,7 +43,10 @@ describe('harness building blocks', () => {
     expect(await sha256Of(a)).toBe(await sha256Of({ ...a }));
     expect(await sha256Of(a)).not.toBe(await sha256Of({ ...a, seed: 2 }));
     let total = 0;
-    for await (const chunk of fileBytes(a)) { expect(chunk.length).toBeLessThanOrEqual(65_536); total += chunk.length; }
+    for await (const chunk of fileBytes(a)) {
+      expect(chunk.length).toBeLessThanOrEqual(65_536);
+      total += chunk.length;
+    }
     expect(total).toBe(200_000);
     const mp = multipartBody({ category: 'c' }, a);
     let length = 0;
@@ -60,7 +63,9 @@ describe('harness building blocks', () => {
   });
 
   test('operations of a served description, matched by path template', () => {
-    const ops = operationsOf({ paths: { '/api/public/v1/projects/{id}': { get: { operationId: 'getProject', deprecated: true } }, '/cvs': { get: { operationId: 'listCvs' } } } });
+    const ops = operationsOf({
+      paths: { '/api/public/v1/projects/{id}': { get: { operationId: 'getProject', deprecated: true } }, '/cvs': { get: { operationId: 'listCvs' } } },
+    });
     expect(operationFor(ops, 'GET', `/api/public/v1/projects/${id}`)?.operationId).toBe('getProject');
     expect(operationFor(ops, 'GET', '/api/public/v1/cvs')?.deprecated).toBe(false);
     expect(operationFor(ops, 'DELETE', '/api/public/v1/cvs')).toBeUndefined();

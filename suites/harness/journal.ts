@@ -11,15 +11,15 @@ export type RecordKind = 'assignment' | 'attachment' | 'file' | 'organization' |
 
 export type JournalEvent =
   /** A record the run created; `deletable: false` when the API offers no way to delete it. */
-  | { e: 'created'; kind: RecordKind; id: string; auth: KeyName; deletable: boolean }
-  | { e: 'deleted'; id: string }
+  | { e: 'created'; kind: RecordKind; id: string; auth: KeyName; deletable: boolean; }
+  | { e: 'deleted'; id: string; }
   /** A record the run created and leaves behind, and why. */
-  | { e: 'left'; kind: RecordKind; id: string; why: string }
+  | { e: 'left'; kind: RecordKind; id: string; why: string; }
   /** A record the run did not create, snapshotted before its first change. */
-  | { e: 'touched'; resource: string; id: string; auth: KeyName; scratch: boolean }
-  | { e: 'restored'; resource: string; id: string; back: boolean; differences: string[] }
-  | { e: 'requests'; file: string; count: number }
-  | { e: 'stopped'; cause: StopCause; message: string };
+  | { e: 'touched'; resource: string; id: string; auth: KeyName; scratch: boolean; }
+  | { e: 'restored'; resource: string; id: string; back: boolean; differences: string[]; }
+  | { e: 'requests'; file: string; count: number; }
+  | { e: 'stopped'; cause: StopCause; message: string; };
 
 let path: string | undefined;
 
@@ -38,9 +38,12 @@ export function journal(event: JournalEvent): void {
 }
 
 const COLLECTION: Record<RecordKind, string> = {
-  assignment: 'assignments', attachment: 'attachments', file: 'files', organization: 'organizations', employee: 'employees',
+  assignment: 'assignments',
+  attachment: 'attachments',
+  file: 'files',
+  organization: 'organizations',
+  employee: 'employees',
 };
-
 
 export function readEvents(file: string): JournalEvent[] {
   if (!existsSync(file)) return [];
@@ -55,7 +58,7 @@ export function readEvents(file: string): JournalEvent[] {
 
 /** The events folded into the report's accounting. */
 export function accountFor(events: readonly JournalEvent[]): RunAccounting {
-  const created = new Map<string, Extract<JournalEvent, { e: 'created' }>>();
+  const created = new Map<string, Extract<JournalEvent, { e: 'created'; }>>();
   const deleted = new Set<string>();
   const left = new Map<string, string>();
   const touched = new Map<string, TouchedRecord>();
@@ -63,9 +66,13 @@ export function accountFor(events: readonly JournalEvent[]): RunAccounting {
   let stopped: RunAccounting['stopped'];
   for (const ev of events) {
     if (ev.e === 'created') created.set(ev.id, ev);
-    else if (ev.e === 'deleted') { deleted.add(ev.id); left.delete(ev.id); }
-    else if (ev.e === 'left') { left.set(ev.id, ev.why); if (!created.has(ev.id)) created.set(ev.id, { e: 'created', kind: ev.kind, id: ev.id, auth: 'team', deletable: true }); }
-    else if (ev.e === 'touched') {
+    else if (ev.e === 'deleted') {
+      deleted.add(ev.id);
+      left.delete(ev.id);
+    } else if (ev.e === 'left') {
+      left.set(ev.id, ev.why);
+      if (!created.has(ev.id)) created.set(ev.id, { e: 'created', kind: ev.kind, id: ev.id, auth: 'team', deletable: true });
+    } else if (ev.e === 'touched') {
       const key = `${ev.resource}/${ev.id}`;
       if (!touched.has(key)) touched.set(key, { resource: ev.resource, id: ev.id, auth: ev.auth, scratch: ev.scratch, restored: null, differences: [] });
     } else if (ev.e === 'restored') {
@@ -89,4 +96,3 @@ export function accountFor(events: readonly JournalEvent[]): RunAccounting {
 export function readAccounting(file: string): RunAccounting {
   return accountFor(readEvents(file));
 }
-

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { start, type RunningMock } from '../../mock/index.js';
+import { type RunningMock, start } from '../../mock/index.js';
 import { ApiClient, resetTrafficForTests, stopTraffic } from './client.js';
 import { requireConfig } from './config.js';
 import { readAccounting, useJournal } from './journal.js';
@@ -31,8 +31,8 @@ afterAll(async () => {
 afterEach(() => resetTrafficForTests());
 
 let n = 0;
-function fixture(extra: Record<string, string> = {}, baseUrl?: string): { api: ApiClient; ledger: Ledger; target: ProvidedTarget } {
-  const settings = requireConfig({ ...mock.settings, ...(baseUrl ? { CONFORMANCE_BASE_URL: baseUrl } : {}), ...extra }) as Settings & { baseUrl: string };
+function fixture(extra: Record<string, string> = {}, baseUrl?: string): { api: ApiClient; ledger: Ledger; target: ProvidedTarget; } {
+  const settings = requireConfig({ ...mock.settings, ...(baseUrl ? { CONFORMANCE_BASE_URL: baseUrl } : {}), ...extra }) as Settings & { baseUrl: string; };
   journalFile = join(dir, `journal-${n++}.jsonl`);
   useJournal(journalFile);
   const target: ProvidedTarget = { settings, runId: 'cfm-test', seed: 1, kind: 'deployment', journal: journalFile };
@@ -41,7 +41,7 @@ function fixture(extra: Record<string, string> = {}, baseUrl?: string): { api: A
 }
 
 async function projects(api: ApiClient): Promise<Rec[]> {
-  return ((await api.send({ method: 'GET', path: '/projects', query: { limit: 100 } })).body as { data: Rec[] }).data;
+  return ((await api.send({ method: 'GET', path: '/projects', query: { limit: 100 } })).body as { data: Rec[]; }).data;
 }
 const get = async (api: ApiClient, id: string) => (await api.send({ method: 'GET', path: `/projects/${id}` })).body as Rec;
 const withoutUpdatedAt = (p: Rec) => JSON.stringify({ ...p, updated_at: undefined });
@@ -52,7 +52,11 @@ describe('pre-existing records', () => {
     const open = (await projects(api)).find((p) => !p.closed_at && !p.archived_at)!;
     const before = await ledger.before('projects', open);
     expect(before).toEqual(await get(api, open.id));
-    const closed = await api.send({ method: 'PATCH', path: `/projects/${open.id}`, json: { close_reason: 'conformance x', close_reason_category: 'other', title: 'changed' } });
+    const closed = await api.send({
+      method: 'PATCH',
+      path: `/projects/${open.id}`,
+      json: { close_reason: 'conformance x', close_reason_category: 'other', title: 'changed' },
+    });
     expect((closed.body as Rec).closed_at).toBeTypeOf('string');
     const [outcome] = await ledger.cleanup();
     expect(outcome).toEqual({ resource: 'projects', id: open.id, back: true, differences: [] });
@@ -87,8 +91,17 @@ describe('pre-existing records', () => {
   test('irreversible(): fields absent now, or stamped by the server, cannot be undone, except on scratch projects', () => {
     const id = '0b6f4c1e-8d2a-4f3b-9c4d-5e6f7a8b9c0d';
     const { ledger } = fixture({ CONFORMANCE_SCRATCH_PROJECTS: id });
-    expect(ledger.irreversible({ id: 'x', closed_at: 't', close_reason: 'r', close_reason_category: 'c', status: 'closed' }, ['closed_at', 'close_reason', 'close_reason_category', 'status'])).toBeUndefined();
-    expect(ledger.irreversible({ id: 'x', status: 'active' }, ['closed_at', 'status'])).toMatch(/would add closed_at, which the API may not let a request remove.*CONFORMANCE_SCRATCH_PROJECTS/);
+    expect(
+      ledger.irreversible({ id: 'x', closed_at: 't', close_reason: 'r', close_reason_category: 'c', status: 'closed' }, [
+        'closed_at',
+        'close_reason',
+        'close_reason_category',
+        'status',
+      ]),
+    ).toBeUndefined();
+    expect(ledger.irreversible({ id: 'x', status: 'active' }, ['closed_at', 'status'])).toMatch(
+      /would add closed_at, which the API may not let a request remove.*CONFORMANCE_SCRATCH_PROJECTS/,
+    );
     expect(ledger.irreversible({ id: 'x' }, [], ['stage_changed_at'])).toMatch(/the server stamps stage_changed_at/);
     expect(ledger.irreversible({ id }, ['closed_at'], ['stage_changed_at'])).toBeUndefined();
   });
@@ -102,7 +115,7 @@ describe('a deployment whose GET by id answers another record', () => {
   test('is not snapshotted, so nothing of another record is ever written over this one', async () => {
     const faulty = await start({ port: 0, seed: 11, fault: 'get-by-id-wrong-record' });
     try {
-      const settings = requireConfig(faulty.settings) as Settings & { baseUrl: string };
+      const settings = requireConfig(faulty.settings) as Settings & { baseUrl: string; };
       const api = new ApiClient(settings);
       const ledger = new Ledger(() => api, { settings, runId: 'cfm-test', seed: 1, kind: 'deployment' });
       const p = (await projects(api))[0]!;
@@ -138,10 +151,15 @@ describe('cleanup after the target stopped answering', () => {
   let silent: Server;
   const sockets: Socket[] = [];
   beforeAll(async () => {
-    silent = createServer((s) => { sockets.push(s); });
+    silent = createServer((s) => {
+      sockets.push(s);
+    });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
   });
-  afterAll(() => { for (const s of sockets) s.destroy(); silent.close(); });
+  afterAll(() => {
+    for (const s of sockets) s.destroy();
+    silent.close();
+  });
 
   test('one short attempt, then every remaining record is reported left, without waiting for each', async () => {
     const { ledger } = fixture({ CONFORMANCE_TIMEOUT_MS: '20000' }, `http://127.0.0.1:${(silent.address() as AddressInfo).port}`);

@@ -11,7 +11,7 @@
 // differing field is written back, or removed (sent as null) when it was absent before; the
 // record is read again and reported back as it was, or not, with the fields that still differ.
 import type { ApiClient, ApiResponse } from './client.js';
-import { TransportError, trafficStop } from './client.js';
+import { trafficStop, TransportError } from './client.js';
 import { journal, type RecordKind } from './journal.js';
 import type { KeyName } from './redact.js';
 import type { ProvidedTarget } from './target.js';
@@ -45,18 +45,27 @@ interface Touched {
   fields?: Set<string>;
 }
 
-export interface RestoreOutcome { resource: string; id: string; back: boolean; differences: string[] }
+export interface RestoreOutcome {
+  resource: string;
+  id: string;
+  back: boolean;
+  differences: string[];
+}
 
-const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Rec).sort(([a], [b]) => a.localeCompare(b))) : x));
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x)
+    ? Object.fromEntries(Object.entries(x as Rec).sort(([a], [b]) => a.localeCompare(b)))
+    : x));
 
 /** Fields whose value differs between two states of a record (absent and present count as different). */
 export function differingFields(before: Rec, after: Rec, only?: Set<string>): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((k) => !IGNORED.has(k) && (!only || only.has(k)) && ((k in before) !== (k in after) || canonical(before[k]) !== canonical(after[k]))).sort();
+  return [...keys].filter((k) => !IGNORED.has(k) && (!only || only.has(k)) && ((k in before) !== (k in after) || canonical(before[k]) !== canonical(after[k])))
+    .sort();
 }
 
 export class Ledger {
-  private readonly created = new Map<string, { kind: Deletable; auth: KeyName }>();
+  private readonly created = new Map<string, { kind: Deletable; auth: KeyName; }>();
   private readonly touched = new Map<string, Touched>();
 
   constructor(private readonly api: () => ApiClient, private readonly target: ProvidedTarget) {}
@@ -88,7 +97,7 @@ export class Ledger {
    * are read by id; organizations and employees have no GET by id, so `record` must be the whole
    * record as the API last returned it, and `fields` should name what the change touches.
    */
-  async before(resource: Patchable, record: Rec | string, o: { auth?: KeyName; fields?: readonly string[] } = {}): Promise<Rec> {
+  async before(resource: Patchable, record: Rec | string, o: { auth?: KeyName; fields?: readonly string[]; } = {}): Promise<Rec> {
     const id = typeof record === 'string' ? record : String(record.id);
     const key = `${resource}/${id}`;
     const known = this.touched.get(key);
@@ -101,7 +110,9 @@ export class Ledger {
         throw new Error(`cannot snapshot ${resource} ${id} before changing it: GET answered ${res.status}`);
       }
       // A snapshot of another record would be written over this one at the restore.
-      if (String((res.body as Rec).id) !== id) throw new Error(`cannot snapshot ${resource} ${id} before changing it: GET answered the record ${String((res.body as Rec).id)}`);
+      if (String((res.body as Rec).id) !== id) {
+        throw new Error(`cannot snapshot ${resource} ${id} before changing it: GET answered the record ${String((res.body as Rec).id)}`);
+      }
       before = { ...(res.body as Rec) };
       // Fields snapshotted earlier by patching() may have changed since: their earlier values win.
       for (const f of known?.fields ?? []) {
@@ -113,7 +124,14 @@ export class Ledger {
     } else {
       throw new Error(`${resource} have no GET by id: pass the record itself to snapshot it`);
     }
-    this.remember({ resource, id, auth, scratch: resource === 'projects' && this.isScratch(id), before, ...(o.fields && !READABLE.has(resource) ? { fields: new Set(o.fields) } : {}) });
+    this.remember({
+      resource,
+      id,
+      auth,
+      scratch: resource === 'projects' && this.isScratch(id),
+      before,
+      ...(o.fields && !READABLE.has(resource) ? { fields: new Set(o.fields) } : {}),
+    });
     return before;
   }
 
@@ -143,7 +161,9 @@ export class Ledger {
     const reasons: string[] = [];
     if (absent.length) reasons.push(`it would add ${absent.join(', ')}, which the API may not let a request remove`);
     if (stamped.length) reasons.push(`the server stamps ${stamped.join(', ')}, which no request can write back`);
-    return reasons.length ? `not done on a pre-existing record: ${reasons.join('; ')} (name projects set aside for testing in CONFORMANCE_SCRATCH_PROJECTS)` : undefined;
+    return reasons.length
+      ? `not done on a pre-existing record: ${reasons.join('; ')} (name projects set aside for testing in CONFORMANCE_SCRATCH_PROJECTS)`
+      : undefined;
   }
 
   private remember(t: Touched): void {
@@ -173,10 +193,18 @@ export class Ledger {
         if (k !== kind) continue;
         this.created.delete(id);
         const path = this.deletePath(kind, id);
-        if (!path) { journal({ e: 'left', kind, id, why: 'not deleted: CONFORMANCE_PATH_FILE_DELETE is not set' }); continue; }
+        if (!path) {
+          journal({ e: 'left', kind, id, why: 'not deleted: CONFORMANCE_PATH_FILE_DELETE is not set' });
+          continue;
+        }
         const res = await send({ method: path.method, path: path.path, auth });
         if (typeof res !== 'string' && (res.status < 300 || res.status === 404)) journal({ e: 'deleted', id });
-        else journal({ e: 'left', kind: kind as RecordKind, id, why: `not deleted: ${typeof res === 'string' ? res : `${path.method} answered ${res.status}`}` });
+        else {journal({
+            e: 'left',
+            kind: kind as RecordKind,
+            id,
+            why: `not deleted: ${typeof res === 'string' ? res : `${path.method} answered ${res.status}`}`,
+          });}
       }
     }
     const outcomes: RestoreOutcome[] = [];
@@ -203,7 +231,9 @@ export class Ledger {
     let now: Rec | string = readable ? await read() : {};
     if (typeof now === 'string') return { ...head, back: false, differences: [`(not restored: ${now})`] };
     // Without a GET, every snapshotted field is written back.
-    const differing = readable ? differingFields(t.before, now, t.fields) : [...(t.fields ?? Object.keys(t.before))].filter((k) => !IGNORED.has(k) && !SERVER_STAMPED.has(k));
+    const differing = readable
+      ? differingFields(t.before, now, t.fields)
+      : [...(t.fields ?? Object.keys(t.before))].filter((k) => !IGNORED.has(k) && !SERVER_STAMPED.has(k));
     if (differing.length === 0) return { ...head, back: true, differences: [] };
     const value = (k: string) => (k in t.before ? t.before[k] : null);
     const body: Rec = {};
@@ -233,7 +263,7 @@ export class Ledger {
     return { ...head, back: still.length === 0, differences: still };
   }
 
-  private deletePath(kind: Deletable, id: string): { method: string; path: string } | undefined {
+  private deletePath(kind: Deletable, id: string): { method: string; path: string; } | undefined {
     if (kind === 'assignment') return { method: 'DELETE', path: `/assignments/${id}` };
     if (kind === 'attachment') return { method: 'DELETE', path: `/attachments/${id}` };
     const e = this.target.settings.paths.fileDelete;

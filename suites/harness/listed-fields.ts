@@ -3,8 +3,8 @@
 // is a reading, never a failure (catalog RES-INHERENT-FIELDS): the document does not say which
 // fields are always present. Fields only some states carry are not counted as absent.
 import { schema, type SchemaName } from '../../specs/index.js';
-import { servedShape } from './shape.js';
 import type { Resource } from './problems.js';
+import { servedShape } from './shape.js';
 
 /** Fields a record carries only in some states (§3): archived, closed. */
 const STATE_ONLY = /^(archived_|closed_|close_reason)/;
@@ -14,7 +14,7 @@ const listed = new Map<SchemaName, string[]>();
 function listedFields(name: SchemaName): string[] {
   let fields = listed.get(name);
   if (!fields) {
-    fields = Object.keys((schema(name) as { properties?: object }).properties ?? {}).filter((f) => !STATE_ONLY.test(f));
+    fields = Object.keys((schema(name) as { properties?: object; }).properties ?? {}).filter((f) => !STATE_ONLY.test(f));
     listed.set(name, fields);
   }
   return fields;

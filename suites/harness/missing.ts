@@ -2,12 +2,13 @@
 // exist" (§1): the answer for another team's id and the answer for a random id must not differ in
 // anything but the id itself — status, body, headers — apart from what differs between any two
 // responses (time, request ids, rate-limit counters).
-import type { ApiRequest, ApiResponse } from './client.js';
-import type { CheckContext } from './check.js';
 import { fail } from './assert.js';
+import type { CheckContext } from './check.js';
+import type { ApiRequest, ApiResponse } from './client.js';
 import { randomId } from './team-b.js';
 
-const VOLATILE_HEADERS = /^(date|age|etag|last-modified|expires|set-cookie|server-timing|x-response-time|retry-after|traceparent|tracestate|cf-ray|via|(x-)?(amzn-)?(request|trace|correlation|span)-?id|(x-)?ratelimit.*)$/i;
+const VOLATILE_HEADERS =
+  /^(date|age|etag|last-modified|expires|set-cookie|server-timing|x-response-time|retry-after|traceparent|tracestate|cf-ray|via|(x-)?(amzn-)?(request|trace|correlation|span)-?id|(x-)?ratelimit.*)$/i;
 const VOLATILE_FIELDS = /"(request_?id|requestId|trace_?id|traceId|correlation_?id|timestamp|time)"\s*:\s*"[^"]*"/g;
 
 const bodyOf = (res: ApiResponse, id: string) => res.text.split(id).join('<id>').split(id.toUpperCase()).join('<id>').replace(VOLATILE_FIELDS, '');

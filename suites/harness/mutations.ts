@@ -3,13 +3,23 @@
 // so an endpoint added here is checked for every way a request can be refused.
 import { randomUUID } from 'node:crypto';
 import { is2xx } from './assert.js';
-import type { ApiRequest, ApiResponse } from './client.js';
 import type { CheckContext } from './check.js';
+import type { ApiRequest, ApiResponse } from './client.js';
+import {
+  aProject,
+  createAssignment,
+  createOrganization,
+  createWorkingAssignment,
+  marker,
+  testFile,
+  uploadAttachment,
+  uploadFile,
+  workingEmployee,
+} from './records.js';
 import type { KeyName } from './redact.js';
-import { aProject, createAssignment, createOrganization, createWorkingAssignment, marker, testFile, uploadAttachment, uploadFile, workingEmployee } from './records.js';
 import type { PathSetting } from './settings.js';
 import { teamB } from './team-b.js';
-import { collection, organizationNamed, viewsOf, type Rec, type View } from './views.js';
+import { collection, organizationNamed, type Rec, type View, viewsOf } from './views.js';
 import { lists } from './walk.js';
 
 /** Why a mutation is refused: each must leave no trace. */
@@ -40,20 +50,30 @@ const ALL: readonly Refusal[] = ['cross-team', 'read-only', 'no-key', 'invalid-b
 const NO_BODY: readonly Refusal[] = ['cross-team', 'read-only', 'no-key', 'reused-key'];
 
 /** A patch of one string field, or (invalid) the same plus a field of the wrong type. */
-const patch = (path: string, field: string, wrong: Rec) => (c: CheckContext, v: Variant): ApiRequest =>
-  ({ method: 'PATCH', path, json: { [field]: note(c, v), ...(v === 'invalid' ? wrong : {}) } });
+const patch = (path: string, field: string, wrong: Rec) => (c: CheckContext, v: Variant): ApiRequest => ({
+  method: 'PATCH',
+  path,
+  json: { [field]: note(c, v), ...(v === 'invalid' ? wrong : {}) },
+});
 
 export const mutations: readonly Mutation[] = [
   {
-    op: 'updateProject', name: 'PATCH /projects/{id}', refusals: ALL,
+    op: 'updateProject',
+    name: 'PATCH /projects/{id}',
+    refusals: ALL,
     async arrange(c, r) {
       const project = await aProject(c, ownerOf(r));
       if (r !== 'cross-team') c.ledger.patching('projects', project, ['notes', 'skills']);
-      return { views: viewsOf(c, { kind: 'project', id: String(project.id) }, ownerOf(r)), request: (v) => patch(`/projects/${project.id}`, 'notes', { skills: 'not-an-array' })(c, v) };
+      return {
+        views: viewsOf(c, { kind: 'project', id: String(project.id) }, ownerOf(r)),
+        request: (v) => patch(`/projects/${project.id}`, 'notes', { skills: 'not-an-array' })(c, v),
+      };
     },
   },
   {
-    op: 'updateAssignment', name: 'PATCH /assignments/{id}', refusals: ALL,
+    op: 'updateAssignment',
+    name: 'PATCH /assignments/{id}',
+    refusals: ALL,
     async arrange(c, r) {
       const { assignment: a } = await createWorkingAssignment(c, ownerOf(r));
       const views = viewsOf(c, { kind: 'assignment', id: String(a.id), employee_id: String(a.employee_id), project_id: String(a.project_id) }, ownerOf(r));
@@ -61,16 +81,22 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'deleteAssignment', name: 'DELETE /assignments/{id}', refusals: NO_BODY,
+    op: 'deleteAssignment',
+    name: 'DELETE /assignments/{id}',
+    refusals: NO_BODY,
     async arrange(c, r) {
       const { project, employee, assignment: first } = await createWorkingAssignment(c, ownerOf(r));
       const second = await createAssignment(c, { employee_id: employee.id, project_id: project.id }, ownerOf(r));
-      const views = [first, second].flatMap((a) => viewsOf(c, { kind: 'assignment', id: String(a.id), employee_id: String(employee.id), project_id: String(project.id) }, ownerOf(r)).slice(0, 2));
+      const views = [first, second].flatMap((a) =>
+        viewsOf(c, { kind: 'assignment', id: String(a.id), employee_id: String(employee.id), project_id: String(project.id) }, ownerOf(r)).slice(0, 2)
+      );
       return { views, request: (v) => ({ method: 'DELETE', path: `/assignments/${(v === 'other' ? second : first).id}` }) };
     },
   },
   {
-    op: 'createAssignment', name: 'POST /assignments', refusals: ALL,
+    op: 'createAssignment',
+    name: 'POST /assignments',
+    refusals: ALL,
     async arrange(c, r) {
       const project = await aProject(c);
       // cross-team: the body names another team's employee; the effect would show on either side
@@ -79,12 +105,18 @@ export const mutations: readonly Mutation[] = [
       const views = [collection(c, mine), ...(r === 'cross-team' ? [collection(c, mine, 'otherTeam')] : [])];
       return {
         views,
-        request: (v) => ({ method: 'POST', path: '/assignments', json: { employee_id: employee.id, project_id: project.id, role: note(c, v), ...(v === 'invalid' ? { bill_rate: 'not-a-number' } : {}) } }),
+        request: (v) => ({
+          method: 'POST',
+          path: '/assignments',
+          json: { employee_id: employee.id, project_id: project.id, role: note(c, v), ...(v === 'invalid' ? { bill_rate: 'not-a-number' } : {}) },
+        }),
       };
     },
   },
   {
-    op: 'updateEmployee', name: 'PATCH /employees/{id}', refusals: ALL,
+    op: 'updateEmployee',
+    name: 'PATCH /employees/{id}',
+    refusals: ALL,
     async arrange(c, r) {
       const { employee, assignment } = await createWorkingAssignment(c, ownerOf(r));
       const views = viewsOf(c, { kind: 'employee', id: String(employee.id), assignments: [String(assignment.id)] }, ownerOf(r));
@@ -92,7 +124,9 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'createOrganization', name: 'create organization', refusals: ['read-only', 'no-key', 'invalid-body', 'reused-key'],
+    op: 'createOrganization',
+    name: 'create organization',
+    refusals: ['read-only', 'no-key', 'invalid-body', 'reused-key'],
     async arrange(c, r) {
       const names = { valid: note(c, 'valid'), other: note(c, 'other'), invalid: note(c, 'invalid') };
       // the request that must leave no trace: the refused one (for a reused key, the second)
@@ -105,7 +139,9 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'updateOrganization', name: 'PATCH /organizations/{id}', refusals: ALL,
+    op: 'updateOrganization',
+    name: 'PATCH /organizations/{id}',
+    refusals: ALL,
     async arrange(c, r) {
       const org = r === 'cross-team' ? (await teamB(c)).organization : await createOrganization(c);
       const views = viewsOf(c, { kind: 'organization', id: String(org.id), name: String(org.name) }, ownerOf(r));
@@ -113,18 +149,25 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'uploadAttachment', name: 'POST /attachments', refusals: NO_BODY,
+    op: 'uploadAttachment',
+    name: 'POST /attachments',
+    refusals: NO_BODY,
     async arrange(c, r) {
       const employee = r === 'cross-team' ? (await teamB(c)).employee : await workingEmployee(c);
       const entity = { type: 'employee', id: String(employee.id) };
       const of = { path: '/attachments', resource: 'attachment' as const, query: { entity_type: entity.type, entity_id: entity.id } };
       const views = [collection(c, of), ...(r === 'cross-team' ? [collection(c, of, 'otherTeam')] : [])];
       const files = { valid: testFile(c, 64), other: testFile(c, 64), invalid: testFile(c, 64) };
-      return { views, request: (v) => ({ method: 'POST', path: '/attachments', upload: { fields: { entity_type: entity.type, entity_id: entity.id }, file: files[v] } }) };
+      return {
+        views,
+        request: (v) => ({ method: 'POST', path: '/attachments', upload: { fields: { entity_type: entity.type, entity_id: entity.id }, file: files[v] } }),
+      };
     },
   },
   {
-    op: 'deleteAttachment', name: 'DELETE /attachments/{id}', refusals: NO_BODY,
+    op: 'deleteAttachment',
+    name: 'DELETE /attachments/{id}',
+    refusals: NO_BODY,
     async arrange(c, r) {
       const owner = ownerOf(r);
       const entity = { type: 'employee', id: String((await workingEmployee(c, owner)).id) };
@@ -135,7 +178,10 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'deleteFile', name: 'file delete', refusals: NO_BODY, needs: ['fileDelete'],
+    op: 'deleteFile',
+    name: 'file delete',
+    refusals: NO_BODY,
+    needs: ['fileDelete'],
     async arrange(c, r) {
       const owner = ownerOf(r);
       const first = created(await uploadFile(c, testFile(c, 32), { auth: owner }));

@@ -7,7 +7,10 @@ type Cmp = (a: unknown, b: unknown) => number;
 const num = (a: unknown, b: unknown) => (a as number) - (b as number);
 const collations: Cmp[] = [
   (a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0),
-  (a, b) => { const x = String(a).toLowerCase(), y = String(b).toLowerCase(); return x < y ? -1 : x > y ? 1 : 0; },
+  (a, b) => {
+    const x = String(a).toLowerCase(), y = String(b).toLowerCase();
+    return x < y ? -1 : x > y ? 1 : 0;
+  },
   (a, b) => String(a).localeCompare(String(b)),
   (a, b) => String(a).localeCompare(String(b), undefined, { sensitivity: 'base', numeric: true }),
 ];

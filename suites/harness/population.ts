@@ -2,15 +2,18 @@
 // attachments of one entity); projects cannot be created, so their walks use what the deployment
 // has. Shared per suite file (setup.ts): one attempt, and when it fails the checks that need it are
 // blocked by it.
-import type { CheckContext } from './check.js';
 import { expectStatus } from './assert.js';
+import type { CheckContext } from './check.js';
 import { aProject, createAssignment, createEmployee, createOrganization, testFile, uploadAttachment } from './records.js';
 import { shared } from './setup.js';
 
 type Rec = Record<string, unknown>;
 
 export interface Population {
-  project: Rec; employees: Rec[]; assignments: Rec[]; organizations: Rec[];
+  project: Rec;
+  employees: Rec[];
+  assignments: Rec[];
+  organizations: Rec[];
   /** Attachments of the first employee (an entity whose attachment list the run controls). */
   attachments: Rec[];
 }

@@ -1,29 +1,49 @@
 // The preflight: each failure has a stable code and one line naming the problem, found within
 // its short deadline; a conforming deployment passes it, even an empty one.
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { start, type RunningMock } from '../../mock/index.js';
+import { type RunningMock, start } from '../../mock/index.js';
 import { preflight, type PreflightOptions } from './preflight.js';
 
 let mock: RunningMock;
 let keys: PreflightOptions['keys'];
 beforeAll(async () => {
   mock = await start({ port: 0, seed: 3 });
-  keys = { team: mock.settings.CONFORMANCE_API_KEY, otherTeam: mock.settings.CONFORMANCE_API_KEY_OTHER_TEAM, readOnly: mock.settings.CONFORMANCE_API_KEY_READ_ONLY };
+  keys = {
+    team: mock.settings.CONFORMANCE_API_KEY,
+    otherTeam: mock.settings.CONFORMANCE_API_KEY_OTHER_TEAM,
+    readOnly: mock.settings.CONFORMANCE_API_KEY_READ_ONLY,
+  };
 });
 afterAll(() => mock.close());
 
-const deployment = (o: Partial<PreflightOptions> = {}): PreflightOptions => ({ baseUrl: mock.url, keys, timeoutMs: 1_000, checkTeams: true, strict: true, ...o });
+const deployment = (o: Partial<PreflightOptions> = {}): PreflightOptions => ({
+  baseUrl: mock.url,
+  keys,
+  timeoutMs: 1_000,
+  checkTeams: true,
+  strict: true,
+  ...o,
+});
 
 /** A stub API: each key sees its own pages (path → data), anything else is 401. */
-function stub(pages: Record<string, Record<string, { id: string }[]>>, other: (path: string) => [number, string, string] | undefined = () => undefined): Promise<Server> {
+function stub(
+  pages: Record<string, Record<string, { id: string; }[]>>,
+  other: (path: string) => [number, string, string] | undefined = () => undefined,
+): Promise<Server> {
   const server = createHttpServer((req, res) => {
     const special = other(req.url ?? '');
-    if (special) { res.writeHead(special[0], { 'content-type': special[1] }); return void res.end(special[2]); }
+    if (special) {
+      res.writeHead(special[0], { 'content-type': special[1] });
+      return void res.end(special[2]);
+    }
     const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
     const lists = pages[key];
-    if (!lists) { res.writeHead(401, { 'content-type': 'application/json' }); return void res.end('{"error":{"code":"unauthorized","message":"no"}}'); }
+    if (!lists) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      return void res.end('{"error":{"code":"unauthorized","message":"no"}}');
+    }
     const path = (req.url ?? '').replace(/^\/api\/public\/v1/, '').replace(/\?.*$/, '');
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ data: lists[path] ?? [], page: { hasMore: false, nextCursor: '' } }));
@@ -44,7 +64,9 @@ describe('preflight against the reference mock', () => {
     expect(r).toMatchObject({ ok: false, code: 'key_rejected', message: expect.stringMatching(/^CONFORMANCE_API_KEY \(401\) was refused/) });
     expect(JSON.stringify(r)).not.toContain('wrong-a-123');
     const both = await preflight(deployment({ keys: { team: 'x1', otherTeam: 'x2', readOnly: 'x3' } }));
-    expect(both.ok || both.message).toMatch(/CONFORMANCE_API_KEY \(401\) and CONFORMANCE_API_KEY_OTHER_TEAM \(401\) and CONFORMANCE_API_KEY_READ_ONLY \(401\) were refused/);
+    expect(both.ok || both.message).toMatch(
+      /CONFORMANCE_API_KEY \(401\) and CONFORMANCE_API_KEY_OTHER_TEAM \(401\) and CONFORMANCE_API_KEY_READ_ONLY \(401\) were refused/,
+    );
   });
 
   test('two keys of one team: keys_same_team', async () => {
@@ -57,7 +79,7 @@ describe('preflight against the reference mock', () => {
     expect(await preflight(deployment({ baseUrl: `${mock.url}/nowhere`, strict: false, checkTeams: false }))).toMatchObject({ ok: true });
   });
 
-  test('a scratch project that is not team A\'s: scratch_project_not_found', async () => {
+  test("a scratch project that is not team A's: scratch_project_not_found", async () => {
     const r = await preflight(deployment({ scratchProjects: ['0b6f4c1e-8d2a-4f3b-9c4d-5e6f7a8b9c0d'] }));
     expect(r).toMatchObject({ ok: false, code: 'scratch_project_not_found' });
   });
@@ -107,7 +129,10 @@ describe('the two teams, on any conforming deployment', () => {
 describe('an absent or silent target, within the deadline', () => {
   test('a closed port: target_unreachable at once', async () => {
     const port = await new Promise<number>((resolve) => {
-      const s = createTcpServer().listen(0, '127.0.0.1', () => { const p = (s.address() as AddressInfo).port; s.close(() => resolve(p)); });
+      const s = createTcpServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as AddressInfo).port;
+        s.close(() => resolve(p));
+      });
     });
     const started = Date.now();
     const r = await preflight(deployment({ baseUrl: `http://127.0.0.1:${port}` }));
@@ -117,7 +142,9 @@ describe('an absent or silent target, within the deadline', () => {
 
   test('a port that accepts and never answers: target_not_answering after one request timeout', async () => {
     const sockets: Socket[] = [];
-    const silent = createTcpServer((s) => { sockets.push(s); });
+    const silent = createTcpServer((s) => {
+      sockets.push(s);
+    });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {
       const started = Date.now();

@@ -35,8 +35,8 @@ export interface PreflightOptions {
 }
 
 export type PreflightResult =
-  | { ok: true; durationMs: number; notes: string[]; firstProjects: Record<string, unknown>[] }
-  | { ok: false; durationMs: number; code: PreflightCode; message: string };
+  | { ok: true; durationMs: number; notes: string[]; firstProjects: Record<string, unknown>[]; }
+  | { ok: false; durationMs: number; code: PreflightCode; message: string; };
 
 class Failed extends Error {
   constructor(readonly code: PreflightCode, message: string) {
@@ -45,25 +45,39 @@ class Failed extends Error {
 }
 
 type KeyName = 'team' | 'otherTeam' | 'readOnly';
-const VARIABLE: Record<KeyName, string> = { team: 'CONFORMANCE_API_KEY', otherTeam: 'CONFORMANCE_API_KEY_OTHER_TEAM', readOnly: 'CONFORMANCE_API_KEY_READ_ONLY' };
+const VARIABLE: Record<KeyName, string> = {
+  team: 'CONFORMANCE_API_KEY',
+  otherTeam: 'CONFORMANCE_API_KEY_OTHER_TEAM',
+  readOnly: 'CONFORMANCE_API_KEY_READ_ONLY',
+};
 
-interface Answer { status: number; contentType: string; body: unknown }
+interface Answer {
+  status: number;
+  contentType: string;
+  body: unknown;
+}
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 function transportProblem(e: unknown, url: string, timeoutMs: number, overall: AbortSignal): Failed {
-  const err = e as { name?: string; code?: string; cause?: { code?: string; message?: string }; message?: string };
+  const err = e as { name?: string; code?: string; cause?: { code?: string; message?: string; }; message?: string; };
   const code = err.cause?.code ?? err.code ?? '';
   const timedOut = err.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || overall.aborted;
-  if (timedOut) return new Failed('target_not_answering', `${url} accepted the connection but sent no response within ${seconds(timeoutMs)} (CONFORMANCE_PREFLIGHT_TIMEOUT_MS)`);
-  const why = code === 'ECONNREFUSED' ? 'connection refused'
-    : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'host not found'
-    : code === 'UND_ERR_CONNECT_TIMEOUT' ? `no connection within ${seconds(timeoutMs)}`
+  if (timedOut) {
+    return new Failed('target_not_answering',
+      `${url} accepted the connection but sent no response within ${seconds(timeoutMs)} (CONFORMANCE_PREFLIGHT_TIMEOUT_MS)`);
+  }
+  const why = code === 'ECONNREFUSED'
+    ? 'connection refused'
+    : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+    ? 'host not found'
+    : code === 'UND_ERR_CONNECT_TIMEOUT'
+    ? `no connection within ${seconds(timeoutMs)}`
     : `${err.cause?.message ?? err.message ?? String(e)}`;
   return new Failed('target_unreachable', `cannot reach ${url}: ${why}${code && !why.includes(code) ? ` (${code})` : ''}`);
 }
 
-const isPage = (b: unknown): b is { data: Record<string, unknown>[] } => !!b && typeof b === 'object' && Array.isArray((b as { data?: unknown }).data);
+const isPage = (b: unknown): b is { data: Record<string, unknown>[]; } => !!b && typeof b === 'object' && Array.isArray((b as { data?: unknown; }).data);
 const ids = (b: unknown) => (isPage(b) ? b.data.map((r) => String(r?.id)) : undefined);
 
 export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
@@ -75,13 +89,21 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     const url = `${o.baseUrl}${API_PREFIX}${path}`;
     try {
       const res = await request(url, {
-        dispatcher: agent, method: 'GET', headers: { accept: 'application/json', authorization: `Bearer ${o.keys[key]}` },
-        signal: AbortSignal.any([AbortSignal.timeout(o.timeoutMs), overall]), headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs,
+        dispatcher: agent,
+        method: 'GET',
+        headers: { accept: 'application/json', authorization: `Bearer ${o.keys[key]}` },
+        signal: AbortSignal.any([AbortSignal.timeout(o.timeoutMs), overall]),
+        headersTimeout: o.timeoutMs,
+        bodyTimeout: o.timeoutMs,
       });
       const text = await res.body.text();
       const contentType = String(res.headers['content-type'] ?? '');
       let body: unknown;
-      try { body = JSON.parse(text); } catch { body = undefined; }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
       return { status: res.statusCode, contentType, body };
     } catch (e) {
       throw transportProblem(e, o.baseUrl, o.timeoutMs, overall);
@@ -91,10 +113,14 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   const judge = (key: KeyName, a: Answer): string | undefined => {
     if (a.status === 401 || a.status === 402 || a.status === 403) return `${VARIABLE[key]} (${a.status})`;
     if (o.strict && a.status === 404) {
-      throw new Failed('not_the_api', `GET ${API_PREFIX}/projects answered 404 at ${o.baseUrl}: CONFORMANCE_BASE_URL does not look like the base address of the API (the suite appends ${API_PREFIX})`);
+      throw new Failed('not_the_api',
+        `GET ${API_PREFIX}/projects answered 404 at ${o.baseUrl}: CONFORMANCE_BASE_URL does not look like the base address of the API (the suite appends ${API_PREFIX})`);
     }
     if (o.strict && a.status >= 200 && a.status < 300 && a.body === undefined) {
-      throw new Failed('not_the_api', `GET ${API_PREFIX}/projects answered ${a.status} with ${a.contentType || 'no content type'}, not JSON: CONFORMANCE_BASE_URL does not look like the base address of the API`);
+      throw new Failed('not_the_api',
+        `GET ${API_PREFIX}/projects answered ${a.status} with ${
+          a.contentType || 'no content type'
+        }, not JSON: CONFORMANCE_BASE_URL does not look like the base address of the API`);
     }
     if (a.status >= 500) notes.push(`GET ${API_PREFIX}/projects with ${VARIABLE[key]} answered ${a.status}; the checks will report it`);
     return undefined;
@@ -105,13 +131,17 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     const others = await Promise.all(keys.map((k) => get('/projects', k)));
     const refused = [judge('team', a), ...keys.map((k, i) => judge(k, others[i]!))].filter(Boolean);
     if (refused.length > 0) {
-      throw new Failed('key_rejected', `${refused.join(' and ')} ${refused.length === 1 ? 'was' : 'were'} refused by GET ${API_PREFIX}/projects: check the key${refused.length === 1 ? '' : 's'} (unknown, revoked, without projects:read, or of a plan without API access)`);
+      throw new Failed('key_rejected',
+        `${refused.join(' and ')} ${refused.length === 1 ? 'was' : 'were'} refused by GET ${API_PREFIX}/projects: check the key${
+          refused.length === 1 ? '' : 's'
+        } (unknown, revoked, without projects:read, or of a plan without API access)`);
     }
     if (o.checkTeams) await checkTeams(a.body, others[0]!.body, get, notes);
     for (const id of o.scratchProjects ?? []) {
       const res = await get(`/projects/${encodeURIComponent(id)}`, 'team');
       if (res.status < 200 || res.status >= 300) {
-        throw new Failed('scratch_project_not_found', `CONFORMANCE_SCRATCH_PROJECTS names ${id}, but GET ${API_PREFIX}/projects/${id} with CONFORMANCE_API_KEY answered ${res.status}: it must be a project of team A`);
+        throw new Failed('scratch_project_not_found',
+          `CONFORMANCE_SCRATCH_PROJECTS names ${id}, but GET ${API_PREFIX}/projects/${id} with CONFORMANCE_API_KEY answered ${res.status}: it must be a project of team A`);
       }
     }
     return { ok: true, durationMs: Date.now() - started, notes, firstProjects: isPage(a.body) ? a.body.data : [] };
@@ -130,7 +160,8 @@ async function checkTeams(pageA: unknown, pageB: unknown, get: (path: string, ke
     if (!a || !b) continue; // not a page: the checks will say why
     if (a.length === 0 && b.length === 0) continue;
     if (a.length > 0 && a.length === b.length && a.every((id, n) => id === b[n])) {
-      throw new Failed('keys_same_team', `CONFORMANCE_API_KEY and CONFORMANCE_API_KEY_OTHER_TEAM see the same records (first page of GET ${API_PREFIX}${list}): they must be keys of two different teams`);
+      throw new Failed('keys_same_team',
+        `CONFORMANCE_API_KEY and CONFORMANCE_API_KEY_OTHER_TEAM see the same records (first page of GET ${API_PREFIX}${list}): they must be keys of two different teams`);
     }
     return; // the pages differ: two teams
   }
@@ -152,7 +183,7 @@ export function preflightPassed(baseUrl: string): boolean {
 }
 
 /** The one line a failed preflight prints. */
-export function preflightLine(r: { code: string; message: string }): string {
+export function preflightLine(r: { code: string; message: string; }): string {
   return `preflight failed [${r.code}]: ${r.message}`;
 }
 
@@ -162,6 +193,8 @@ export function preflightLine(r: { code: string; message: string }): string {
  * would be on a deployment.
  */
 export function bundledScratchProjects(firstProjects: readonly Record<string, unknown>[], count = 3): string[] {
-  const open = firstProjects.filter((p) => !p.archived_at && !p.closed_at && typeof p.id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(p.id));
+  const open = firstProjects.filter((p) =>
+    !p.archived_at && !p.closed_at && typeof p.id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(p.id)
+  );
   return open.slice(-count).map((p) => String(p.id));
 }

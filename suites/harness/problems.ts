@@ -1,13 +1,16 @@
 // Response validation against specs/ in the shape the deployment serves. Extra response fields
 // never fail (the schemas do not forbid them, §9).
-import { validate as validateSchema, validatePage as validatePageSchema, type SchemaName, type SchemaTypes } from '../../specs/index.js';
+import { type SchemaName, type SchemaTypes, validate as validateSchema, validatePage as validatePageSchema } from '../../specs/index.js';
 import { fail } from './assert.js';
 import type { ApiResponse } from './client.js';
 import { servedShape, shapeOfRecord } from './shape.js';
 
 export type Resource = 'project' | 'organization' | 'employee' | 'assignment' | 'attachment' | 'file' | 'cv' | 'delete-result';
 
-export interface SchemaProblem { path: string; message: string }
+export interface SchemaProblem {
+  path: string;
+  message: string;
+}
 
 function schemaOf(resource: Resource, sample: unknown): SchemaName {
   if (resource === 'project' || resource === 'organization') {
@@ -21,7 +24,7 @@ export function recordProblems(resource: Resource, value: unknown): SchemaProble
 }
 
 export function pageProblems(resource: Resource, value: unknown): SchemaProblem[] {
-  const data = (value as { data?: unknown[] } | undefined)?.data;
+  const data = (value as { data?: unknown[]; } | undefined)?.data;
   return [...validatePageSchema(schemaOf(resource, data?.[0]), value).errors, ...shapeDrift(resource, Array.isArray(data) ? data : [], '/data')];
 }
 
@@ -33,7 +36,9 @@ function shapeDrift(resource: Resource, records: unknown[], at: string): SchemaP
     if (!r || typeof r !== 'object') return;
     const expected = servedShape(resource, r);
     const actual = shapeOfRecord(resource, r as Record<string, unknown>);
-    if (actual !== expected) problems.push({ path: `${at}${at ? `/${i}` : ''}`, message: `is in the ${actual} shape, the deployment serves the ${expected} shape` });
+    if (actual !== expected) {
+      problems.push({ path: `${at}${at ? `/${i}` : ''}`, message: `is in the ${actual} shape, the deployment serves the ${expected} shape` });
+    }
   });
   return problems;
 }
@@ -57,11 +62,16 @@ interface ResourceTypes {
 /** The body, once it matches the resource's schema, typed by it; a mismatch fails the check. */
 export function expectResource<R extends Resource>(res: ApiResponse, resource: R, what = `${resource} body`): ResourceOf<R> {
   const errors = recordProblems(resource, res.body);
-  if (res.body === undefined || errors.length) fail(`${what} does not match schema ${resource}: ${res.body === undefined ? 'not JSON' : describe(errors)}`, res);
+  if (res.body === undefined || errors.length) {
+    fail(`${what} does not match schema ${resource}: ${res.body === undefined ? 'not JSON' : describe(errors)}`, res);
+  }
   return res.body as ResourceOf<R>;
 }
 
-export interface Page { data: Record<string, unknown>[]; page: { hasMore: boolean; nextCursor?: string } }
+export interface Page {
+  data: Record<string, unknown>[];
+  page: { hasMore: boolean; nextCursor?: string; };
+}
 
 export function expectPage(res: ApiResponse, resource: Resource, what = `page of ${resource}`): Page {
   const errors = pageProblems(resource, res.body);
@@ -70,10 +80,14 @@ export function expectPage(res: ApiResponse, resource: Resource, what = `page of
 }
 
 /** An error body: the full envelope, or (legacy project/organization list and update) the short one. */
-export function expectErrorEnvelope(res: ApiResponse, what = 'error body', shortAllowed = false): { error: { code: string; message: string }; detail?: Record<string, string> } {
+export function expectErrorEnvelope(
+  res: ApiResponse,
+  what = 'error body',
+  shortAllowed = false,
+): { error: { code: string; message: string; }; detail?: Record<string, string>; } {
   const full = validateSchema('error', res.body).errors;
   if (full.length && !(shortAllowed && validateSchema('error-short', res.body).errors.length === 0)) {
     fail(`${what} is not an error envelope: ${res.body === undefined ? `not JSON: ${res.text.slice(0, 200)}` : describe(full)}`, res);
   }
-  return res.body as { error: { code: string; message: string } };
+  return res.body as { error: { code: string; message: string; }; };
 }

@@ -14,7 +14,11 @@ export interface PropertyOptions {
 }
 
 /** The input of the last failing run: fast-check's last failure is the shrunk one. */
-interface Failed { input: unknown; text: string; error: unknown }
+interface Failed {
+  input: unknown;
+  text: string;
+  error: unknown;
+}
 
 /**
  * Plain data is kept as generated, before the predicate could change it. An instance of a class
@@ -60,7 +64,7 @@ export async function property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) =>
   }
   const { result, failed } = run;
   if (!result.failed) return;
-  const cause = (failed?.error ?? result.errorInstance) as { message?: string; exchange?: CheckFailure['exchange']; requirements?: string[] } | undefined;
+  const cause = (failed?.error ?? result.errorInstance) as { message?: string; exchange?: CheckFailure['exchange']; requirements?: string[]; } | undefined;
   // A shared setup step failing inside a run is not the property's failure: the check is blocked by it.
   if (cause instanceof SetupFailure) throw cause;
   const counterexample = failed?.input ?? jsonSafe(result.counterexample?.[0]);
@@ -69,7 +73,9 @@ export async function property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) =>
   if (state) state.property = { seed: result.seed, path: result.counterexamplePath ?? undefined, counterexample };
   const shrinks = `${result.numShrinks} shrink${result.numShrinks === 1 ? '' : 's'}`;
   throw new CheckFailure(
-    `property failed for ${text} (${path ? 'replayed' : shrinks}; seed ${result.seed}, path ${result.counterexamplePath}): ${cause?.message ?? 'predicate failed'}`,
+    `property failed for ${text} (${path ? 'replayed' : shrinks}; seed ${result.seed}, path ${result.counterexamplePath}): ${
+      cause?.message ?? 'predicate failed'
+    }`,
     cause?.exchange,
     cause?.requirements ? { requirement: cause.requirements } : {},
   );

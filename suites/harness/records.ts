@@ -4,12 +4,12 @@
 // The post*/upload* helpers return the raw response: checks judge it themselves.
 import { randomUUID } from 'node:crypto';
 import { expectStatus, is2xx } from './assert.js';
-import type { ApiResponse, Auth } from './client.js';
 import type { CheckContext } from './check.js';
-import type { KeyName } from './redact.js';
-import type { UploadFile } from './upload.js';
-import { setup, shared } from './setup.js';
+import type { ApiResponse, Auth } from './client.js';
 import { expectResource } from './problems.js';
+import type { KeyName } from './redact.js';
+import { setup, shared } from './setup.js';
+import type { UploadFile } from './upload.js';
 import { fetchPage, lists, sendList } from './walk.js';
 
 type Rec = Record<string, unknown>;
@@ -61,7 +61,13 @@ export function createAssignment(c: CheckContext, body: Rec, auth: KeyName = 'te
 }
 
 export async function postAssignment(c: CheckContext, body: Rec, auth: KeyName = 'team', idempotencyKey?: string): Promise<ApiResponse> {
-  const res = await c.api.send({ method: 'POST', path: '/assignments', auth, json: { role: marker(c), ...body }, ...(idempotencyKey ? { idempotencyKey } : {}) });
+  const res = await c.api.send({
+    method: 'POST',
+    path: '/assignments',
+    auth,
+    json: { role: marker(c), ...body },
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+  });
   const id = (res.body as Rec | undefined)?.id;
   if (is2xx(res) && typeof id === 'string') c.ledger.add('assignment', id, auth);
   return res;
@@ -71,14 +77,17 @@ export async function postAssignment(c: CheckContext, body: Rec, auth: KeyName =
  * One employee per team and suite file for checks that need an employee but not a fresh one (the
  * API offers no way to delete employees: each one a run makes is left behind, named with its id).
  */
-const workingEmployees = { team: shared('the working employee of team A', (c: CheckContext) => createEmployee(c)), otherTeam: shared('the working employee of team B', (c: CheckContext) => createEmployee(c, {}, 'otherTeam')) };
+const workingEmployees = {
+  team: shared('the working employee of team A', (c: CheckContext) => createEmployee(c)),
+  otherTeam: shared('the working employee of team B', (c: CheckContext) => createEmployee(c, {}, 'otherTeam')),
+};
 
 export function workingEmployee(c: CheckContext, auth: KeyName = 'team'): Promise<Rec> {
   return auth === 'otherTeam' ? workingEmployees.otherTeam(c) : workingEmployees.team(c);
 }
 
 /** A new assignment of the team's working employee to a project of the team. */
-export function createWorkingAssignment(c: CheckContext, auth: KeyName = 'team'): Promise<{ project: Rec; employee: Rec; assignment: Rec }> {
+export function createWorkingAssignment(c: CheckContext, auth: KeyName = 'team'): Promise<{ project: Rec; employee: Rec; assignment: Rec; }> {
   return setup(`an assignment of the working employee of ${teamName(auth)}`, async () => {
     const project = await aProject(c, auth);
     const employee = await workingEmployee(c, auth);
@@ -88,7 +97,7 @@ export function createWorkingAssignment(c: CheckContext, auth: KeyName = 'team')
 }
 
 /** An employee plus an assignment of it to a project of the team. */
-export function createAssignmentFixture(c: CheckContext, auth: KeyName = 'team'): Promise<{ project: Rec; employee: Rec; assignment: Rec }> {
+export function createAssignmentFixture(c: CheckContext, auth: KeyName = 'team'): Promise<{ project: Rec; employee: Rec; assignment: Rec; }> {
   return setup(`an employee assigned to a project of ${teamName(auth)}`, async () => {
     const project = await aProject(c, auth);
     const employee = await createEmployee(c, {}, auth);
@@ -99,7 +108,13 @@ export function createAssignmentFixture(c: CheckContext, auth: KeyName = 'team')
 
 export async function postOrganization(c: CheckContext, body: Rec = {}, auth: Auth = 'team', idempotencyKey?: string): Promise<ApiResponse> {
   const e = c.settings.paths.organizationCreate;
-  const res = await c.api.send({ method: e.method, path: e.path, auth, json: { name: `${marker(c)} ${randomUUID().slice(0, 8)}`, ...body }, ...(idempotencyKey ? { idempotencyKey } : {}) });
+  const res = await c.api.send({
+    method: e.method,
+    path: e.path,
+    auth,
+    json: { name: `${marker(c)} ${randomUUID().slice(0, 8)}`, ...body },
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+  });
   const id = (res.body as Rec | undefined)?.id;
   if (is2xx(res) && typeof id === 'string') c.ledger.keep('organization', id);
   return res;
@@ -115,32 +130,51 @@ export function createOrganization(c: CheckContext, body: Rec = {}, auth: KeyNam
 
 let fileSeed = 1;
 export function testFile(c: CheckContext, size: number, seed?: number): UploadFile {
-  return { filename: `conformance-${c.target.runId}-${size}.bin`, contentType: 'application/octet-stream', size, seed: seed ?? c.target.seed + 7919 * fileSeed++ };
+  return {
+    filename: `conformance-${c.target.runId}-${size}.bin`,
+    contentType: 'application/octet-stream',
+    size,
+    seed: seed ?? c.target.seed + 7919 * fileSeed++,
+  };
 }
 
-export interface UploadOptions { auth?: Auth; idempotencyKey?: string; category?: string; timeoutMs?: number; fileFirst?: boolean }
+export interface UploadOptions {
+  auth?: Auth;
+  idempotencyKey?: string;
+  category?: string;
+  timeoutMs?: number;
+  fileFirst?: boolean;
+}
 
 export async function uploadFile(c: CheckContext, file: UploadFile, o: UploadOptions = {}): Promise<ApiResponse> {
   const res = await c.api.send({
-    method: 'POST', path: '/files', auth: o.auth, upload: { fields: o.category ? { category: o.category } : {}, file, ...(o.fileFirst ? { fileFirst: true } : {}) },
-    ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    method: 'POST',
+    path: '/files',
+    auth: o.auth,
+    upload: { fields: o.category ? { category: o.category } : {}, file, ...(o.fileFirst ? { fileFirst: true } : {}) },
+    ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}),
+    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
   const id = (res.body as Rec | undefined)?.id;
   if (is2xx(res) && typeof id === 'string') c.ledger.add('file', id, typeof o.auth === 'string' && o.auth !== 'none' ? o.auth : 'team');
   return res;
 }
 
-export async function uploadAttachment(c: CheckContext, entity: { type: string; id: string }, file: UploadFile, o: UploadOptions = {}): Promise<ApiResponse> {
+export async function uploadAttachment(c: CheckContext, entity: { type: string; id: string; }, file: UploadFile, o: UploadOptions = {}): Promise<ApiResponse> {
   const fields: Record<string, string> = { entity_type: entity.type, entity_id: entity.id, ...(o.category ? { category: o.category } : {}) };
   const res = await c.api.send({
-    method: 'POST', path: '/attachments', auth: o.auth, upload: { fields, file, ...(o.fileFirst ? { fileFirst: true } : {}) },
-    ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
+    method: 'POST',
+    path: '/attachments',
+    auth: o.auth,
+    upload: { fields, file, ...(o.fileFirst ? { fileFirst: true } : {}) },
+    ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}),
+    ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
   });
   const id = (res.body as Rec | undefined)?.id;
   if (is2xx(res) && typeof id === 'string') c.ledger.add('attachment', id, typeof o.auth === 'string' && o.auth !== 'none' ? o.auth : 'team');
   return res;
 }
 
-export async function attachmentsOf(c: CheckContext, entity: { type: string; id: string }, auth: KeyName = 'team'): Promise<ApiResponse> {
+export async function attachmentsOf(c: CheckContext, entity: { type: string; id: string; }, auth: KeyName = 'team'): Promise<ApiResponse> {
   return sendList(c, '/attachments', { entity_type: entity.type, entity_id: entity.id, limit: 100 }, auth);
 }

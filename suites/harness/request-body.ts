@@ -8,7 +8,7 @@ export interface BodySpec {
   json?: unknown;
   rawBody?: string;
   /** `fileFirst`: the file part before the fields (multipart does not fix an order). */
-  upload?: { fields: Record<string, string>; file: UploadFile; fileFirst?: boolean };
+  upload?: { fields: Record<string, string>; file: UploadFile; fileFirst?: boolean; };
 }
 
 export interface EncodedBody {
@@ -31,7 +31,9 @@ export function encodeBody(spec: BodySpec): EncodedBody {
   return {
     body: Readable.from(mp.open()),
     headers: { 'content-type': mp.contentType, 'content-length': String(mp.length) },
-    shown: `<multipart/form-data: ${fileFirst ? 'file part first, ' : ''}${JSON.stringify(fields)}, file ${file.filename} (${file.size} bytes, ${file.contentType})>`,
+    shown: `<multipart/form-data: ${fileFirst ? 'file part first, ' : ''}${
+      JSON.stringify(fields)
+    }, file ${file.filename} (${file.size} bytes, ${file.contentType})>`,
     multipart: { fields, file: { name: file.filename, size: file.size, contentType: file.contentType }, ...(fileFirst ? { fileFirst } : {}) },
   };
 }

@@ -2,10 +2,16 @@
 // a request belongs to. Operations the suite does not know are ignored (§9: new endpoints are allowed).
 import { API_PREFIX } from './settings.js';
 
-export interface Operation { method: string; template: string; path: string; operationId?: string; deprecated: boolean }
+export interface Operation {
+  method: string;
+  template: string;
+  path: string;
+  operationId?: string;
+  deprecated: boolean;
+}
 
 export function operationsOf(doc: unknown): Operation[] {
-  const paths = (doc as { paths?: Record<string, Record<string, { operationId?: string; deprecated?: boolean }>> })?.paths ?? {};
+  const paths = (doc as { paths?: Record<string, Record<string, { operationId?: string; deprecated?: boolean; }>>; })?.paths ?? {};
   const ops: Operation[] = [];
   for (const [template, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item ?? {})) {
@@ -19,5 +25,7 @@ export function operationsOf(doc: unknown): Operation[] {
 
 /** The operation whose path template matches a request URL path. */
 export function operationFor(ops: Operation[], method: string, urlPath: string): Operation | undefined {
-  return ops.find((op) => op.method === method && new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`).test(urlPath));
+  return ops.find((op) =>
+    op.method === method && new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`).test(urlPath)
+  );
 }

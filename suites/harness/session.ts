@@ -1,7 +1,7 @@
 // One client and one ledger per test worker (one suite file), closed after the file's checks.
 // The worker's account of the run (records created and left, records touched and restored,
 // requests sent, why traffic stopped) goes to the run's journal.
-import { ApiClient, onTrafficStop, stopTraffic, trafficStop, TransportError, RunStopped } from './client.js';
+import { ApiClient, onTrafficStop, RunStopped, stopTraffic, trafficStop, TransportError } from './client.js';
 import { journal, useJournal } from './journal.js';
 import { Ledger } from './ledger.js';
 import { target } from './target.js';
@@ -51,7 +51,7 @@ export function stoppedBy(e: unknown): boolean {
 
 /** A running check was aborted: when the whole run was cancelled (signal, deadline), traffic stops. */
 export function onCheckAborted(reason: unknown): void {
-  const r = reason as { name?: string; reason?: unknown } | undefined;
+  const r = reason as { name?: string; reason?: unknown; } | undefined;
   if (r?.name !== 'TestRunAbortError') return; // a check's own timeout: only that check ends
   const why = String(r.reason ?? '');
   stopTraffic(why === 'deadline'
@@ -63,7 +63,7 @@ export function onCheckAborted(reason: unknown): void {
 export function installInspectors(): Promise<void> {
   inspectorsReady ??= (async () => {
     if (!target().settings.viaPrism) return;
-    const prism = (await import('../../integrations/prism.js')) as { installPrismInspector(): void };
+    const prism = (await import('../../integrations/prism.js')) as { installPrismInspector(): void; };
     prism.installPrismInspector();
   })();
   return inspectorsReady;

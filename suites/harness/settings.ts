@@ -15,7 +15,7 @@ export interface Endpoint {
 
 export interface Settings {
   baseUrl?: string;
-  keys: { team?: string; otherTeam?: string; readOnly?: string; noApiAccess?: string };
+  keys: { team?: string; otherTeam?: string; readOnly?: string; noApiAccess?: string; };
   paths: {
     organizationCreate: Endpoint; // default POST /organizations (the document's table)
     attachmentDownload?: Endpoint;
@@ -47,7 +47,7 @@ export interface Settings {
   /** CONFORMANCE_ONLY and CONFORMANCE_EXCLUDE. */
   selection: Selection;
   reportDir: string;
-  mock: { fault?: string; shape?: Shape; deprecate: string[]; population?: number };
+  mock: { fault?: string; shape?: Shape; deprecate: string[]; population?: number; };
   image?: string;
   imagePort?: number;
   viaPrism: boolean;

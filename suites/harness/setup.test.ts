@@ -48,10 +48,13 @@ check(['LIST-WALK-EVERY-RECORD-ONCE'], 'a property', async () => {
 });
 `;
 
-function run(dir: string, env: Record<string, string> = {}): { report: Report; stdout: string } {
+function run(dir: string, env: Record<string, string> = {}): { report: Report; stdout: string; } {
   writeFileSync(join(fixture, `vitest.config.mts`), config(dir));
   const r = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(fixture, 'vitest.config.mts')], {
-    cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1', ...env },
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, NO_COLOR: '1', ...env },
   });
   return { report: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as Report, stdout: `${r.stdout}\n${r.stderr}` };
 }
@@ -74,7 +77,11 @@ describe('setup steps, attribution, warnings and replay in a vitest run', () => 
     expect(byId(report, 'LIST-LIMIT')).toMatchObject({ status: 'blocked', reason: 'blocked: setup step "a broken fixture" failed (C1)', causes: ['C1'] });
     expect(byId(report, 'LIST-SORT')).toMatchObject({ status: 'blocked', checks: [{ status: 'blocked', cause: 'C1' }] });
     expect(report.target.readings['fixture.runs']).toBe('1');
-    expect(report.causes?.[0]).toMatchObject({ id: 'C1', message: 'page of project does not match: /data/*/title must be string', setup: ['a broken fixture'] });
+    expect(report.causes?.[0]).toMatchObject({
+      id: 'C1',
+      message: 'page of project does not match: /data/*/title must be string',
+      setup: ['a broken fixture'],
+    });
   });
 
   it('fails a check whose requirements the step exercises, on those requirements only', () => {
@@ -92,7 +99,12 @@ describe('setup steps, attribution, warnings and replay in a vitest run', () => 
   it('reports warnings, which do not fail the check', () => {
     const { report } = first;
     expect(byId(report, 'GEN-BASE-PATH').status).toBe('passed');
-    expect(report.target.warnings).toEqual([{ name: 'list.last-page', message: 'hasMore true followed by an empty last page', checks: ['warns [GEN-BASE-PATH]'], requirements: ['GEN-BASE-PATH'] }]);
+    expect(report.target.warnings).toEqual([{
+      name: 'list.last-page',
+      message: 'hasMore true followed by an empty last page',
+      checks: ['warns [GEN-BASE-PATH]'],
+      requirements: ['GEN-BASE-PATH'],
+    }]);
     expect(first.stdout).toContain('1 warning');
   });
 

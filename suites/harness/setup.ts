@@ -20,10 +20,10 @@ export class SetupFailure extends Error {
     readonly origin: unknown,
     readonly exchange?: Exchange,
   ) {
-    super(String((origin as { message?: unknown })?.message ?? origin));
+    super(String((origin as { message?: unknown; })?.message ?? origin));
     this.name = 'SetupFailure';
     // --verbose prints stacks: the one worth reading is where the step itself failed.
-    const inner = (origin as { stack?: unknown } | null)?.stack;
+    const inner = (origin as { stack?: unknown; } | null)?.stack;
     if (typeof inner === 'string') this.stack = `${this.stack ?? this.message}\nin setup step "${steps.at(-1)}", failed at:\n${inner}`;
   }
 
@@ -34,13 +34,13 @@ export class SetupFailure extends Error {
 }
 
 /** vitest's ctx.skip() throws this; a skip inside a step is the check's skip, not a failure. */
-const isSkip = (e: unknown) => (e as { code?: unknown } | null)?.code === 'VITEST_PENDING';
+const isSkip = (e: unknown) => (e as { code?: unknown; } | null)?.code === 'VITEST_PENDING';
 
 function wrap(name: string, e: unknown, options: SetupOptions): unknown {
   if (isSkip(e)) return e;
   if (e instanceof SetupFailure) return new SetupFailure([name, ...e.steps], e.subject, e.origin, e.exchange);
   // Taken now: a later check that gets this failure from a shared step has a transcript of its own.
-  const exchange = (e as { exchange?: Exchange } | null)?.exchange ?? currentCheck()?.transcript.at(-1);
+  const exchange = (e as { exchange?: Exchange; } | null)?.exchange ?? currentCheck()?.transcript.at(-1);
   return new SetupFailure([name], options.subject ?? [], e, exchange);
 }
 
@@ -61,12 +61,16 @@ export async function setup<T>(name: string, fn: () => Promise<T>, options: Setu
  */
 export function shared<A extends unknown[], T>(name: string, fn: (...args: A) => Promise<T>, options: SetupOptions = {}): (...args: A) => Promise<T> {
   let pending: Promise<T> | undefined;
-  onSessionEnd(() => { pending = undefined; });
+  onSessionEnd(() => {
+    pending = undefined;
+  });
   return (...args: A) => {
     if (!pending) {
       const started = setup(name, () => fn(...args), options);
       pending = started;
-      started.catch((e: unknown) => { if (isSkip(e) && pending === started) pending = undefined; });
+      started.catch((e: unknown) => {
+        if (isSkip(e) && pending === started) pending = undefined;
+      });
     }
     return pending;
   };

@@ -1,12 +1,12 @@
 // Which shape of projects and organizations the deployment serves. With CONFORMANCE_SHAPE=auto
 // it is read from the first project or organization seen and then held for the whole worker.
 import { recordReading } from './current.js';
-import { target } from './target.js';
 import type { Shape } from './settings.js';
+import { target } from './target.js';
 
 const LEGACY_PROJECT_FIELDS = ['client_org_id', 'end_client_org_id', 'recruiter_org_id'];
 
-let detected: { shape: Shape; from: string } | undefined;
+let detected: { shape: Shape; from: string; } | undefined;
 
 /** Legacy iff a legacy-only field is present (project) or last_activity_at is absent (organization). */
 export function shapeOfRecord(kind: 'project' | 'organization', record: Record<string, unknown>): Shape {

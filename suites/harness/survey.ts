@@ -4,15 +4,19 @@
 // fields are wrong, not to whichever survey step met it first. Shared per suite file (setup.ts);
 // only a list that cannot be read (non-2xx) fails it, blocking the checks that look at the bodies.
 import { expectStatus, is2xx } from './assert.js';
-import type { ApiResponse } from './client.js';
 import type { CheckContext } from './check.js';
+import type { ApiResponse } from './client.js';
+import { pageProblems, recordProblems, type Resource, type SchemaProblem } from './problems.js';
 import { postAssignment, postEmployee, postOrganization, testFile, uploadAttachment, uploadFile } from './records.js';
 import { shared } from './setup.js';
 import { servedShape } from './shape.js';
-import { recordProblems, pageProblems, type Resource, type SchemaProblem } from './problems.js';
-import { lists, SAMPLE_PAGES, sendList, type ListSpec } from './walk.js';
+import { lists, type ListSpec, SAMPLE_PAGES, sendList } from './walk.js';
 
-export interface Sample { resource: Resource; page: boolean; res: ApiResponse }
+export interface Sample {
+  resource: Resource;
+  page: boolean;
+  res: ApiResponse;
+}
 
 type Rec = Record<string, unknown>;
 type Take = (resource: Resource, res: ApiResponse, page?: boolean) => void;
@@ -29,7 +33,7 @@ async function pagesOf(c: CheckContext, list: ListSpec, take: Take): Promise<Rec
     const res = await sendList(c, list.path, { limit: 100, cursor });
     expectStatus(res, '2xx', `GET ${list.path}`);
     take(list.resource, res, true);
-    const body = res.body as { data?: unknown; page?: { hasMore?: unknown; nextCursor?: unknown } } | undefined;
+    const body = res.body as { data?: unknown; page?: { hasMore?: unknown; nextCursor?: unknown; }; } | undefined;
     if (Array.isArray(body?.data)) items.push(...body.data.filter(isRecord));
     // The served shape is read from the first record seen, as a validating walk would (shape.ts).
     if ((list.resource === 'project' || list.resource === 'organization') && items[0]) servedShape(list.resource, items[0]);
@@ -63,13 +67,17 @@ async function creates(c: CheckContext, project: Rec | undefined, take: Take): P
 
 export const survey = shared('a survey of every endpoint', async (c: CheckContext): Promise<Sample[]> => {
   const samples: Sample[] = [];
-  const take: Take = (resource, res, page = false) => { if (is2xx(res)) samples.push({ resource, res, page }); };
+  const take: Take = (resource, res, page = false) => {
+    if (is2xx(res)) samples.push({ resource, res, page });
+  };
   let project: Rec | undefined;
   for (const list of ['projects', 'assignments', 'organizations', 'cvs'] as const) {
     const items = await pagesOf(c, lists[list], take);
     if (list === 'projects') project = items[0];
     for (const item of items.slice(0, 3)) {
-      if (list === 'projects' || list === 'assignments') take(lists[list].resource, await c.api.send({ method: 'GET', path: `${lists[list].path}/${item.id}` }));
+      if (list === 'projects' || list === 'assignments') {
+        take(lists[list].resource, await c.api.send({ method: 'GET', path: `${lists[list].path}/${item.id}` }));
+      }
     }
   }
   if (!c.settings.readOnly) await creates(c, project, take);

@@ -1,10 +1,10 @@
 // What the test workers receive from the global setup (vitest provide/inject).
 import { inject } from 'vitest';
-import type { Settings } from './settings.js';
 import type { TargetKind } from '../../contract/run.js';
+import type { Settings } from './settings.js';
 
 export interface ProvidedTarget {
-  settings: Settings & { baseUrl: string };
+  settings: Settings & { baseUrl: string; };
   /** Marks every record the run creates (in a name or notes field). */
   runId: string;
   seed: number;

@@ -2,12 +2,19 @@
 // suite file (setup.ts): when creating them fails, the isolation checks are blocked by it.
 import { expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
+import { expectResource } from './problems.js';
 import { aProject, createEmployee, createOrganization, postAssignment, subjects, testFile, uploadAttachment, uploadFile } from './records.js';
 import { setup, shared } from './setup.js';
-import { expectResource } from './problems.js';
 
 type Rec = Record<string, unknown>;
-export interface TeamB { project: Rec; employee: Rec; assignment: Rec; organization: Rec; file: Rec; attachment: Rec }
+export interface TeamB {
+  project: Rec;
+  employee: Rec;
+  assignment: Rec;
+  organization: Rec;
+  file: Rec;
+  attachment: Rec;
+}
 
 export const teamB = shared("team B's records", async (c: CheckContext): Promise<TeamB> => {
   const project = await aProject(c, 'otherTeam');

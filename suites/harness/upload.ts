@@ -16,7 +16,9 @@ function block(seed: number): Buffer {
   let x = (seed | 0) || 0x9e3779b9;
   const out = Buffer.allocUnsafe(BLOCK);
   for (let i = 0; i < BLOCK; i += 4) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
     out.writeInt32LE(x | 0, i);
   }
   return out;
@@ -46,14 +48,16 @@ export interface MultipartBody {
 
 export function multipartBody(fields: Record<string, string>, file: UploadFile, fileFirst = false): MultipartBody {
   const boundary = `conformance${randomBytes(12).toString('hex')}`;
-  const fieldParts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('');
+  const fieldParts = Object.entries(fields).map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join(
+    '',
+  );
   const fileHead = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`;
   const head = Buffer.from(fileFirst ? fileHead : fieldParts + fileHead);
   const tail = Buffer.from(fileFirst ? `\r\n${fieldParts}--${boundary}--\r\n` : `\r\n--${boundary}--\r\n`);
   return {
     contentType: `multipart/form-data; boundary=${boundary}`,
     length: head.length + file.size + tail.length,
-    open: async function* () {
+    open: async function*() {
       yield head;
       yield* fileBytes(file);
       yield tail;

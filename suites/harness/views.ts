@@ -3,29 +3,32 @@
 // checked through all of them; a view that cannot be read within the page budget says so
 // ('unknown') instead of guessing.
 import { is2xx } from './assert.js';
-import type { ApiResponse } from './client.js';
 import type { CheckContext } from './check.js';
-import type { KeyName } from './redact.js';
+import type { ApiResponse } from './client.js';
 import { expectPage } from './problems.js';
-import { lists, sendList, walkWithin, type ListSpec } from './walk.js';
+import type { KeyName } from './redact.js';
+import { lists, type ListSpec, sendList, walkWithin } from './walk.js';
 
 export type Rec = Record<string, unknown>;
 
 export type Seen =
-  | { state: 'present'; record: Rec; res: ApiResponse }
-  | { state: 'absent'; res: ApiResponse }
-  | { state: 'unknown'; why: string };
+  | { state: 'present'; record: Rec; res: ApiResponse; }
+  | { state: 'absent'; res: ApiResponse; }
+  | { state: 'unknown'; why: string; };
 
-export interface View { name: string; read(): Promise<Seen> }
+export interface View {
+  name: string;
+  read(): Promise<Seen>;
+}
 
 /** What the views of a record need to know about it. */
 export type Subject =
-  | { kind: 'project'; id: string }
-  | { kind: 'assignment'; id: string; employee_id: string; project_id: string }
-  | { kind: 'employee'; id: string; assignments: string[] }
-  | { kind: 'organization'; id: string; name?: string }
-  | { kind: 'attachment'; id: string; entity: { type: string; id: string } }
-  | { kind: 'file'; id: string };
+  | { kind: 'project'; id: string; }
+  | { kind: 'assignment'; id: string; employee_id: string; project_id: string; }
+  | { kind: 'employee'; id: string; assignments: string[]; }
+  | { kind: 'organization'; id: string; name?: string; }
+  | { kind: 'attachment'; id: string; entity: { type: string; id: string; }; }
+  | { kind: 'file'; id: string; };
 
 function byId(c: CheckContext, path: string, id: string, auth: KeyName): View {
   return {
@@ -149,8 +152,9 @@ function sameValue(field: string, a: unknown, b: unknown): boolean {
 
 /** JSON with object keys sorted, so key order never counts as a difference. */
 export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Rec).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
+  return JSON.stringify(value,
+    (_k, v: unknown) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Rec).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v);
 }
 
 /**

@@ -1,11 +1,15 @@
 // Walking a list: follow page.nextCursor while page.hasMore, validating every page and the
 // pagination rules on the way (§4 list rules, Page envelope).
 import { ensure, expectStatus, fail, is2xx } from './assert.js';
-import type { ApiResponse, Auth } from './client.js';
 import type { CheckContext } from './check.js';
+import type { ApiResponse, Auth } from './client.js';
 import { expectPage, type Page, type Resource } from './problems.js';
 
-export interface ListSpec { path: string; resource: Resource; query?: Record<string, string> }
+export interface ListSpec {
+  path: string;
+  resource: Resource;
+  query?: Record<string, string>;
+}
 
 export const lists = {
   projects: { path: '/projects', resource: 'project' },
@@ -15,18 +19,28 @@ export const lists = {
 } as const satisfies Record<string, ListSpec>;
 
 export interface WalkOptions {
-  limit?: number; sort?: string; order?: 'asc' | 'desc'; auth?: Auth; maxPages?: number; query?: Record<string, string>;
+  limit?: number;
+  sort?: string;
+  order?: 'asc' | 'desc';
+  auth?: Auth;
+  maxPages?: number;
+  query?: Record<string, string>;
   /** A first page refused with 4xx is an empty list (a filter naming another team's record may be refused). */
   refusedIsEmpty?: boolean;
   /** Stop after the page holding an item this accepts (looking for one record costs only the pages up to it). */
   stopAt?: (item: Record<string, unknown>) => boolean;
 }
 
-export interface Walk { items: Record<string, unknown>[]; pages: Page[]; last: ApiResponse }
+export interface Walk {
+  items: Record<string, unknown>[];
+  pages: Page[];
+  last: ApiResponse;
+}
 
 /** A walk cut at a page budget: `complete` says whether it reached the page with hasMore false. */
-export interface BoundedWalk extends Walk { complete: boolean }
-
+export interface BoundedWalk extends Walk {
+  complete: boolean;
+}
 
 /** The largest limit each list path served after refusing a larger one (learned once per run). */
 const servedLimit = new Map<string, number>();
@@ -75,7 +89,7 @@ export async function sendList(c: CheckContext, path: string, query: Record<stri
  * One page. Every page of every walk holds at most `limit` items (§4 "limit | page size"): a
  * deployment may serve fewer (a smaller maximum), never more, on the first page or any later one.
  */
-export async function fetchPage(c: CheckContext, list: ListSpec, o: WalkOptions, cursor?: string): Promise<{ res: ApiResponse; page: Page }> {
+export async function fetchPage(c: CheckContext, list: ListSpec, o: WalkOptions, cursor?: string): Promise<{ res: ApiResponse; page: Page; }> {
   const res = await sendList(c, list.path, { ...list.query, ...o.query, limit: o.limit, sort: o.sort, order: o.order, cursor }, o.auth);
   return { res, page: checkPage(list, o, res, cursor !== undefined) };
 }
@@ -83,7 +97,9 @@ export async function fetchPage(c: CheckContext, list: ListSpec, o: WalkOptions,
 function checkPage(list: ListSpec, o: WalkOptions, res: ApiResponse, later: boolean): Page {
   expectStatus(res, '2xx', `GET ${list.path}`);
   const page = expectPage(res, list.resource);
-  if (o.limit !== undefined && page.data.length > o.limit) fail(`a ${later ? 'later ' : ''}page of ${list.path} holds ${page.data.length} items, limit=${o.limit}`, res);
+  if (o.limit !== undefined && page.data.length > o.limit) {
+    fail(`a ${later ? 'later ' : ''}page of ${list.path} holds ${page.data.length} items, limit=${o.limit}`, res);
+  }
   return page;
 }
 
@@ -106,7 +122,7 @@ export async function walkWithin(c: CheckContext, list: ListSpec, o: WalkOptions
   const seenCursors = new Set<string>();
   const budget = o.maxPages ?? c.settings.walkPages;
   let cursor: string | undefined;
-  for (let n = 0; ; n += 1) {
+  for (let n = 0;; n += 1) {
     const res = await sendList(c, list.path, { ...list.query, ...o.query, limit: o.limit, sort: o.sort, order: o.order, cursor }, o.auth);
     if (n === 0 && o.refusedIsEmpty && res.status >= 400 && res.status < 500) return { items, pages, last: res, complete: true };
     const page = checkPage(list, o, res, cursor !== undefined);
@@ -115,7 +131,9 @@ export async function walkWithin(c: CheckContext, list: ListSpec, o: WalkOptions
     if (o.stopAt && page.data.some(o.stopAt)) return { items, pages, last: res, complete: !page.page.hasMore };
     if (!page.page.hasMore) {
       // Allowed (§4 rule 3 only says to follow hasMore), but a client pays a request for nothing.
-      if (page.data.length === 0 && pages.length > 1) c.warn(`list.empty-last-page${list.path}`, 'hasMore was true on the page before an empty last page: a client pays a request for nothing');
+      if (page.data.length === 0 && pages.length > 1) {
+        c.warn(`list.empty-last-page${list.path}`, 'hasMore was true on the page before an empty last page: a client pays a request for nothing');
+      }
       return { items, pages, last: res, complete: true };
     }
     const next = page.page.nextCursor;

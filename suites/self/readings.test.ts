@@ -2,7 +2,7 @@
 // serves the alternative readings of mock/readings.ts (open points of the document, not faults),
 // and a full conformance run against each combination reports no must/implied requirement failed.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { readings, type ReadingChoice } from '../../mock/readings.js';
+import { type ReadingChoice, readings } from '../../mock/readings.js';
 import { requirementById } from '../../specs/requirements.js';
 import { pooled, runConformance, type RunOutcome } from './runner.js';
 
@@ -22,16 +22,36 @@ interface ReadingRun {
 const runs: ReadingRun[] = [
   {
     name: 'pagination: a small maximum refused above, default page 10, default order desc, no last cursor, unsigned cursors',
-    choice: { 'limit-over-max': '400', 'max-limit': '50', 'default-limit': '10', 'default-order': 'desc', 'last-page-cursor': 'absent', 'cursor-format': 'plain' },
+    choice: {
+      'limit-over-max': '400',
+      'max-limit': '50',
+      'default-limit': '10',
+      'default-order': 'desc',
+      'last-page-cursor': 'absent',
+      'cursor-format': 'plain',
+    },
     observed: { 'list.maximum-limit': /^50 /, 'list.limit-above-maximum': /refused/, 'list.default-page-size': /^10$/, 'list.last-page-next-cursor': /absent/ },
   },
   {
     name: 'statuses: 200 creates, 403 for keys and plans, 409 reused JSON key, 404 malformed ids, 204 file delete, decimal 25 MB, offset timestamps',
     choice: {
-      'create-status': '200', 'auth-failure-status': '403', 'plan-limit-status': '403', 'idempotency-reused-status': '409',
-      'malformed-id': '404', 'file-delete': '204', 'upload-limit': '25000000', 'timestamp-format': 'offset',
+      'create-status': '200',
+      'auth-failure-status': '403',
+      'plan-limit-status': '403',
+      'idempotency-reused-status': '409',
+      'malformed-id': '404',
+      'file-delete': '204',
+      'upload-limit': '25000000',
+      'timestamp-format': 'offset',
     },
-    observed: { 'create.status': /^200$/, 'plan-limit.status': /^403$/, 'idempotency.reused-key-other-body': /^409$/, 'ids.non-canonical-status': /404/, 'file-delete.answer': /^204/, 'upload.limit': /^25000000 <= L/ },
+    observed: {
+      'create.status': /^200$/,
+      'plan-limit.status': /^403$/,
+      'idempotency.reused-key-other-body': /^409$/,
+      'ids.non-canonical-status': /404/,
+      'file-delete.answer': /^204/,
+      'upload.limit': /^25000000 <= L/,
+    },
   },
   {
     name: 'a maximum of 50 clamped, space-separated timestamps, lists also at a trailing slash, a full page before an empty last one',

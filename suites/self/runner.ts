@@ -9,10 +9,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface RunOutcome {
   exitCode: number | null;
-  requirements: { id: string; status: string }[];
+  requirements: { id: string; status: string; }[];
   /** Every check of the run by name, with its status (passed, failed, skipped). */
   checks: Map<string, string>;
-  summary?: { passed: number; failed: number; skipped: number };
+  summary?: { passed: number; failed: number; skipped: number; };
   /** The readings the checks observed (conformance.json target.readings). */
   readings?: Record<string, string>;
   /** Names of the warnings the checks raised (conformance.json target.warnings). */
@@ -41,19 +41,36 @@ export async function runConformance(settings: Record<string, string>, timeoutMs
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-20_000); });
-    child.stderr.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-20_000); });
+    child.stdout.on('data', (d: Buffer) => {
+      output = (output + d.toString()).slice(-20_000);
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output = (output + d.toString()).slice(-20_000);
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearTimeout(timer);
-    let report: { requirements?: { id: string; status: string; checks?: { name: string; status: string }[] }[]; summary?: RunOutcome['summary']; target?: { kind?: string; readings?: Record<string, string>; warnings?: { name: string }[] } } = {};
+    let report: {
+      requirements?: { id: string; status: string; checks?: { name: string; status: string; }[]; }[];
+      summary?: RunOutcome['summary'];
+      target?: { kind?: string; readings?: Record<string, string>; warnings?: { name: string; }[]; };
+    } = {};
     try {
       report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8'));
     } catch {
       report = {};
     }
     const checks = new Map((report.requirements ?? []).flatMap((r) => r.checks ?? []).map((c) => [c.name, c.status] as const));
-    return { exitCode, requirements: report.requirements ?? [], checks, summary: report.summary, readings: report.target?.readings, warnings: report.target?.warnings?.map((w) => w.name), targetKind: report.target?.kind, output };
+    return {
+      exitCode,
+      requirements: report.requirements ?? [],
+      checks,
+      summary: report.summary,
+      readings: report.target?.readings,
+      warnings: report.target?.warnings?.map((w) => w.name),
+      targetKind: report.target?.kind,
+      output,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -81,15 +98,21 @@ export async function runFaultSweep(specs: readonly string[], settings: Record<s
   const dir = mkdtempSync(join(tmpdir(), 'conformance-sweep-'));
   const out = join(dir, 'sweep.json');
   try {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'suites/self/sweep.ts'), out, ...specs], { cwd: root, env: cleanEnv(settings), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'suites/self/sweep.ts'), out, ...specs], {
+      cwd: root,
+      env: cleanEnv(settings),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
-    const keep = (d: Buffer) => { output = (output + d.toString()).slice(-20_000); };
+    const keep = (d: Buffer) => {
+      output = (output + d.toString()).slice(-20_000);
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearTimeout(timer);
-    let outcomes: { fault: string; requirements: { id: string; status: string }[]; checks: [string, string][]; error?: string }[] = [];
+    let outcomes: { fault: string; requirements: { id: string; status: string; }[]; checks: [string, string][]; error?: string; }[] = [];
     try {
       outcomes = JSON.parse(readFileSync(out, 'utf8'));
     } catch {

@@ -9,24 +9,29 @@
 // Environment: CONFORMANCE_SEED, CONFORMANCE_MOCK_DEPRECATE (comma-separated).
 import { readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { CheckMeta } from '../../contract/check.js';
+import { selects } from '../../contract/selection.js';
 import { faults as allFaults } from '../../mock/faults.js';
 import { start } from '../../mock/index.js';
 import { buildReport } from '../../reports/build-report.js';
 import { loadCatalog } from '../../reports/catalog.js';
 import type { CheckResult } from '../../reports/types.js';
-import { runCheck, type CheckDefinition } from '../harness/check.js';
+import { type CheckDefinition, runCheck } from '../harness/check.js';
 import { resetTrafficForTests } from '../harness/client.js';
 import { requireConfig } from '../harness/config.js';
 import { bundledScratchProjects } from '../harness/preflight.js';
-import type { CheckMeta } from '../../contract/check.js';
-import { selects } from '../../contract/selection.js';
 import { closeSession } from '../harness/session.js';
 import { forgetDetectedShape } from '../harness/shape.js';
 import { provideTarget } from '../harness/target.js';
 import { forgetServedLimits } from '../harness/walk.js';
 
 /** What one fault's run reported: the report's requirements (id, status) and every check's status. */
-export interface SweepOutcome { fault: string; requirements: { id: string; status: string }[]; checks: [string, string][]; error?: string }
+export interface SweepOutcome {
+  fault: string;
+  requirements: { id: string; status: string; }[];
+  checks: [string, string][];
+  error?: string;
+}
 
 const suitesDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -45,7 +50,8 @@ async function loadChecks(): Promise<CheckDefinition[]> {
   return registry.checks;
 }
 
-const timeout = (ms: number, what: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms).unref());
+const timeout = (ms: number, what: string) =>
+  new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms).unref());
 
 async function runOne(def: CheckDefinition): Promise<CheckResult> {
   const meta: CheckMeta = { requirements: def.requirements, concern: def.concern };
@@ -53,7 +59,12 @@ async function runOne(def: CheckDefinition): Promise<CheckResult> {
   let state: CheckResult['state'] = 'passed';
   const errors: string[] = [];
   try {
-    await Promise.race([runCheck(def, meta, (reason) => { throw new Skipped(reason); }), timeout(def.options.timeout ?? 60_000, def.name)]);
+    await Promise.race([
+      runCheck(def, meta, (reason) => {
+        throw new Skipped(reason);
+      }),
+      timeout(def.options.timeout ?? 60_000, def.name),
+    ]);
   } catch (e) {
     if (e instanceof Skipped) state = 'skipped';
     else {
@@ -61,7 +72,15 @@ async function runOne(def: CheckDefinition): Promise<CheckResult> {
       errors.push(String((e as Error)?.message ?? e));
     }
   }
-  return { name: def.name, moduleId: `suites/${def.concern}.check.ts`, state, ...(state === 'skipped' ? { note: meta.skipReason } : {}), errors, durationMs: Date.now() - started, meta };
+  return {
+    name: def.name,
+    moduleId: `suites/${def.concern}.check.ts`,
+    state,
+    ...(state === 'skipped' ? { note: meta.skipReason } : {}),
+    errors,
+    durationMs: Date.now() - started,
+    meta,
+  };
 }
 
 async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: number, deprecate: string[]): Promise<SweepOutcome> {
@@ -70,11 +89,13 @@ async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: 
   if (!info) return { fault, requirements: [], checks: [], error: `unknown fault ${fault}` };
   const mock = await start({ fault, seed, deprecate, ...(shape === 'legacy' ? { shape: 'legacy' as const } : {}) });
   try {
-    const settings = requireConfig({ ...mock.settings, CONFORMANCE_ONLY: info.requirements.join(',') }) as ReturnType<typeof requireConfig> & { baseUrl: string };
+    const settings = requireConfig({ ...mock.settings, CONFORMANCE_ONLY: info.requirements.join(',') }) as ReturnType<typeof requireConfig> & {
+      baseUrl: string;
+    };
     settings.seed = seed;
     // as the global setup does for the bundled mock: projects set aside for changes no request undoes
     const first = await fetch(`${mock.url}/api/public/v1/projects`, { headers: { authorization: `Bearer ${mock.settings.CONFORMANCE_API_KEY}` } });
-    const page = (await first.json().catch(() => ({}))) as { data?: Record<string, unknown>[] };
+    const page = (await first.json().catch(() => ({}))) as { data?: Record<string, unknown>[]; };
     settings.scratchProjects = bundledScratchProjects(Array.isArray(page.data) ? page.data : []);
     provideTarget({ settings, runId: `cfm-sweep-${seed.toString(36)}`, seed, kind: 'bundled-mock' });
     resetTrafficForTests();
@@ -89,10 +110,20 @@ async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: 
     const catalog = await loadCatalog();
     const chosen = new Set(catalog.match(info.requirements));
     const report = buildReport({
-      checks: results, catalog: catalog.entries, only: info.requirements, isSelected: (id) => chosen.has(id),
-      context: { specVersion: catalog.specVersion, seed }, startedAt: new Date().toISOString(), durationMs: 0, seed,
+      checks: results,
+      catalog: catalog.entries,
+      only: info.requirements,
+      isSelected: (id) => chosen.has(id),
+      context: { specVersion: catalog.specVersion, seed },
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      seed,
     });
-    return { fault: spec, requirements: report.requirements.map((r) => ({ id: r.id, status: r.status })), checks: results.map((r) => [r.name, r.state === 'failed' ? 'failed' : r.state]) };
+    return {
+      fault: spec,
+      requirements: report.requirements.map((r) => ({ id: r.id, status: r.status })),
+      checks: results.map((r) => [r.name, r.state === 'failed' ? 'failed' : r.state]),
+    };
   } finally {
     await mock.close();
   }
@@ -107,7 +138,16 @@ async function main(): Promise<void> {
   console.log = () => undefined;
   const checks = await loadChecks();
   const outcomes: SweepOutcome[] = [];
-  for (const spec of specs) outcomes.push(await sweepOne(checks, spec, seed, deprecate).catch((e: unknown) => ({ fault: spec, requirements: [], checks: [], error: String((e as Error)?.stack ?? e) })));
+  for (const spec of specs) {
+    outcomes.push(
+      await sweepOne(checks, spec, seed, deprecate).catch((e: unknown) => ({
+        fault: spec,
+        requirements: [],
+        checks: [],
+        error: String((e as Error)?.stack ?? e),
+      })),
+    );
+  }
   writeFileSync(out, JSON.stringify(outcomes));
 }
 
