@@ -34,8 +34,8 @@ export interface MockOptions {
   extraFields?: boolean;
   /** Conforming alternatives to the mock's readings (mock/readings.ts); default none. */
   readings?: ReadingChoice;
-  /** Answer a repeated list request from the page cache before the framework (mock/page-cache.ts); default true, never under a fault. */
-  cachedPagesFirst?: boolean;
+  /** Answer a plain GET of a read route before the framework (mock/direct-reads.ts); default true, never under a fault. */
+  directReads?: boolean;
   /** Longest time to receive a whole request, head and body, in ms; default DEFAULT_REQUEST_TIMEOUT_MS (120 s). Then 408. */
   requestTimeoutMs?: number;
   /** Longest pause between two chunks of a request body, in ms; default DEFAULT_BODY_TIMEOUT_MS (30 s). Then 408. */

@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Authenticator, resolveKeys } from './auth.js';
+import { Authenticator, type MockKeys, resolveKeys } from './auth.js';
 import { BlobStore } from './blob-store.js';
 import { type AppContext, BASE_PATH, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type MockOptions } from './context.js';
 import { Faults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
-import { CHOSEN_PATHS, servedOpenApi } from './openapi.js';
+import { CHOSEN_PATHS, type ServedOpenApi, servedOpenApi } from './openapi.js';
 import { PageCache } from './page-cache.js';
 import { CursorCodec, SortedViews } from './pagination.js';
 import { ReadingError, Readings } from './readings.js';
@@ -55,7 +55,17 @@ function encryptionKey(k: MockOptions['encryptionKey']): Buffer {
   return buf;
 }
 
-export async function start(options: MockOptions = {}): Promise<RunningMock> {
+/** The per-start state of a mock (context, served description, keys) before any server is built on it. */
+export interface MockState {
+  ctx: AppContext;
+  openapi: ServedOpenApi;
+  keys: MockKeys;
+  dataDir: string;
+  /** Removes the data directory when start() made it. */
+  dispose(): Promise<void>;
+}
+
+export async function createState(options: MockOptions = {}): Promise<MockState> {
   checkOptions(options);
   const faults = new Faults(options.fault);
   let readings: Readings;
@@ -70,6 +80,7 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
   const key = encryptionKey(options.encryptionKey);
   const ownsDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'api-mock-')));
+  const dispose = () => (ownsDir ? rm(dataDir, { recursive: true, force: true }) : Promise.resolve());
   try {
     const openapi = servedOpenApi({ deprecate: options.deprecate ?? [], shape, baseUrl: 'http://127.0.0.1:4010', faults });
     const store = createStore(options.seed ?? 1, options.population);
@@ -83,7 +94,7 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
       readings,
       codec: new CursorCodec(undefined, readings.value('cursor-format') === 'signed'),
       sorted: new SortedViews(),
-      pages: new PageCache(auth),
+      pages: new PageCache(),
       idem: new IdempotencyStore(Date.now, {
         ...(options.idempotencyMaxKeys !== undefined ? { maxKeys: options.idempotencyMaxKeys } : {}),
         ...(options.idempotencyMaxBytes !== undefined ? { maxBytes: options.idempotencyMaxBytes } : {}),
@@ -94,7 +105,17 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
       uploadLimit: Number(readings.value('upload-limit')),
       timeouts: { requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, bodyMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS },
     };
-    const app = await buildServer(ctx, openapi, options.cachedPagesFirst !== false);
+    return { ctx, openapi, keys, dataDir, dispose };
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+}
+
+export async function start(options: MockOptions = {}): Promise<RunningMock> {
+  const { ctx, openapi, keys, dataDir, dispose } = await createState(options);
+  try {
+    const app = await buildServer(ctx, openapi, options.directReads !== false);
     await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;
@@ -124,11 +145,11 @@ export async function start(options: MockOptions = {}): Promise<RunningMock> {
         if (closed) return;
         closed = true;
         await app.close();
-        if (ownsDir) await rm(dataDir, { recursive: true, force: true });
+        await dispose();
       },
     };
   } catch (err) {
-    if (ownsDir) await rm(dataDir, { recursive: true, force: true });
+    await dispose();
     throw err;
   }
 }

@@ -1,9 +1,6 @@
 // Serialized list pages, kept per team and URL while they are still what the list pipeline
-// (mock/routes/list.ts) would answer. The pipeline fills it; `answer` serves a repeat of the
-// same GET straight from the node:http server, before the framework, when the caller's key
-// is valid and holds the page's scope. Anything else (another key, a body, a changed page,
-// an active fault) goes through the whole pipeline, so a cached answer is always the bytes
-// and headers the pipeline gave for the same request.
+// (mock/routes/list.ts) would build: the list pipeline looks a page up here before building it,
+// inside the framework and before it (mock/direct-reads.ts) alike.
 //
 // A page is kept from the second time it is built while still current: most pages of a
 // changing collection change before anyone asks for them again, and holding them cost more
@@ -11,15 +8,10 @@
 // all, for a hit rate under 15%) than the hits saved. The cache is bounded by entries and
 // by body bytes (PageCacheOptions); the oldest pages go first. A page that could never fit
 // is not kept.
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Authenticator, Scope } from './auth.js';
 import type { Collection, TeamId } from './store.js';
 
 export interface CachedPage {
   body: Buffer;
-  /** Response headers besides those node:http adds (date, connection, keep-alive). */
-  headers: OutgoingHttpHeaders;
-  scope: Scope;
   /** Whether the page is still what the pipeline answers (nothing it shows or depends on changed). */
   current(): boolean;
 }
@@ -46,10 +38,7 @@ export class PageCache {
   private readonly limits: Required<PageCacheOptions>;
   private bytes = 0;
 
-  constructor(
-    private readonly auth: Authenticator,
-    options: PageCacheOptions = {},
-  ) {
+  constructor(options: PageCacheOptions = {}) {
     this.limits = { ...PAGE_CACHE_DEFAULTS, ...options };
   }
 
@@ -96,19 +85,5 @@ export class PageCache {
   private drop(key: string, page: CachedPage): void {
     this.pages.delete(key);
     this.bytes -= page.body.length;
-  }
-
-  /** Answers a repeated list request from the cache; false when the pipeline must answer. */
-  answer(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET' || req.url === undefined) return false;
-    const h = req.headers;
-    if (h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0')) return false;
-    const principal = this.auth.principalOf(h.authorization);
-    if (!principal || !principal.apiAccess) return false;
-    const page = this.get(principal.team, req.url);
-    if (!page || !principal.scopes.has(page.scope)) return false;
-    res.writeHead(200, page.headers);
-    res.end(page.body);
-    return true;
   }
 }

@@ -14,27 +14,41 @@ import { deferredRefusal, deferRefusal, withRequest } from './refusal-faults.js'
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-export type { Input, Result } from './exchange.js';
-import type { Input, Result } from './exchange.js';
+export type { Input, ReadInput, Result } from './exchange.js';
+import type { Input, ReadInput, Result } from './exchange.js';
 
-export interface RouteDef {
+interface RouteBase {
   operationId: string;
   method: Method;
   /** Relative to the base path, with `{id}` for the path id. */
   path: string;
   scope: Scope;
+  /** Errors use the short envelope when the mock serves the legacy shape (§7). */
+  legacyErrors?: boolean;
+}
+
+/**
+ * A GET answered from what is stored alone: no body, no change, no framework object. Without an
+ * active fault it is answered before the framework when the request is plain (mock/direct-reads.ts).
+ */
+export interface ReadRoute extends RouteBase {
+  kind: 'read';
+  handler(ctx: AppContext, input: ReadInput): Result;
+}
+
+export interface PipelineRoute extends RouteBase {
   /** Request body schema (JSON endpoints). */
   body?: SchemaName;
   /** 'multipart' uploads and 'stream' downloads send their own responses. */
   kind?: 'json' | 'multipart' | 'stream';
-  /** Errors use the short envelope when the mock serves the legacy shape (§7). */
-  legacyErrors?: boolean;
   handler(ctx: AppContext, input: Input): Result | Promise<Result> | Promise<void>;
 }
 
+export type RouteDef = ReadRoute | PipelineRoute;
+
 /** What a resource module declares per operation: everything but the method and path, which the
  *  operation table owns (specs/openapi/operations.ts and the mock's chosen paths, mock/openapi.ts). */
-export type RouteHandler = Omit<RouteDef, 'method' | 'path'>;
+export type RouteHandler = Omit<ReadRoute, 'method' | 'path'> | Omit<PipelineRoute, 'method' | 'path'>;
 export type RouteHandlers = RouteHandler[];
 
 /** The handlers placed at their operations' method and path; an operation the table lacks is a bug. */
@@ -42,7 +56,7 @@ export function placeRoutes(handlers: readonly RouteHandler[], table: readonly E
   return handlers.map((h) => {
     const e = table.find((x) => x.operationId === h.operationId);
     if (!e) throw new Error(`route ${h.operationId} has no operation in the table`);
-    return { ...h, method: e.method.toUpperCase() as Method, path: e.path };
+    return { ...h, method: e.method.toUpperCase() as Method, path: e.path } as RouteDef;
   });
 }
 
@@ -69,7 +83,7 @@ export function sendJson(reply: FastifyReply, r: Result, replayed = false): Fast
   reply.code(r.status);
   if (replayed) reply.header('idempotent-replayed', 'true');
   if (r.status === 204) return reply.send(); // reading file-delete=204: no body
-  if (!reply.hasHeader('content-type')) reply.header('content-type', JSON_TYPE);
+  if (!reply.hasHeader('content-type')) reply.header('content-type', r.contentType ?? JSON_TYPE);
   return reply.send(r.json);
 }
 
@@ -124,7 +138,18 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
     const idemKey = mutating ? headerValue(req.headers['idempotency-key']) : undefined;
     if (idemKey !== undefined && idemKey.length > 255) throw badRequest('Invalid idempotency key', { 'idempotency-key': 'at most 255 characters' });
     if (idemKey !== undefined && ctx.faults.on('idem-header-rejected')) throw badRequest('Unexpected header', { 'idempotency-key': 'is not supported' });
-    const input: Input = { principal: req.principal!, params, query: req.query as Record<string, unknown>, body: {}, req, reply, idempotencyKey: idemKey };
+    const input: Input = {
+      principal: req.principal!,
+      params,
+      query: req.query as Record<string, unknown>,
+      url: req.url,
+      operationId: def.operationId,
+      scope: def.scope,
+      body: {},
+      req,
+      reply,
+      idempotencyKey: idemKey,
+    };
     if (def.kind === 'multipart' || def.kind === 'stream') {
       if (def.kind === 'multipart' && !req.isMultipart()) throw unsupportedMediaType('multipart/form-data');
       await def.handler(ctx, input);
@@ -132,7 +157,7 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
     }
     if (mutating) {
       input.body = jsonBody(req);
-      if (def.body && !(ctx.faults.on('create-required-not-enforced') && def.method === 'POST')) {
+      if (def.kind !== 'read' && def.body && !(ctx.faults.on('create-required-not-enforced') && def.method === 'POST')) {
         try {
           checkBody(def.body, input.body);
         } catch (err) {
@@ -145,7 +170,8 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
       team: req.principal!.team,
       key: idemKey,
       req,
-      read: async () => ({ fingerprint: fingerprintOf(req.url.split('?')[0]!, canonicalJson(input.body)) }),
+      // The body is read already; its fingerprint is compared only under a key.
+      read: async () => ({ fingerprint: idemKey === undefined ? '' : fingerprintOf(req.url.split('?')[0]!, canonicalJson(input.body)) }),
       reused: () => idempotencyKeyReused(Number(ctx.readings.value('idempotency-reused-status'))),
       run: () => withMutationFaults(ctx, def.operationId, input, async () => asResult(await def.handler(ctx, input))),
     });

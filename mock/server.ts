@@ -1,19 +1,19 @@
 // Composes the mock: auth (onRequest) → route → input checks and validation →
 // handler → (faults) → response; one error handler maps every error to the envelope.
 // Before all of it, the node:http layer checks the request (mock/protocol.ts: parser
-// errors, CONNECT, Expect, Host, timeouts, all in the envelope), and a repeat of a list
-// page this pipeline built may be answered from the page cache (mock/page-cache.ts).
+// errors, CONNECT, Expect, Host, timeouts, all in the envelope), and a plain GET of a read
+// route may be answered by its handler before the framework (mock/direct-reads.ts).
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { createServer } from 'node:http';
 import type { AppContext, Timeouts } from './context.js';
 import { JSON_BODY_LIMIT_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH } from './context.js';
 import { operationHeaders } from './deprecation.js';
+import { DirectReads } from './direct-reads.js';
 import { ApiError, badRequest, errorBody, errorJson, NOT_FOUND_JSON, notFound } from './errors.js';
 import { nestedDeeperThan } from './json-depth.js';
 import type { ServedOpenApi } from './openapi.js';
 import { CHOSEN_PATHS, servedOperations } from './openapi.js';
-import type { PageCache } from './page-cache.js';
 import { clientErrorHandler, guardRequest, protocolListeners, serverOptions } from './protocol.js';
 import { liftAuthRefusal, refusalFaultActive } from './refusal-faults.js';
 import { JSON_TYPE, markMultipart, placeRoutes, register, type RouteConfig, type RouteDef } from './route.js';
@@ -85,14 +85,15 @@ function faultedErrorBody(ctx: AppContext, api: ApiError, short: boolean): Recor
 
 /**
  * The node:http server under fastify: the request checks of mock/protocol.ts first, then,
- * when given, the page cache, then the framework.
+ * when given, the direct reads, then the framework.
  */
-function serverFactory(t: Timeouts, pages: PageCache | undefined): FastifyServerFactory {
+function serverFactory(t: Timeouts, direct: DirectReads | undefined): FastifyServerFactory {
   return (handler, options) => {
     const fastifyTimeouts = options as { keepAliveTimeout: number; connectionTimeout: number; };
     const server = createServer(serverOptions(t), (req, res) => {
       if (guardRequest(req, res, t)) return;
-      if (!pages?.answer(req, res)) handler(req, res);
+      // Once closing, fastify answers with Connection: close; a direct answer would keep the connection.
+      if (!(direct && server.listening && direct.answer(req, res))) handler(req, res);
     });
     server.on('connect', protocolListeners.connect);
     server.on('checkExpectation', protocolListeners.checkExpectation);
@@ -115,7 +116,8 @@ function frameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyR
 /** JSON text nested deeper than MAX_JSON_DEPTH is refused before it is parsed. */
 const tooDeep = () => badRequest('The JSON body is nested too deeply', { body: `nested deeper than ${MAX_JSON_DEPTH} levels` });
 
-export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pagesFirst: boolean): Promise<FastifyInstance> {
+export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, directReads: boolean): Promise<FastifyInstance> {
+  const routes = routeTable(ctx);
   const app = Fastify({
     logger: false,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
@@ -125,9 +127,8 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pages
     // A request met while closing is answered as usual (with Connection: close), not with
     // fastify's own 503 body outside the envelope.
     return503OnClosing: false,
-    // Without an active fault, a repeated list request is answered from the page cache
-    // before the framework (about a third of the CPU of a list request, measured A/B).
-    serverFactory: serverFactory(ctx.timeouts, pagesFirst && ctx.faults.active === undefined ? ctx.pages : undefined),
+    // Faults act inside the pipeline (hooks, error handler, views): under one, everything goes through it.
+    serverFactory: serverFactory(ctx.timeouts, directReads && ctx.faults.active === undefined ? new DirectReads(ctx, routes) : undefined),
     clientErrorHandler: clientErrorHandler(ctx.timeouts),
     frameworkErrors: frameworkError,
   });
@@ -191,7 +192,6 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, pages
     throw notFound();
   });
 
-  const routes = routeTable(ctx);
   for (const def of routes) if (def.kind !== 'multipart') register(app, ctx, def, ctx.basePath);
   // @fastify/multipart adds an async onRequest and onResponse hook to every request of
   // its context; registered here, in the uploads' own context, they run only for

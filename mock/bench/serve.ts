@@ -4,7 +4,7 @@
 // Run from its build, dist/bench-serve.js (children.ts), so the mock measured is the one
 // `npm run mock` runs. Usage:
 //   serve mock [N]              the reference mock (in-memory, default options; N: population)
-//   serve mock-framework [N]    the same, every request through fastify (cachedPagesFirst: false)
+//   serve mock-framework [N]    the same, every request through fastify (directReads: false)
 //   serve bare <file>           a bare node:http server answering every request
 //                                           with the response captured in <file> (JSON:
 //                                           { status, contentType, bodyBase64 }), or, when the
@@ -50,7 +50,7 @@ async function serveBare(file: string): Promise<{ url: string; }> {
 const [kind, file] = process.argv.slice(2);
 if (kind === 'mock' || kind === 'mock-framework') {
   const population = file === undefined ? {} : { population: Number(file) };
-  const mock = await start({ port: 0, cachedPagesFirst: kind === 'mock', ...population });
+  const mock = await start({ port: 0, directReads: kind === 'mock', ...population });
   // A clean exit on SIGTERM, so that `node --cpu-prof` writes its profile.
   process.once('SIGTERM', () => void mock.close().then(() => process.exit(0)));
   process.stdout.write(`${JSON.stringify({ url: mock.url, settings: mock.settings })}\n`);

@@ -2,9 +2,9 @@
 // server at a time, each server in its own process (the load generator is this process).
 // After the first request every answer of the mock comes from its page cache; mixed.ts
 // measures what a mix of requests costs.
-//   - the mock:            GET /api/public/v1/projects?limit=50 with a valid key; a repeat of
-//                          a list request is answered from the page cache before fastify
-//   - the mock, framework:  the same with every request through fastify (cachedPagesFirst: false)
+//   - the mock:            GET /api/public/v1/projects?limit=50 with a valid key; answered
+//                          before fastify (mock/direct-reads.ts), from the page cache
+//   - the mock, framework:  the same with every request through fastify (directReads: false)
 //   - Prism's mock:        `prism mock specs/openapi.json`, same request
 //   - a bare node:http:    answers every request with the bytes the mock answered
 // Prints a table; a benchmark, not a test: nothing here passes or fails.

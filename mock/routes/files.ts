@@ -108,6 +108,7 @@ export const attachmentRoutes: RouteHandlers = [
   {
     operationId: 'listAttachments',
     scope: 'attachments:read',
+    kind: 'read',
     handler: (ctx, input) => {
       const q = input.query;
       const type = typeof q.entity_type === 'string' ? q.entity_type : undefined;
@@ -157,6 +158,7 @@ export const fileRoutes: RouteHandlers = [
   {
     operationId: 'getFile',
     scope: 'files:read',
+    kind: 'read',
     handler: (ctx, { principal, params }) => raw(200, ctx.views.file(findOwn(ctx, ctx.store.collections.files, principal.team, params.id!, 'read'))),
   },
   {

@@ -3,12 +3,11 @@
 // filter, paginate, serialize the page envelope, and keep the page in the page cache for
 // as long as nothing it shows or depends on changes.
 import type { AppContext } from '../context.js';
-import { operationHeaders } from '../deprecation.js';
 import { ApiError, badRequest } from '../errors.js';
 import { listFaultEffects } from '../list-faults.js';
 import { type CachedPage, versionsOf } from '../page-cache.js';
 import { pageBytes, pageJson, paginate, parseListQuery, withEntries } from '../pagination.js';
-import { type Input, JSON_TYPE, type Result, type RouteConfig } from '../route.js';
+import type { ReadInput, Result } from '../route.js';
 import type { Collection, Entry, IndexFilter, ResourceName, TeamId } from '../store.js';
 
 /** Documented sort fields per list; the first is the default (order default: asc, reading default-order). */
@@ -53,25 +52,20 @@ export interface ListSource {
 
 const LIST_PARAMS = ['limit', 'cursor', 'sort', 'order', 'q'];
 
-export function listPage(ctx: AppContext, input: Input, spec: ListSource): Result {
+export function listPage(ctx: AppContext, input: ReadInput, spec: ListSource): Result {
   const f = ctx.faults;
   if (f.on('lists-broken')) throw new ApiError(500, 'internal_error', 'List unavailable');
   const { team } = input.principal;
-  const url = input.req.url;
+  const url = input.url;
   const hit = f.on('shape-mixed') ? undefined : ctx.pages.get(team, url);
   if (hit) return { status: 200, json: hit.body };
   // Under a fault, a page is kept only while no collection it reads changes at all.
   const collections = [spec.col, ...(spec.dependsOn ?? [])];
   const versions = f.active === undefined ? undefined : versionsOf(collections);
   const built = buildPage(ctx, input, spec);
-  const { body } = built;
-  const { operationId, scope } = input.req.routeOptions.config as Partial<RouteConfig>;
-  if (scope) {
-    const headers = { 'content-type': JSON_TYPE, 'content-length': String(body.length), ...Object.fromEntries(operationHeaders(ctx, operationId)) };
-    const current = versions === undefined ? stillCurrent(spec, team, built) : () => versionsOf(collections) === versions;
-    ctx.pages.set(team, url, { body, headers, scope, current });
-  }
-  return { status: 200, json: body };
+  const current = versions === undefined ? stillCurrent(spec, team, built) : () => versionsOf(collections) === versions;
+  ctx.pages.set(team, url, { body: built.body, current });
+  return { status: 200, json: built.body };
 }
 
 interface BuiltPage {
@@ -110,7 +104,7 @@ function indexFilterOf(col: Collection, query: Record<string, unknown>): IndexFi
   return undefined;
 }
 
-function buildPage(ctx: AppContext, input: Input, spec: ListSource): BuiltPage {
+function buildPage(ctx: AppContext, input: ReadInput, spec: ListSource): BuiltPage {
   const f = ctx.faults;
   const query = input.query;
   if (f.on('list-params-rejected') && spec.secondary) {
@@ -119,7 +113,7 @@ function buildPage(ctx: AppContext, input: Input, spec: ListSource): BuiltPage {
   }
   if (f.on('q-rejected') && query.q !== undefined) throw badRequest('Unsupported query parameter', { q: 'is not supported' });
   let lq = parseListQuery(query, spec.sortFields, ctx.codec, f, ctx.readings);
-  const lf = listFaultEffects(ctx, (input.req.routeOptions.config as Partial<RouteConfig>).operationId ?? '', query);
+  const lf = listFaultEffects(ctx, input.operationId, query);
   if (lf?.limitAfterFirst && lq.after) lq = { ...lq, limit: Number(ctx.readings.value('default-limit')) };
   const team = lf?.cursorTeam && lq.after?.t ? lq.after.t : input.principal.team;
   const allTeams = f.on('other-team-in-list') || (f.on('list-filter-leaks') && spec.filtered === true) || lf?.allTeams === true;

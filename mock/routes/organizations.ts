@@ -19,6 +19,7 @@ export const organizationRoutes: RouteHandlers = [
     operationId: 'listOrganizations',
     scope: 'organizations:read',
     legacyErrors: true,
+    kind: 'read',
     handler: (ctx, input) =>
       listPage(ctx, input, {
         col: ctx.store.collections.organizations,

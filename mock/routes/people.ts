@@ -54,6 +54,7 @@ export const assignmentRoutes: RouteHandlers = [
   {
     operationId: 'listAssignments',
     scope: 'assignments:read',
+    kind: 'read',
     handler: (ctx, input) => {
       const projectId = idFilter(input.query, 'project_id');
       const employeeId = idFilter(input.query, 'employee_id');
@@ -72,6 +73,7 @@ export const assignmentRoutes: RouteHandlers = [
   {
     operationId: 'getAssignment',
     scope: 'assignments:read',
+    kind: 'read',
     handler: (ctx, { principal, params }) =>
       raw(200, ctx.views.assignment(findOwn(ctx, ctx.store.collections.assignments, principal.team, params.id!, 'read'))),
   },
@@ -118,6 +120,7 @@ export const cvRoutes: RouteHandlers = [
   {
     operationId: 'listCvs',
     scope: 'cvs:read',
+    kind: 'read',
     handler: (ctx, input) => {
       const employeeId = idFilter(input.query, 'employee_id');
       const ignore = ctx.faults.on('list-filter-ignored');

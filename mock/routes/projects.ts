@@ -94,6 +94,7 @@ export const projectRoutes: RouteHandlers = [
     operationId: 'listProjects',
     scope: 'projects:read',
     legacyErrors: true,
+    kind: 'read',
     handler: (ctx, input) =>
       listPage(ctx, input, {
         col: ctx.store.collections.projects,
@@ -105,10 +106,11 @@ export const projectRoutes: RouteHandlers = [
   {
     operationId: 'getProject',
     scope: 'projects:read',
-    handler: (ctx, { principal, params, reply }) => {
+    kind: 'read',
+    handler: (ctx, { principal, params }) => {
       const e = findOwn(ctx, ctx.store.collections.projects, principal.team, params.id!, 'read');
-      if (ctx.faults.on('non-json-content-type')) reply.header('content-type', 'text/plain');
-      return raw(200, ctx.views.project(e));
+      const result = raw(200, ctx.views.project(e));
+      return ctx.faults.on('non-json-content-type') ? { ...result, contentType: 'text/plain' } : result;
     },
   },
   {

@@ -1,0 +1,85 @@
+// Reads answered on the node:http server before the framework. Most of what a client sends is
+// a GET of a list page or of a record; fastify's routing, hooks and reply cost more than the
+// read itself. Without an active fault, a plain GET of a read route (mock/route.ts ReadRoute)
+// runs the route's own handler here and is answered with the bytes and headers fastify would
+// send. Anything else goes to the framework untouched: another method, a body, a path or query
+// this matcher does not take as is (percent-encoding, `+`, repeated or valueless parameters,
+// a trailing slash), a key that is missing, unknown or lacks the scope, and any error the
+// handler throws. Read handlers change nothing, so running one again there is harmless.
+// mock/direct-reads.test.ts holds every answer given here to the framework's answer.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { isPathId } from '../specs/index.js';
+import type { AppContext } from './context.js';
+import { operationHeaders } from './deprecation.js';
+import type { ReadInput, Result } from './exchange.js';
+import { JSON_TYPE, type ReadRoute, type RouteDef } from './route.js';
+
+/** A query this matcher takes as fastify would parse it: `name=value` pairs of unreserved characters. */
+const PLAIN_PAIR = /^[A-Za-z0-9._~-]+=[A-Za-z0-9._~-]*$/;
+
+export class DirectReads {
+  /** Routes without a path id, by full path. */
+  private readonly exact = new Map<string, ReadRoute>();
+  /** Routes ending in `/{id}`, by full path without it. */
+  private readonly byId = new Map<string, ReadRoute>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    routes: readonly RouteDef[],
+  ) {
+    for (const r of routes) {
+      if (r.kind !== 'read') continue;
+      const path = ctx.basePath + r.path;
+      if (path.endsWith('/{id}')) this.byId.set(path.slice(0, -'/{id}'.length), r);
+      else if (!path.includes('{')) this.exact.set(path, r);
+    }
+  }
+
+  /** Answers a plain read and says so; false leaves the request to the framework. */
+  answer(req: IncomingMessage, res: ServerResponse): boolean {
+    const url = req.url;
+    if (req.method !== 'GET' || url === undefined) return false;
+    const h = req.headers;
+    if (h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0')) return false;
+    const mark = url.indexOf('?');
+    const path = mark < 0 ? url : url.slice(0, mark);
+    let route = this.exact.get(path);
+    let params: ReadInput['params'] = {};
+    if (!route) {
+      const slash = path.lastIndexOf('/');
+      const id = path.slice(slash + 1);
+      route = this.byId.get(path.slice(0, slash));
+      if (!route || !isPathId(id)) return false;
+      params = { id };
+    }
+    const principal = this.ctx.auth.principalOf(h.authorization);
+    if (!principal?.apiAccess || !principal.scopes.has(route.scope)) return false;
+    const query = mark < 0 ? Object.create(null) : plainQuery(url.slice(mark + 1));
+    if (!query) return false;
+    let result: Result;
+    try {
+      result = route.handler(this.ctx, { principal, params, query, url, operationId: route.operationId, scope: route.scope });
+    } catch {
+      return false;
+    }
+    const headers: OutgoingHttpHeaders = { 'content-type': result.contentType ?? JSON_TYPE, 'content-length': Buffer.byteLength(result.json) };
+    for (const [k, v] of operationHeaders(this.ctx, route.operationId)) headers[k] = v;
+    res.writeHead(result.status, headers);
+    res.end(result.json);
+    return true;
+  }
+}
+
+/** The query as fastify's parser gives it, when every pair is plain and no name repeats; otherwise undefined. */
+function plainQuery(text: string): Record<string, string> | undefined {
+  const query: Record<string, string> = Object.create(null);
+  if (text === '') return query;
+  for (const pair of text.split('&')) {
+    if (!PLAIN_PAIR.test(pair)) return undefined;
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq);
+    if (name in query) return undefined;
+    query[name] = pair.slice(eq + 1);
+  }
+  return query;
+}
