@@ -5,13 +5,13 @@
 // it (so none for an enum, a uuid, or an object such as a Stage). Nested resources (an
 // embedded employee, addresses) take their own schema's shape. Fields the schema does
 // not name are left out. Computed once per schema.
-import { schema, type SchemaName, validate } from '../specs/index.js';
+import { ANNOTATION_FORMATS, schema, type SchemaName, strictFormatHolds, validate } from '../specs/index.js';
 
 type Obj = Record<string, unknown>;
 type Json = Record<string, unknown>;
 
 /** How one property is shown: its blank (if any) and the schema of its items or object (if a resource). */
-interface PropertyPlan {
+export interface PropertyPlan {
   name: string;
   blank?: () => unknown;
   nested?: { schema: SchemaName; many: boolean; };
@@ -52,7 +52,20 @@ function blankOf(node: Json): (() => unknown) | undefined {
 /** A stand-in id that passes the uuid format, so a candidate blank is judged alone. */
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 
-function planOf(name: SchemaName): PropertyPlan[] {
+/**
+ * Whether the schema `name` accepts `value` as `prop`, with formats asserted. Judged by the
+ * precompiled lenient validator and the annotation formats checked on their own, so that no
+ * schema is compiled at run time (mock/full-shape.test.ts holds this to the strict validator).
+ */
+export function accepts(name: SchemaName, prop: string, node: Json, value: unknown): boolean {
+  const errors = validate(name, { id: SAMPLE_ID, [prop]: value }).errors;
+  if (errors.some((e) => e.path === `/${prop}` || e.path.startsWith(`/${prop}/`))) return false;
+  const format = node.format;
+  return !(typeof value === 'string' && typeof format === 'string' && ANNOTATION_FORMATS.includes(format) && !strictFormatHolds(format, value));
+}
+
+/** Which property shows which blank; `judge` says whether the schema accepts a candidate blank. */
+export function planOf(name: SchemaName, judge: typeof accepts = accepts): PropertyPlan[] {
   const properties = (schema(name) as { properties?: Record<string, Json>; }).properties ?? {};
   return Object.entries(properties).map(([prop, raw]) => {
     const { node, whole } = resolve(raw);
@@ -62,8 +75,7 @@ function planOf(name: SchemaName): PropertyPlan[] {
     const blank = blankOf(node);
     if (!blank) return plan;
     // judged with formats asserted: "" is no date, so a date without a value is left out, not blanked
-    const errors = validate(name, { id: SAMPLE_ID, [prop]: blank() }, { formats: 'strict' }).errors;
-    return errors.some((e) => e.path === `/${prop}` || e.path.startsWith(`/${prop}/`)) ? plan : { ...plan, blank };
+    return judge(name, prop, node, blank()) ? { ...plan, blank } : plan;
   });
 }
 

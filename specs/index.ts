@@ -6,9 +6,11 @@ export { isSchemaName, schema, SCHEMA_BASE, schemaId, type SchemaName, schemaNam
 export type * from './types.js';
 export {
   ajv,
+  ANNOTATION_FORMATS,
   type FormatMode,
   pageOfId,
   type SchemaError,
+  strictFormatHolds,
   toSchemaError,
   validate,
   type ValidateOptions,

@@ -31,6 +31,9 @@ const AJV_OPTIONS = { allErrors: true, strict: true } as const;
 
 export type FormatMode = 'lenient' | 'strict';
 
+/** The formats the lenient mode takes as annotations and the strict mode asserts (see file comment). */
+export const ANNOTATION_FORMATS: readonly string[] = ['date', 'date-time'];
+
 export interface SchemaError {
   /** JSON Pointer into the value; for a missing property, the pointer the property would have. */
   path: string;
@@ -57,12 +60,23 @@ export function createAjv(mode: FormatMode, standalone = false): Ajv2020 {
   const instance = new Ajv({ ...AJV_OPTIONS, ...(standalone ? { code: { source: true } } : {}) });
   addFormats(instance);
   instance.addFormat('uuid', UUID_PATTERN);
-  if (mode === 'lenient') {
-    instance.addFormat('date', true);
-    instance.addFormat('date-time', true);
-  }
+  if (mode === 'lenient') { for (const format of ANNOTATION_FORMATS) instance.addFormat(format, true); }
   for (const name of schemaNames) instance.addSchema(readSchemaFile(name));
   return instance;
+}
+
+type FormatCheck = RegExp | ((value: string) => boolean) | { validate: RegExp | ((value: string) => boolean); };
+
+/**
+ * Whether the strict mode's check of `format` accepts the string `value`, without compiling a
+ * schema: ajv-formats' own check, as the strict instance runs it (formats it does not know hold).
+ */
+export function strictFormatHolds(format: string, value: string): boolean {
+  const { fullFormats } = require('ajv-formats/dist/formats') as { fullFormats: Record<string, FormatCheck | undefined>; };
+  const entry = fullFormats[format];
+  const check = entry !== undefined && typeof entry === 'object' && 'validate' in entry ? entry.validate : entry;
+  if (check instanceof RegExp) return check.test(value);
+  return typeof check === 'function' ? check(value) : true;
 }
 
 /** The page-envelope schema whose `data` items are `item` (validatePage). */
