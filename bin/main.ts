@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { specVersion } from '../specs/version.js';
 import { didYouMean, err, EXIT_USAGE, out, wantsHelp } from './args.js';
 
 // The command line: `conformance <command> [options]`. Each command lives in
@@ -64,11 +65,11 @@ Exit codes: 0 success; 1 the target or the change does not conform (a must or im
 requirement failed, a regression); 2 usage or configuration error.
 `;
 
-const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { version?: string; specVersion?: string; };
+const readJson = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { version?: string; };
 
 /** `conformance 0.1.0 (API document 1.6.0)`: the suite's version and the document version it checks. */
 export function versionLine(): string {
-  return `conformance ${readJson('../package.json').version ?? 'unknown'} (API document ${readJson('../specs/requirements.json').specVersion ?? 'unknown'})`;
+  return `conformance ${readJson('../package.json').version ?? 'unknown'} (API document ${specVersion})`;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {

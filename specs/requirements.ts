@@ -72,7 +72,7 @@ function deepFreeze<T>(value: T): T {
 
 export const catalog: RequirementCatalog = load();
 export const requirements: readonly Requirement[] = catalog.requirements;
-export const specVersion: string = catalog.specVersion;
+export { specVersion } from './version.js';
 /** Absolute path of the API document the quotes come from. */
 export const documentPath: string = path.resolve(repoRoot, catalog.document);
 

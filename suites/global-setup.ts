@@ -4,12 +4,13 @@
 // reporter and hands the settings to the test workers. A target that does not start, or fails the
 // preflight, is recorded in the run context (the report says so) and ends the run.
 import { randomBytes, randomInt } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { runContext, setRunContext, stopRun, type TargetKind, updateRunContext } from '../contract/run.js';
+import { specVersion } from '../specs/version.js';
 import { requireConfig } from './harness/config.js';
 import { readAccounting } from './harness/journal.js';
 import { bundledScratchProjects, preflight, preflightLine, preflightPassed } from './harness/preflight.js';
@@ -17,9 +18,6 @@ import type { Settings } from './harness/settings.js';
 import type { ProvidedTarget } from './harness/target.js';
 
 const OPENAPI = new URL('../specs/openapi.json', import.meta.url).pathname;
-// Only the catalog's version: loading specs/requirements.ts would compile and validate the catalog
-// once more in this process, and the command line, the reporter and the checks already do.
-const { specVersion } = JSON.parse(readFileSync(new URL('../specs/requirements.json', import.meta.url), 'utf8')) as { specVersion: string; };
 
 type Stop = () => Promise<void>;
 interface Resolved {

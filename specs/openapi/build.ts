@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleSchemas } from '../bundle.js';
-import { specVersion } from '../requirements.js';
+import { specVersion } from '../version.js';
 import { API_PREFIX, pageSchema, parameters, responses, SCHEMAS, securitySchemes } from './components.js';
 import { extensionEndpoints, type ExtensionPaths, extensionSchemas } from './extensions.js';
 import { type Endpoint, endpoints, operation } from './operations.js';
