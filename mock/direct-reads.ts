@@ -54,13 +54,17 @@ export class DirectReads {
     }
     const principal = this.ctx.auth.principalOf(h.authorization);
     if (!principal?.apiAccess || !principal.scopes.has(route.scope)) return false;
-    const query = mark < 0 ? Object.create(null) : plainQuery(url.slice(mark + 1));
-    if (!query) return false;
-    let result: Result;
-    try {
-      result = route.handler(this.ctx, { principal, params, query, url, operationId: route.operationId, scope: route.scope });
-    } catch {
-      return false;
+    // A kept page is what the list's handler answers for this team and URL (mock/page-cache.ts).
+    const kept = this.ctx.pages.get(principal.team, url);
+    let result: Result | undefined = kept && { status: 200, json: kept.body };
+    if (!result) {
+      const query = plainQuery(mark < 0 ? '' : url.slice(mark + 1));
+      if (!query) return false;
+      try {
+        result = route.handler(this.ctx, { principal, params, query, url, operationId: route.operationId, scope: route.scope });
+      } catch {
+        return false;
+      }
     }
     const headers: OutgoingHttpHeaders = { 'content-type': result.contentType ?? JSON_TYPE, 'content-length': Buffer.byteLength(result.json) };
     for (const [k, v] of operationHeaders(this.ctx, route.operationId)) headers[k] = v;
@@ -70,9 +74,16 @@ export class DirectReads {
   }
 }
 
+/**
+ * A query object without Object.prototype, as fastify's parser makes it: a constructor whose
+ * prototype has none, since Object.create(null) gives a slower dictionary-mode object.
+ */
+const Query = function Query() {} as unknown as { new(): Record<string, string>; };
+Query.prototype = Object.create(null);
+
 /** The query as fastify's parser gives it, when every pair is plain and no name repeats; otherwise undefined. */
 function plainQuery(text: string): Record<string, string> | undefined {
-  const query: Record<string, string> = Object.create(null);
+  const query = new Query();
   if (text === '') return query;
   for (const pair of text.split('&')) {
     if (!PLAIN_PAIR.test(pair)) return undefined;
