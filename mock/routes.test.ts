@@ -29,6 +29,13 @@ describe('routes and the served description', () => {
     expect(routed.filter((r) => !described.includes(r))).toEqual([]);
   });
 
+  it('every GET that answers JSON is a read route, and only GETs are, so that new reads are answered before the framework too', () => {
+    const table = routeTable({ faults } as AppContext);
+    expect(table.filter((r) => r.method === 'GET' && (r.kind ?? 'json') === 'json').map((r) => r.operationId)).toEqual([]);
+    expect(table.filter((r) => r.kind === 'read' && r.method !== 'GET').map((r) => r.operationId)).toEqual([]);
+    expect(table.filter((r) => r.kind === 'read')).toHaveLength(8);
+  });
+
   it('the table has the operations of §4 and the chosen paths', () => {
     expect(routed.length).toBe(22);
   });
