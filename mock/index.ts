@@ -61,10 +61,11 @@ export interface MockState {
   openapi: ServedOpenApi;
   keys: MockKeys;
   dataDir: string;
-  /** Removes the data directory when start() made it. */
+  /** Removes the data directory when it was made here (no dataDir option). */
   dispose(): Promise<void>;
 }
 
+/** What start() serves, without a server: tests build two servers on one state to compare them (mock/direct-reads.test.ts). */
 export async function createState(options: MockOptions = {}): Promise<MockState> {
   checkOptions(options);
   const faults = new Faults(options.fault);
