@@ -12,6 +12,7 @@ import { isPathId } from '../specs/index.js';
 import type { AppContext } from './context.js';
 import { operationHeaders } from './deprecation.js';
 import type { ReadInput, Result } from './exchange.js';
+import { PageArena } from './page-arena.js';
 import { JSON_TYPE, type ReadRoute, type RouteDef } from './route.js';
 
 /** A query this matcher takes as fastify would parse it: `name=value` pairs of unreserved characters. */
@@ -22,6 +23,7 @@ export class DirectReads {
   private readonly exact = new Map<string, ReadRoute>();
   /** Routes ending in `/{id}`, by full path without it. */
   private readonly byId = new Map<string, ReadRoute>();
+  private readonly arena = new PageArena();
 
   constructor(
     private readonly ctx: AppContext,
@@ -61,7 +63,7 @@ export class DirectReads {
       const query = plainQuery(mark < 0 ? '' : url.slice(mark + 1));
       if (!query) return false;
       try {
-        result = route.handler(this.ctx, { principal, params, query, url, operationId: route.operationId, scope: route.scope });
+        result = route.handler(this.ctx, { principal, params, query, url, operationId: route.operationId, scope: route.scope, arena: this.arena });
       } catch {
         return false;
       }
@@ -70,6 +72,8 @@ export class DirectReads {
     for (const [k, v] of operationHeaders(this.ctx, route.operationId)) headers[k] = v;
     res.writeHead(result.status, headers);
     res.end(result.json);
+    // Bytes node could not hand to the kernel yet (a pipelined request waiting its turn, a full socket) are still the arena's.
+    if (res.writableLength > 0) this.arena.release();
     return true;
   }
 }

@@ -3,6 +3,7 @@
 // faults) can name them without importing the pipeline that calls them.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal, Scope } from './auth.js';
+import type { PageArena } from './page-arena.js';
 
 /** A JSON result; `json` is already serialized (a Buffer when cached pre-encoded). */
 export interface Result {
@@ -24,6 +25,8 @@ export interface ReadInput {
   url: string;
   operationId: string;
   scope: Scope;
+  /** Where a list page may be built when the caller sends it before building another (mock/page-arena.ts). */
+  arena?: PageArena;
 }
 
 export interface Input extends ReadInput {

@@ -57,7 +57,7 @@ export class PageCache {
     return undefined;
   }
 
-  /** Offers a page just built; it is kept if it was built before and that build is still current. */
+  /** Offers a page just built; it is kept, as a copy (the body may be an arena's), if it was built before and that build is still current. */
   set(team: TeamId, url: string, page: CachedPage): void {
     const key = `${team} ${url}`;
     if (this.limits.admitOnRepeat) {
@@ -78,7 +78,7 @@ export class PageCache {
       if (this.pages.size < this.limits.maxEntries && this.bytes + size <= this.limits.maxBytes) break;
       this.drop(oldKey, old);
     }
-    this.pages.set(key, page);
+    this.pages.set(key, { body: Buffer.from(page.body), current: page.current });
     this.bytes += size;
   }
 

@@ -7,6 +7,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest } from './errors.js';
 import type { Faults } from './faults.js';
+import type { PageArena } from './page-arena.js';
 import type { Readings } from './readings.js';
 import { type Collection, compareKeys, compareValues, type Entry, type IndexFilter, type TeamId } from './store.js';
 
@@ -223,12 +224,15 @@ export function pageJson(itemsJson: string[], page: Page, readings?: Readings): 
   return `${PAGE_HEAD}${itemsJson.join(',')}${pageTail(page, readings)}`;
 }
 
-/** The UTF-8 bytes of pageJson, assembled from each item's bytes (no page-sized string is built or encoded). */
-export function pageBytes(items: readonly Buffer[], page: Page, readings?: Readings): Buffer {
+/**
+ * The UTF-8 bytes of pageJson, assembled from each item's bytes (no page-sized string is built or
+ * encoded); in `arena`'s memory when given (valid until its next page).
+ */
+export function pageBytes(items: readonly Buffer[], page: Page, readings?: Readings, arena?: PageArena): Buffer {
   const tail = pageTail(page, readings);
   let size = PAGE_HEAD.length + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
   for (const item of items) size += item.length;
-  const out = Buffer.allocUnsafe(size);
+  const out = arena?.take(size) ?? Buffer.allocUnsafe(size);
   let at = out.write(PAGE_HEAD, 0, 'latin1');
   items.forEach((item, i) => {
     if (i > 0) out[at++] = 0x2c; // ,

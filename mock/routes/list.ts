@@ -127,7 +127,9 @@ function buildPage(ctx: AppContext, input: ReadInput, spec: ListSource): BuiltPa
   const page = paginate(sorted, lq, keep, ctx.codec, f, ctx.readings.value('empty-last-page') === 'never');
   if (lf?.cursorTeam && page.nextCursor) page.nextCursor = ctx.codec.encode({ ...ctx.codec.decode(page.nextCursor)!, t: team });
   const fields = [lq.sort, ...(filter ? (FILTER_FIELDS[spec.col.name] ?? []) : []), ...(q ? [spec.searchField] : [])];
-  if (f.active === undefined) return { body: pageBytes(page.items.map((e) => bytesOf(e, spec.view(e))), page, ctx.readings), items: page.items, fields };
+  if (f.active === undefined) {
+    return { body: pageBytes(page.items.map((e) => bytesOf(e, spec.view(e))), page, ctx.readings, input.arena), items: page.items, fields };
+  }
   let json = pageJson(page.items.map(spec.view), page, ctx.readings);
   if (f.on('page-envelope-wrong')) json = json.replace(/"hasMore":(true|false)/, '"hasMore":"$1"');
   if (f.on('next-cursor-missing')) json = json.replace(/"nextCursor":"[^"]+"/, '"nextCursor":""');
