@@ -58,6 +58,7 @@ export class DirectReads {
     if (!principal?.apiAccess || !principal.scopes.has(route.scope)) return false;
     // A kept page is what the list's handler answers for this team and URL (mock/page-cache.ts).
     const kept = this.ctx.pages.get(principal.team, url);
+    const taken = this.arena.mark();
     let result: Result | undefined = kept && { status: 200, json: kept.body };
     if (!result) {
       const query = plainQuery(mark < 0 ? '' : url.slice(mark + 1));
@@ -72,8 +73,8 @@ export class DirectReads {
     for (const [k, v] of operationHeaders(this.ctx, route.operationId)) headers[k] = v;
     res.writeHead(result.status, headers);
     res.end(result.json);
-    // Bytes node could not hand to the kernel yet (a pipelined request waiting its turn, a full socket) are still the arena's.
-    if (res.writableLength > 0) this.arena.release();
+    // Once the kernel has every byte, the page's memory serves the next page; bytes node still holds stay.
+    if (res.writableLength === 0) this.arena.rewind(taken);
     return true;
   }
 }
