@@ -1,16 +1,26 @@
 // Encrypted blob store: every stored byte is AES-256-GCM ciphertext; plaintext never
 // touches the disk. Layout of a blob file: 12-byte IV | ciphertext | 16-byte auth tag.
-// Writes stream through the cipher into a temporary file that is renamed on success
+// Writes go through the cipher into a temporary file that is renamed on success
 // and removed on failure, so an aborted or oversize upload leaves nothing behind.
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { type FileHandle, mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+/** Ciphertext gathered before a write to the blob file. */
+const WRITE_BYTES = 64 * 1024;
+
+/** Writes every byte of `buffers` (a write may take fewer bytes than it was given). */
+async function writeAll(file: FileHandle, buffers: Buffer[]): Promise<void> {
+  let rest = buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers);
+  while (rest.length > 0) {
+    const { bytesWritten } = await file.write(rest);
+    rest = rest.subarray(bytesWritten);
+  }
+}
 
 export class SizeLimitExceeded extends Error {
   constructor(readonly limit: number) {
@@ -42,33 +52,40 @@ export class BlobStore {
    * Rejects with SizeLimitExceeded as soon as more than `limit` bytes arrive (when a
    * limit is given); the partial file is removed.
    */
-  async write(source: Readable, limit?: number): Promise<StoredBlob> {
+  async write(source: AsyncIterable<Buffer>, limit?: number): Promise<StoredBlob> {
     const blobId = randomUUID();
     const tmp = `${this.path(blobId)}.part`;
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const hash = createHash('sha256');
     let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        if (limit !== undefined && size > limit) return done(new SizeLimitExceeded(limit));
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
-    const out = createWriteStream(tmp);
-    out.write(iv);
+    const file = await open(tmp, 'wx');
+    let isOpen = true;
     try {
-      await pipeline(source, meter, cipher, out);
-      const fh = await open(tmp, 'a');
-      try {
-        await fh.write(cipher.getAuthTag());
-      } finally {
-        await fh.close();
+      // Ciphertext is held until WRITE_BYTES gather, so a small upload is one write of
+      // iv | ciphertext | tag: each file operation is a round trip through libuv's pool.
+      let held: Buffer[] = [iv];
+      let heldBytes = IV_BYTES;
+      for await (const chunk of source) {
+        size += chunk.length;
+        if (limit !== undefined && size > limit) throw new SizeLimitExceeded(limit);
+        hash.update(chunk);
+        const encrypted = cipher.update(chunk);
+        held.push(encrypted);
+        heldBytes += encrypted.length;
+        if (heldBytes >= WRITE_BYTES) {
+          await writeAll(file, held);
+          held = [];
+          heldBytes = 0;
+        }
       }
+      held.push(cipher.final(), cipher.getAuthTag());
+      await writeAll(file, held);
+      isOpen = false;
+      await file.close();
       await rename(tmp, this.path(blobId));
     } catch (err) {
+      if (isOpen) await file.close().catch(() => undefined);
       await rm(tmp, { force: true });
       throw err;
     }
