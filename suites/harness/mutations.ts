@@ -63,7 +63,12 @@ export const mutations: readonly Mutation[] = [
     refusals: ALL,
     async arrange(c, r) {
       const project = await aProject(c, ownerOf(r));
-      if (r !== 'cross-team') c.ledger.patching('projects', project, ['notes', 'skills']);
+      // Snapshotted by GET with the owner's key, another team's project too: a server that applies
+      // the refused PATCH anyway gets its record put back. A reused key applies its first PATCH on
+      // every server, so that one runs only where the change can be undone.
+      const before = await c.ledger.before('projects', project, { auth: ownerOf(r) });
+      const why = r === 'reused-key' ? c.ledger.irreversible(before, ['notes']) : undefined;
+      if (why) c.skip(why);
       return {
         views: viewsOf(c, { kind: 'project', id: String(project.id) }, ownerOf(r)),
         request: (v) => patch(`/projects/${project.id}`, 'notes', { skills: 'not-an-array' })(c, v),
