@@ -94,6 +94,8 @@ export const createStoresLess = (op: string) => `create-stores-less:${op}` as co
 /** Creates with an idempotency key, each of which can lose its in-flight lock. */
 const createOps = () => endpoints.filter((e) => e.method === 'post').map((e) => e.operationId);
 export const idempotencyRace = (op: string) => `idempotency-race:${op}` as const;
+/** The race's common mend: each concurrent request creates its record, then answers the first one's stored response. */
+export const idempotencyRaceHidden = (op: string) => `idempotency-race-hidden:${op}` as const;
 
 /** A list endpoint: its operation, its resource's path, and its filters by query parameter name. */
 interface ListEndpoint {
@@ -134,6 +136,7 @@ export type FamilyFaultName = ReturnType<
   | typeof patchDropsUnnamed
   | typeof createStoresLess
   | typeof idempotencyRace
+  | typeof idempotencyRaceHidden
   | typeof deletedStillListed
   | typeof limitIgnoredAfterFirstPage
   | typeof leakSearch
@@ -225,6 +228,15 @@ export function familyFaults(): FaultInfo[] {
       description: `${op} has no in-flight lock: concurrent requests with one key each create a record`,
       shape: 'full',
     });
+    // Only a list that shows the records can tell: an employee, a file or a capture has none.
+    if (!UNOBSERVABLE.has(op)) {
+      out.push({
+        name: idempotencyRaceHidden(op),
+        requirements: ['IDEM-REPLAY'],
+        description: `${op} has no in-flight lock: concurrent requests with one key each create a record, then all answer the first one's response`,
+        shape: 'full',
+      });
+    }
     out.push({
       name: createStoresLess(op),
       requirements: ['EP-CREATE-PERSISTS'],

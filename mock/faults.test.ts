@@ -113,6 +113,7 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   const emp = await c('POST', '/employees', { body: { first_name: 'F' }, headers: { 'idempotency-key': 'k1' } });
   await c('POST', '/employees', { body: { first_name: 'F' }, headers: { 'idempotency-key': 'k1' } });
   await c('POST', '/employees', { body: { first_name: 'G' }, headers: { 'idempotency-key': 'k1' } });
+  await c('POST', '/employees', { body: { first_name: 'F' }, headers: { 'idempotency-key': 'k1' } });
   await c('POST', '/employees', { body: { first_name: 'F' }, headers: { 'idempotency-key': 'k1' }, key: 'other' });
   const a = (await t.call('GET', '/assignments?limit=1', { noValidate: true })).json?.data?.[0];
   if (typeof emp.json?.id === 'string') {

@@ -58,6 +58,8 @@ const written = [
   // Idempotency
   f('replay-missing', ['IDEM-REPLAY', 'UPLOAD-IDEM-REPLAY'], 'idempotency keys are ignored: a retry creates again'),
   f('idem-422-missing', ['UPLOAD-IDEM-DIFFERENT-FILE-422', 'ERR-IDEM-DIFFERENT-FILE'], 'a reused key with a different request replays the first response'),
+  f('idem-key-dropped-on-refusal', ['IDEM-REPLAY', 'UPLOAD-IDEM-REPLAY'],
+    'refusing a reused key with another request forgets the key: the first request, sent again, runs again'),
   f('idem-header-rejected', ['IDEM-HEADER-ACCEPTED'], 'requests carrying an idempotency-key header answer 400'),
   f('idempotency-key-across-teams', ['ISO-IDEMPOTENCY-PER-TEAM'],
     "idempotency keys are not scoped by team: another team's request with the same key gets this team's answer"),

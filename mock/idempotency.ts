@@ -107,6 +107,13 @@ export class IdempotencyStore {
     };
   }
 
+  /** Forgets `key` in `scope`, completed or not (only the idem-key-dropped-on-refusal fault does). */
+  forget(scope: Scope, key: string): void {
+    const id = JSON.stringify([...(typeof scope === 'string' ? [scope] : scope), key]);
+    const slot = this.slots.get(id);
+    if (slot) this.drop(id, slot);
+  }
+
   private drop(id: string, slot: Slot): void {
     this.slots.delete(id);
     if (slot.response) {

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from './context.js';
 import { type ApiError, idempotencyInFlight } from './errors.js';
 import type { Result } from './exchange.js';
-import { idempotencyRace } from './fault-families.js';
+import { idempotencyRace, idempotencyRaceHidden } from './fault-families.js';
 import type { Claim } from './idempotency.js';
 import { deferRefusal } from './refusal-faults.js';
 
@@ -37,7 +37,9 @@ export async function withIdempotency(ctx: AppContext, r: IdempotentRequest): Pr
   const race = ctx.faults.on(idempotencyRace(r.operationId));
   const scope = ctx.faults.on('idempotency-key-across-teams') ? [r.operationId] : [r.team, r.operationId];
   // Fingerprints are compared below, once the request is read: an upload's is known only then.
+  const hidden = ctx.faults.on(idempotencyRaceHidden(r.operationId));
   const claim = race ? NO_CLAIM : ctx.idem.claim(scope, key, undefined);
+  if (claim.kind === 'in-flight' && hidden) return runThenAnswerFirst(ctx, r, scope, key);
   if (claim.kind === 'in-flight') throw idempotencyInFlight();
   if (claim.kind === 'reused') throw r.reused();
   const release = () => (claim.kind === 'claimed' ? claim.release() : undefined);
@@ -58,12 +60,14 @@ export async function withIdempotency(ctx: AppContext, r: IdempotentRequest): Pr
     const refusal = r.reused();
     if (!deferRefusal(ctx, r.req, 'reused-key', refusal)) {
       await read.discard?.();
+      if (ctx.faults.on('idem-key-dropped-on-refusal')) ctx.idem.forget(scope, key);
       throw refusal;
     }
     return { result: await r.run(), replayed: false }; // applied-when-refused: runs as if new
   }
   try {
-    if (race) await new Promise((done) => setTimeout(done, 20));
+    // Both race faults widen the window in which concurrent requests meet.
+    if (race || hidden) await new Promise((done) => setTimeout(done, 20));
     const result = await r.run();
     if (result.status < 500) claim.complete(read.fingerprint, result);
     else claim.release();
@@ -72,4 +76,20 @@ export async function withIdempotency(ctx: AppContext, r: IdempotentRequest): Pr
     claim.release();
     throw err;
   }
+}
+
+/** The idempotency-race-hidden fault: the request runs as if new, then answers what the request holding the key stored. */
+async function runThenAnswerFirst(ctx: AppContext, r: IdempotentRequest, scope: string[], key: string): Promise<{ result: Result; replayed: boolean; }> {
+  await r.read();
+  const own = await r.run();
+  for (let waited = 0; waited < 2_000; waited += 10) {
+    const claim = ctx.idem.claim(scope, key, undefined);
+    if (claim.kind === 'replay') return { result: claim.response, replayed: true };
+    if (claim.kind === 'claimed') {
+      claim.release();
+      break;
+    }
+    await new Promise((done) => setTimeout(done, 10));
+  }
+  return { result: own, replayed: false };
 }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
+import { expectSameBytes } from './harness/downloads.js';
 import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import {
   aProject,
@@ -16,7 +17,8 @@ import {
   uploadAttachment,
   uploadFile,
 } from './harness/records.js';
-import { lists, walk } from './harness/walk.js';
+import { canonical } from './harness/views.js';
+import { lists, walk, walkWithin } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
 
@@ -24,7 +26,11 @@ async function assignmentsOf(c: CheckContext, employeeId: unknown): Promise<Rec[
   return (await walk(c, { ...lists.assignments, query: { employee_id: String(employeeId) } }, { limit: 100 })).items;
 }
 
-const withoutVolatile = (body: unknown) => JSON.stringify(body, (k, v) => (k === 'request_id' ? undefined : v));
+/** The body as compared between a request and its replay: keys in any order (a stored response may come back reordered), request_id aside. */
+const withoutVolatile = (body: unknown) => canonical(JSON.parse(JSON.stringify(body ?? null, (k, v) => (k === 'request_id' ? undefined : v))));
+
+/** A replay of `first`: the same status and body. */
+const replays = (again: ApiResponse, first: ApiResponse) => again.status === first.status && withoutVolatile(again.body) === withoutVolatile(first.body);
 
 check([
   'IDEM-HEADER-ACCEPTED',
@@ -82,7 +88,7 @@ check([
   expectStatus(first, '2xx', 'first POST /assignments');
   const second = await postAssignment(c, body, 'team', key);
   ensure(second.status === first.status, `the retry answered ${second.status}, the first ${first.status}`, second);
-  ensure(withoutVolatile(second.body) === withoutVolatile(first.body), 'the retry answered another body than the first request', second);
+  ensure(replays(second, first), 'the retry answered another body than the first request', second);
   const records = await assignmentsOf(c, employee.id);
   ensure(records.length === 1, `${records.length} assignments exist after a replayed create`);
 }, { mutates: true });
@@ -109,9 +115,12 @@ check([
   expectStatus(first, '2xx', 'first POST /assignments');
   const second = await postAssignment(c, { employee_id: employee.id, project_id: project.id, role: 'second' }, 'team', key);
   // §4 shows no status for a JSON request reusing a key (422 only for uploads): a refusal or a replay
-  const replay = second.status === first.status && withoutVolatile(second.body) === withoutVolatile(first.body);
+  const replay = replays(second, first);
   if (!replay) expectStatus(second, '4xx', 'a reused key with another body');
   c.reading('idempotency.reused-key-other-body', replay ? 'replays the first answer' : String(second.status));
+  // The refusal leaves the key as it was: the first request, sent again, still replays.
+  const third = await postAssignment(c, { employee_id: employee.id, project_id: project.id, role: 'first' }, 'team', key);
+  ensure(replays(third, first), `after the refused reuse, the first request sent again answered ${third.status}, not a replay of the first answer`, third);
   const records = await assignmentsOf(c, employee.id);
   ensure(records.length === 1, `${records.length} assignments exist after a reused key`);
 }, { mutates: true });
@@ -126,7 +135,16 @@ const concurrentCreates: {
     name: 'POST /employees',
     send: (c, key) => c.api.send({ method: 'POST', path: '/employees', json: { first_name: `${marker(c)} ${key.slice(0, 8)}` }, idempotencyKey: key }),
   },
-  { name: 'create organization', send: (c, key) => postOrganization(c, { name: `${marker(c)} ${key}` }, 'team', key) },
+  {
+    name: 'create organization',
+    send: (c, key) => postOrganization(c, { name: `${marker(c)} ${key}` }, 'team', key),
+    // Every answer may name one record while each request created its own: count them in the list (searched by the unique name).
+    count: async (c, answers) => {
+      const name = (answers.find(is2xx)?.body as Rec | undefined)?.name;
+      const walked = await walkWithin(c, { ...lists.organizations, query: { q: String(name) } }, { limit: 100 });
+      return walked.items.filter((o) => o.name === name).length;
+    },
+  },
   { name: 'POST /files', send: (c, key) => uploadFile(c, testFile(c, 512, 77), { idempotencyKey: key }) },
 ];
 
@@ -140,6 +158,10 @@ for (const create of concurrentCreates) {
     ensure(answers.some(is2xx), 'no concurrent request succeeded', answers[0]);
     const ids = new Set(answers.filter(is2xx).map((a) => (a.body as Rec)?.id));
     if (ids.size !== 1) fail(`4 concurrent ${create.name} with one key answered ${ids.size} different records`, answers.find(is2xx));
+    const stored = await create.count?.(c, answers);
+    // None found: the search did not find it (q's matching is not shown), which proves nothing.
+    if (stored === 0) c.reading(`idempotency.concurrent-count ${create.name}`, 'not found by q');
+    if (stored !== undefined && stored > 1) fail(`4 concurrent ${create.name} with one key answered one record, but ${stored} exist`, answers.find(is2xx));
     c.reading(`idempotency.concurrent-statuses ${create.name}`, answers.map((a) => a.status).join(','));
   }, { mutates: true });
 }
@@ -181,7 +203,7 @@ check([
     expectStatus(first, '2xx', 'first upload');
     const second = await send(key);
     ensure(second.status === first.status, `the retry answered ${second.status}, the first ${first.status}`, second);
-    ensure(withoutVolatile(second.body) === withoutVolatile(first.body), 'the retry answered another body than the first upload', second);
+    ensure(replays(second, first), 'the retry answered another body than the first upload', second);
   }
   const listed = expectPage(await attachmentsOf(c, entity), 'attachment').data;
   ensure(listed.length === 1, `${listed.length} attachments exist after a replayed upload`);
@@ -199,11 +221,17 @@ check([
     ]
   ) {
     const key = randomUUID();
-    expectStatus(await send(key, 1), '2xx', 'first upload');
+    const first = await send(key, 1);
+    expectStatus(first, '2xx', 'first upload');
     const second = await send(key, 2);
     expectStatus(second, 422, 'a retry with the same key and another file');
     expectErrorEnvelope(second, 'the 422 body');
+    // The refusal leaves no trace: the first file, sent again with the key, still replays its answer.
+    const third = await send(key, 1);
+    ensure(replays(third, first), `after the 422, the first file sent again answered ${third.status}, not a replay of the first answer`, third);
   }
   const listed = expectPage(await attachmentsOf(c, entity), 'attachment').data;
   ensure(listed.length === 1, `${listed.length} attachments exist after a refused retry`);
+  // ... and the stored bytes are still the first file's.
+  if (c.settings.paths.attachmentDownload) await expectSameBytes(c, listed[0]!.id, testFile(c, 4096, 1));
 }, { mutates: true });

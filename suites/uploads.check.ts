@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { type Concerning, ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { type ApiResponse, TransportError } from './harness/client.js';
+import { download, expectSameBytes } from './harness/downloads.js';
 import { expectPage, expectResource } from './harness/problems.js';
 import { property } from './harness/property.js';
 import { attachmentsOf, createEmployee, testFile, uploadAttachment, uploadFile } from './harness/records.js';
-import { sha256Of, type UploadFile } from './harness/upload.js';
 
 type Rec = Record<string, unknown>;
 const MB25 = 25_000_000;
@@ -23,18 +23,6 @@ async function listIds(c: CheckContext, entity: { type: string; id: string; }): 
   const res = await attachmentsOf(c, entity);
   expectStatus(res, '2xx', 'GET /attachments');
   return expectPage(res, 'attachment').data.map((a) => a.id);
-}
-
-async function download(c: CheckContext, id: unknown): Promise<ApiResponse> {
-  const e = c.settings.paths.attachmentDownload!;
-  return c.api.send({ method: e.method, path: e.path.replace('{id}', String(id)), consume: 'hash', timeoutMs: 120_000 });
-}
-
-async function expectSameBytes(c: CheckContext, attachmentId: unknown, file: UploadFile, concerning?: Concerning): Promise<void> {
-  const res = await download(c, attachmentId);
-  expectStatus(res, '2xx', 'attachment download', concerning);
-  ensure(res.length === file.size, `downloaded ${res.length} bytes, uploaded ${file.size}`, res, concerning);
-  ensure(res.sha256 === (await sha256Of(file)), 'downloaded bytes differ from the uploaded ones', res, concerning);
 }
 
 check([

@@ -1,0 +1,22 @@
+// The attachment download (§4: "download of an attachment as a decrypted byte stream"), whose path
+// is a setting (CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD): the bytes are hashed as they arrive.
+import { type Concerning, ensure, expectStatus } from './assert.js';
+import type { CheckContext } from './check.js';
+import type { ApiResponse } from './client.js';
+import type { KeyName } from './redact.js';
+import { sha256Of, type UploadFile } from './upload.js';
+
+/** Downloads attachment `id`; the download path must be configured (c.settings.paths.attachmentDownload). */
+export async function download(c: CheckContext, id: unknown, auth: KeyName = 'team'): Promise<ApiResponse> {
+  const e = c.settings.paths.attachmentDownload;
+  if (!e) throw new Error('the attachment download path is not configured (CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD)');
+  return c.api.send({ method: e.method, path: e.path.replace('{id}', String(id)), auth, consume: 'hash', timeoutMs: 120_000 });
+}
+
+/** The attachment downloads byte for byte as `file`. */
+export async function expectSameBytes(c: CheckContext, attachmentId: unknown, file: UploadFile, concerning?: Concerning): Promise<void> {
+  const res = await download(c, attachmentId);
+  expectStatus(res, '2xx', 'attachment download', concerning);
+  ensure(res.length === file.size, `downloaded ${res.length} bytes, uploaded ${file.size}`, res, concerning);
+  ensure(res.sha256 === (await sha256Of(file)), 'downloaded bytes differ from the uploaded ones', res, concerning);
+}
