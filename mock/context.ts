@@ -90,5 +90,7 @@ export interface AppContext {
   readonly auth: Authenticator;
   readonly deprecated: ReadonlySet<string>;
   readonly uploadLimit: number;
+  /** What the upload limit counts (reading upload-limit): the file part's bytes, or the whole request body's. */
+  readonly uploadLimitCounts: 'file' | 'request';
   readonly timeouts: Timeouts;
 }

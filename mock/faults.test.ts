@@ -166,6 +166,7 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   if (typeof att.json?.id === 'string') {
     await c('GET', `/attachments/${att.json.id}/download`);
     await c('DELETE', `/attachments/${att.json.id}`);
+    await c('GET', `/attachments/${att.json.id}/download`);
   }
   const noFile = new (await import('undici')).FormData();
   noFile.append('category', 'c');

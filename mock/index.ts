@@ -103,7 +103,8 @@ export async function createState(options: MockOptions = {}): Promise<MockState>
       blobs: await BlobStore.open(dataDir, key),
       auth,
       deprecated: openapi.deprecatedOperations,
-      uploadLimit: Number(readings.value('upload-limit')),
+      uploadLimit: Number(readings.value('upload-limit').replace(/^request-/, '')),
+      uploadLimitCounts: readings.value('upload-limit').startsWith('request-') ? 'request' : 'file',
       timeouts: { requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, bodyMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS },
     };
     return { ctx, openapi, keys, dataDir, dispose };

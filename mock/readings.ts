@@ -15,7 +15,8 @@ export interface ReadingInfo {
 const r = <const N extends string, const V extends readonly [string, ...string[]]>(name: N, values: V, why: string) => ({ name, values, why });
 
 export const readings = [
-  r('upload-limit', ['26214400', '25000000'], '§4 Upload rules 1 and §8: "Maximum upload size is 25 MB" — MiB (26,214,400) or decimal MB (25,000,000).'),
+  r('upload-limit', ['26214400', '25000000', 'request-25000000'],
+    '§4 Upload rules 1 and §8: "Maximum upload size is 25 MB" — the file part in MiB (26,214,400) or decimal MB (25,000,000), or the whole multipart request (boundaries and fields too) in decimal MB.'),
   r('limit-over-max', ['clamp', '400'],
     '§8 "Page size default and maximum: not shown"; §4 gives limit only as "page size": a limit above the maximum may be clamped or refused.'),
   r('default-limit', ['25', '10'], '§8 "Page size default and maximum: not shown".'),

@@ -32,6 +32,8 @@ export function effectiveLimit(ctx: AppContext): number | undefined {
 /** Reads every part; exactly one file part is stored. Throws envelope errors (after cleanup). */
 async function receive(ctx: AppContext, input: Input): Promise<ReceivedUpload> {
   const limit = effectiveLimit(ctx);
+  // Reading upload-limit=request-25000000: the whole request counts, so its declared length decides before a byte is stored.
+  if (limit !== undefined && ctx.uploadLimitCounts === 'request' && Number(input.req.headers['content-length'] ?? 0) > limit) throw payloadTooLarge(limit);
   const fields: Record<string, string> = {};
   let blob: StoredBlob | undefined;
   let file: Pick<MultipartFile, 'filename' | 'mimetype'> | undefined;

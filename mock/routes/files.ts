@@ -33,7 +33,7 @@ function uploadRow(ctx: AppContext, input: Input, u: ReceivedUpload): Row {
     created_at: nowIso(),
     created_by: `api-key:team-${input.principal.team.toLowerCase()}`,
   };
-  if (u.fields.category !== undefined && !ctx.faults.on('upload-category-dropped')) row.category = u.fields.category;
+  if (u.fields.category !== undefined) row.category = ctx.faults.on('upload-category-dropped') ? 'other' : u.fields.category;
   return row;
 }
 
@@ -49,8 +49,12 @@ function checkEntity(ctx: AppContext, input: Input, u: ReceivedUpload): void {
   if (!entityExists(ctx, input.principal.team, type!, id!.toLowerCase())) throw badRequest('Unknown entity', { entity_id: `no such ${type}` });
 }
 
+/** Attachments deleted under the deleted-attachment-downloadable fault, by id: their bytes stay. */
+const stillDownloadable = new WeakMap<AppContext, Map<string, Entry>>();
+
 async function download(ctx: AppContext, input: Input): Promise<void> {
-  const e = findOwn(ctx, ctx.store.collections.attachments, input.principal.team, input.params.id!, 'read');
+  const kept = stillDownloadable.get(ctx)?.get(String(input.params.id).toLowerCase());
+  const e = kept?.team === input.principal.team ? kept : findOwn(ctx, ctx.store.collections.attachments, input.principal.team, input.params.id!, 'read');
   if (ctx.faults.on('download-missing')) throw notFound();
   // the fault: a download of more than 1 MiB served as stored, still encrypted
   const encrypted = ctx.faults.on('download-encrypted-above-1mib') && Number(e.extra.size) > 1_048_576;
@@ -83,7 +87,12 @@ function remove(ctx: AppContext, col: 'attachments' | 'files', input: Input): Re
   const e: Entry = findOwn(ctx, c, input.principal.team, input.params.id!, 'delete');
   if (!ctx.faults.on('delete-not-removing')) {
     c.delete(e);
-    void ctx.blobs.remove(String(e.extra.blobId));
+    if (col === 'attachments' && ctx.faults.on('deleted-attachment-downloadable')) {
+      if (!stillDownloadable.has(ctx)) stillDownloadable.set(ctx, new Map());
+      stillDownloadable.get(ctx)!.set(String(e.row.id), e);
+    } else {
+      void ctx.blobs.remove(String(e.extra.blobId));
+    }
   }
   return col === 'files' && ctx.readings.value('file-delete') === '204' ? { status: 204, json: '' } : deleteResult(ctx);
 }
