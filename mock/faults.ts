@@ -144,6 +144,8 @@ const written = [
   f('capture-rejected', ['INTAKE-PENDING-REVIEW'], 'the capture intake answers 404'),
   f('capture-dedupe-broken', ['INTAKE-DEDUP-TRIPLE', 'INTAKE-REPEAT-200'], 'every capture creates a new item'),
   f('capture-dedupe-cross-team', ['INTAKE-DEDUP-TRIPLE'], "deduplication ignores the team: team B receives team A's item"),
+  f('capture-dedupe-taken-over', ['INTAKE-DEDUP-TRIPLE'],
+    "one deduplication entry per (source, external_id): another team's capture of the thread gets its own item and takes the entry, so this team's next repeat creates another"),
   f('capture-repeat-status-wrong', ['INTAKE-REPEAT-200'], 'a repeated capture answers 201 instead of 200'),
   f('capture-dedupe-on-external-id-only', ['INTAKE-DEDUP-TRIPLE'],
     'deduplication ignores the source: the same external_id from another source answers the first item'),

@@ -64,6 +64,13 @@ check([
   const teamB = await capture(c, id, 'otherTeam');
   expectStatus(teamB, '2xx', 'the same capture by the other team');
   ensure((teamB.body as Rec).id !== (first.body as Rec).id, "the other team received this team's item", teamB);
+  // Each team keeps its own: the other team's capture takes nothing from this team's thread.
+  const againA = await capture(c, id);
+  expectStatus(againA, 200, "a repeat after the other team's capture");
+  ensure(idOf(againA) === idOf(first), "after the other team's capture, a repeat answered another item", againA);
+  const againB = await capture(c, id, 'otherTeam');
+  expectStatus(againB, 200, "the other team's repeat");
+  ensure(idOf(againB) === idOf(teamB), "the other team's repeat answered another item than its first", againB);
 }, { ...opts, keys: ['otherTeam'] });
 
 check([

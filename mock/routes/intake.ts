@@ -33,8 +33,11 @@ export const intakeRoutes: RouteHandlers = [
       const key = JSON.stringify(dedupeKey(ctx, body));
       if (!ctx.faults.on('capture-dedupe-broken')) {
         const crossTeam = ctx.faults.on('capture-dedupe-cross-team');
-        const existing = col.entries(team, crossTeam).find((e) => e.extra.dedupe === key);
-        if (existing) return json(ctx.faults.on('capture-repeat-status-wrong') ? 201 : 200, existing.row);
+        const takenOver = ctx.faults.on('capture-dedupe-taken-over');
+        const existing = col.entries(team, crossTeam || takenOver).find((e) => e.extra.dedupe === key);
+        // the taken-over fault: one entry per (source, external_id) whichever the team; the last team to capture holds it
+        if (existing && takenOver && existing.team !== team) existing.extra.dedupe = undefined;
+        else if (existing) return json(ctx.faults.on('capture-repeat-status-wrong') ? 201 : 200, existing.row);
       }
       // the fault: no lock between looking for the thread and storing it
       if (ctx.faults.on('capture-concurrent-duplicates')) await new Promise((r) => setTimeout(r, 150));
