@@ -138,6 +138,8 @@ const written = [
   f('org-create-missing', ['EP-ORGANIZATIONS-CREATE'], 'POST /organizations does not exist (404)'),
   f('stage-change-not-stamped', ['STATE-STAGE-CHANGE-STAMPED'], 'a stage change leaves stage_changed_at unchanged'),
   f('archive-not-recorded', ['STATE-ARCHIVE-RECORDS-PRIOR'], 'archiving sets archived_at but not archived_from_stage/status'),
+  f('state-answered-not-stored', ['STATE-STAGE-CHANGE-STAMPED', 'STATE-CLOSE-SETS-FIELDS', 'STATE-ARCHIVE-RECORDS-PRIOR'],
+    "a transition's stamps (stage_changed_at, archived_from_*, closed_at) are in the PATCH's answer but not stored: GET and the list show the old ones"),
   f('close-not-recorded', ['STATE-CLOSE-SETS-FIELDS'], 'closing stores close_reason but not closed_at or close_reason_category'),
   f('is-active-not-persisted', ['STATE-EMPLOYEE-IS-ACTIVE'], 'PATCH /employees ignores is_active'),
   // Intake

@@ -9,10 +9,13 @@
 // no request writing, on an already closed project too, and adds close_reason and
 // close_reason_category to an open one). Cost does not grow with the deployment: candidates come
 // from the scratch projects and at most CONFORMANCE_WALK_PAGES pages of the project list.
+import { expectEveryView } from './harness/agreement.js';
 import { ensure, expectStatus, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
+import type { ApiResponse } from './harness/client.js';
 import { expectResource } from './harness/problems.js';
 import { detectedShape } from './harness/shape.js';
+import { disagreements, viewsOf } from './harness/views.js';
 import { fetchPage, lists } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
@@ -59,6 +62,62 @@ function scratchFor(scratch: Rec[], index: number, prefer: (p: Rec) => boolean):
   return rotated.find(prefer) ?? rotated[0];
 }
 
+/**
+ * Sends each body in turn until one takes effect (`took`): the document shows neither the
+ * transitions nor the request fields that make them, so a refusal or a PATCH that changes nothing
+ * means this form is not the deployment's, and the check is skipped when none is. Partial effects
+ * are for the caller to judge.
+ */
+async function patchTaking(
+  c: CheckContext,
+  project: Rec,
+  bodies: Rec[],
+  took: (after: Rec) => boolean,
+  what: string,
+): Promise<{ res: ApiResponse; after: Rec; }> {
+  const tried: string[] = [];
+  for (const body of bodies) {
+    const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: body });
+    const form = `{ ${Object.keys(body).join(', ')} }`;
+    if (!is2xx(res)) {
+      tried.push(`${form} answered ${res.status}`);
+      continue;
+    }
+    const after = expectResource(res, 'project');
+    if (took(after)) {
+      c.reading(`state.${what.split(' ')[0]}.form`, form);
+      return { res, after };
+    }
+    tried.push(`${form} changed nothing`);
+  }
+  return c.skip(`no PATCH form ${what} the project (${tried.join('; ')}); the transitions and their request fields are not shown`);
+}
+
+/**
+ * The change shows in every view of the project (GET by id, the list), not only in the PATCH's
+ * answer. Whether the list still shows an archived or closed project is not shown (§3): there,
+ * `listMayHide` lets it leave the project out, but what it shows must agree.
+ */
+async function readBack(c: CheckContext, after: Rec, what: string, recorded: readonly string[], listMayHide = false): Promise<void> {
+  const [byId, list] = viewsOf(c, { kind: 'project', id: String(after.id) });
+  const got = await byId!.read();
+  ensure(got.state === 'present', `after ${what}: ${byId!.name} does not show the project`, got.state === 'absent' ? got.res : undefined);
+  const wrong = disagreements(after, got.record);
+  ensure(wrong.length === 0, `after ${what}: ${byId!.name} shows ${wrong.map((f) => `${f}=${JSON.stringify(got.record[f])}`).join(', ')}`, got.res);
+  // What the transition records must be stored, not only answered: GET by id shows it too.
+  const missing = recorded.filter((f) => f in after && !(f in got.record));
+  ensure(missing.length === 0, `after ${what}: ${byId!.name} does not show ${missing.join(', ')}, which the PATCH answered`, got.res);
+  if (!listMayHide) return expectEveryView(c, [list!], after, `after ${what}`);
+  const seen = await list!.read();
+  if (seen.state !== 'present') return c.reading(`state.listed-after.${what}`, seen.state === 'absent' ? 'left out' : 'not reached');
+  const diff = disagreements(after, seen.record);
+  ensure(diff.length === 0, `after ${what}: ${list!.name} shows ${diff.map((f) => `${f}=${JSON.stringify(seen.record[f])}`).join(', ')}`, seen.res);
+}
+
+/** A timestamp that names its zone: only such a value can be compared with this machine's clock (formats are not shown, §2). */
+const zoned = (v: unknown): number | undefined =>
+  typeof v === 'string' && /(Z|[+-]\d{2}:?\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)) ? Date.parse(v) : undefined;
+
 const fullShapeOnly = (c: CheckContext) => {
   if (detectedShape() === 'legacy') c.skip('the legacy project shape has no such fields');
 };
@@ -80,15 +139,17 @@ check([
   const other = elsewhere?.stage as Rec | undefined;
   if (!other) return c.skip(`every project within the first ${c.settings.walkPages} pages has the same stage: no other stage to change to`);
   const started = Date.now();
-  const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: { stage: { id: other.id, key: other.key } } });
-  if (!is2xx(res)) c.skip(`the stage change body { stage: { id, key } } was refused (${res.status}); the stage field's write form is not shown`);
-  const after = expectResource(res, 'project');
-  ensure(after.stage?.id === other.id, 'the stage did not change', res);
-  const stamp = Date.parse(String(after.stage_changed_at));
-  ensure(!Number.isNaN(stamp), `stage_changed_at ${JSON.stringify(after.stage_changed_at)} is not a timestamp`, res);
-  ensure(stamp >= started - 5_000, `stage_changed_at ${String(after.stage_changed_at)} is earlier than the request`, res);
-  const before = Date.parse(String(project.stage_changed_at ?? ''));
-  if (!Number.isNaN(before)) ensure(stamp >= before, 'stage_changed_at went back in time', res);
+  const { res, after } = await patchTaking(c, project, [{ stage: { id: other.id, key: other.key } }, { stage_id: other.id }, { stage_key: other.key }],
+    (a) => (a.stage as Rec | undefined)?.id === other.id, 'changes the stage of');
+  ensure(after.stage_changed_at !== undefined && after.stage_changed_at !== null, 'stage_changed_at is not set', res);
+  ensure(JSON.stringify(after.stage_changed_at) !== JSON.stringify(project.stage_changed_at),
+    `stage_changed_at is still ${JSON.stringify(project.stage_changed_at)}`, res);
+  const stamp = zoned(after.stage_changed_at);
+  if (stamp === undefined) c.reading('state.stage_changed_at', `${JSON.stringify(after.stage_changed_at)}: not compared with the clock (no zone)`);
+  else ensure(stamp >= started - 5_000, `stage_changed_at ${String(after.stage_changed_at)} is earlier than the request`, res);
+  const before = zoned(project.stage_changed_at);
+  if (stamp !== undefined && before !== undefined) ensure(stamp >= before, 'stage_changed_at went back in time', res);
+  await readBack(c, after, 'the stage change', ['stage_changed_at']);
 }, { mutates: true });
 
 check([
@@ -104,13 +165,15 @@ check([
     return c.skip(c.ledger.irreversible(project, CLOSE_FIELDS, ['closed_at'])!);
   }
   const project = await touch(c, candidate);
-  const body = { close_reason: `conformance ${c.target.runId}`, close_reason_category: 'other' };
-  const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: body });
-  expectStatus(res, '2xx', 'PATCH closing the project');
-  const after = expectResource(res, 'project');
+  // A category value the deployment already holds, where one shows: the set of values is not shown (§2).
+  const { project: categorized } = await listedProject(c, (p) => typeof p.close_reason_category === 'string' && p.close_reason_category !== '');
+  const body = { close_reason: `conformance ${c.target.runId}`, close_reason_category: String(categorized?.close_reason_category ?? 'other') };
+  const { res, after } = await patchTaking(c, project, [body, { ...body, status: 'closed' }],
+    (a) => a.close_reason === body.close_reason || (typeof a.closed_at === 'string' && a.closed_at !== ''), 'closes');
   ensure(after.close_reason === body.close_reason && after.close_reason_category === body.close_reason_category,
     'close_reason or close_reason_category not stored', res);
   ensure(typeof after.closed_at === 'string' && after.closed_at !== '', 'closed_at is not set', res);
+  await readBack(c, after, 'closing', ['closed_at', 'close_reason', 'close_reason_category'], true);
 }, { mutates: true });
 
 check([
@@ -124,12 +187,12 @@ check([
   }
   const project = await touch(c, scratch);
   if (project.archived_at) return c.skip('every scratch project is archived already');
-  const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, json: { archived_at: new Date().toISOString() } });
-  expectStatus(res, '2xx', 'PATCH archiving the project');
-  const after = expectResource(res, 'project');
+  const { res, after } = await patchTaking(c, project, [{ archived_at: new Date().toISOString() }, { status: 'archived' }],
+    (a) => (typeof a.archived_at === 'string' && a.archived_at !== '') || a.status !== project.status, 'archives');
   ensure(typeof after.archived_at === 'string' && after.archived_at !== '', 'archived_at is not set', res);
   ensure((after.archived_from_stage as Rec | undefined)?.id === (project.stage as Rec | undefined)?.id, 'archived_from_stage is not the stage held before',
     res);
   ensure(after.archived_from_status === project.status,
     `archived_from_status ${JSON.stringify(after.archived_from_status)} is not the prior status ${JSON.stringify(project.status)}`, res);
+  await readBack(c, after, 'archiving', ['archived_at', 'archived_from_stage', 'archived_from_status'], true);
 }, { mutates: true });

@@ -45,6 +45,9 @@ function checkPatchBody(body: Record<string, unknown>): void {
   throw badRequest('The request body is invalid', detail);
 }
 
+/** What §3 says a transition records, beside the fields a body names. */
+const STATE_STAMPS = ['stage_changed_at', 'archived_from_stage', 'archived_from_status', 'closed_at'];
+
 export function applyProjectPatch(ctx: AppContext, team: TeamId, cur: Row, body: Record<string, unknown>): Row {
   const f = ctx.faults;
   const now = nowIso();
@@ -129,6 +132,16 @@ export const projectRoutes: RouteHandlers = [
       if (ctx.faults.on('patch-empty-rejected') && Object.keys(body).length === 0) throw badRequest('Empty patch', { body: 'must not be empty' });
       if (ctx.faults.on('patch-ignored')) return raw(200, ctx.views.project(e));
       const next = applyProjectPatch(ctx, e.team, e.row, body);
+      if (ctx.faults.on('state-answered-not-stored')) {
+        // the fault: the §3 stamps are written into the answer only; the stored record keeps the old ones
+        const stored: Row = { ...next };
+        for (const k of STATE_STAMPS) {
+          if (k in e.row) stored[k] = e.row[k];
+          else delete stored[k];
+        }
+        col.replace(e, stored);
+        return raw(200, ctx.views.project({ ...e, row: next }));
+      }
       const updated = ctx.faults.on('patch-not-persisted') ? { ...e, row: next } : col.replace(e, next);
       return raw(200, ctx.views.project(updated));
     },

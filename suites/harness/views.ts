@@ -2,7 +2,7 @@
 // that changed it — GET by id, each list and filter it belongs to, each embedded copy. A change is
 // checked through all of them; a view that cannot be read within the page budget says so
 // ('unknown') instead of guessing.
-import { is2xx } from './assert.js';
+import { fail, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse } from './client.js';
 import { expectPage } from './problems.js';
@@ -36,7 +36,8 @@ function byId(c: CheckContext, path: string, id: string, auth: KeyName): View {
     async read() {
       const res = await c.api.send({ method: 'GET', path: `${path}/${id}`, auth });
       if (res.status === 404) return { state: 'absent', res };
-      if (!is2xx(res)) return { state: 'unknown', why: `GET ${path}/{id} answered ${res.status}` };
+      // A record that exists answers 2xx and a missing one 404 (§4): anything else is an error, not a view left unread.
+      if (!is2xx(res)) return fail(`GET ${path}/{id} answered ${res.status}`, res);
       return { state: 'present', record: res.body as Rec, res };
     },
   };
@@ -102,7 +103,8 @@ export function collection(c: CheckContext, list: ListSpec, auth: KeyName = 'tea
 /** The employee embedded in an assignment: GET by id and the list filtered by the employee. */
 function embeddedEmployee(c: CheckContext, employeeId: string, assignmentId: string, auth: KeyName): View[] {
   const embedded = (seen: Seen, where: string): Seen => {
-    if (seen.state !== 'present') return seen.state === 'absent' ? { state: 'unknown', why: `${where} shows no assignment ${assignmentId}` } : seen;
+    // No assignment, no embedded employee: a change that lost the assignment shows as the employee's absence.
+    if (seen.state !== 'present') return seen;
     const e = seen.record.employee as Rec | undefined;
     return e && e.id === employeeId ? { state: 'present', record: e, res: seen.res } : { state: 'absent', res: seen.res };
   };
