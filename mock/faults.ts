@@ -129,6 +129,7 @@ const written = [
   f('get-by-id-wrong-record', ['EP-PROJECTS-GET', 'EP-ASSIGNMENTS-GET', 'EP-FILES-GET', 'CHANGELOG-1-6-0-GET-BY-ID'],
     'GET by id answers another record of the team'),
   f('patch-empty-rejected', ['EP-PROJECTS-PATCH-EMPTY'], 'PATCH /projects/{id} with {} answers 400'),
+  f('patch-empty-applies-defaults', ['EP-PROJECTS-PATCH-EMPTY'], 'PATCH /projects/{id} with {} clears the notes (re-applies a default)'),
   f('patch-ignored', ['EP-PROJECTS-PATCH', 'EP-ASSIGNMENTS-PATCH', 'EP-EMPLOYEES-PATCH', 'EP-ORGANIZATIONS-PATCH', 'EP-PATCH-PERSISTS'],
     'PATCH answers the unchanged record'),
   f('patch-not-persisted', ['EP-PATCH-PERSISTS'], 'PATCH answers the patched record but does not store it'),

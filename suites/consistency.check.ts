@@ -47,8 +47,21 @@ function expectOnlyNamedChanged(before: Rec, after: Rec, body: Rec, res: ApiResp
   for (const [k, v] of Object.entries(body)) ensure(canonical(after[k]) === canonical(v), `${what} answered ${k}=${show(after[k])}, sent ${show(v)}`, res);
   const changed = Object.keys(before).filter((k) => !(k in body) && !SERVER_STAMPED.includes(k) && k in after && canonical(before[k]) !== canonical(after[k]));
   if (changed.length) fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res);
-  const dropped = Object.keys(before).filter((k) => !(k in body) && !(k in after));
-  if (dropped.length) fail(`${what} dropped fields it did not name: ${dropped.join(', ')}`, res);
+}
+
+/**
+ * Fields of `before` the PATCH did not name and the record no longer has. An answer may show fewer
+ * fields than GET (a shape question, a reading); where the resource has a GET by id, a field is
+ * dropped only when GET no longer shows it either.
+ */
+async function expectNoneDropped(c: CheckContext, path: string, resource: Resource, before: Rec, after: Rec, body: Rec, res: ApiResponse, what: string) {
+  let gone = Object.keys(before).filter((k) => !(k in body) && !(k in after));
+  if (gone.length && (resource === 'project' || resource === 'assignment')) {
+    const read = (await sendResource(c, { method: 'GET', path }, resource, `GET ${path.replace(/[0-9a-f-]{36}/, '{id}')}`)).record;
+    for (const k of gone.filter((f) => f in read)) c.reading(`fields.absent.${resource}-patch-answer`, k);
+    gone = gone.filter((k) => !(k in read));
+  }
+  if (gone.length) fail(`${what} dropped fields it did not name: ${gone.join(', ')}`, res);
 }
 
 /** PATCH, then: the answer shows the body and nothing else changed; every view shows the answer. */
@@ -56,6 +69,7 @@ async function patchEverywhere(c: CheckContext, path: string, resource: Resource
   const what = `PATCH ${path.replace(/[0-9a-f-]{36}/, '{id}')}`;
   const { res, record } = await sendResource(c, { method: 'PATCH', path, json: body }, resource, what);
   expectOnlyNamedChanged(before, record, body, res, what);
+  await expectNoneDropped(c, path, resource, before, record, body, res, what);
   await expectEveryView(c, viewsOf(c, subject), record, `after ${what}`);
   return record;
 }

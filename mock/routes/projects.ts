@@ -132,6 +132,8 @@ export const projectRoutes: RouteHandlers = [
       if (ctx.faults.on('patch-empty-rejected') && Object.keys(body).length === 0) throw badRequest('Empty patch', { body: 'must not be empty' });
       if (ctx.faults.on('patch-ignored')) return raw(200, ctx.views.project(e));
       const next = applyProjectPatch(ctx, e.team, e.row, body);
+      // the fault: a body without fields re-applies a default (notes cleared)
+      if (ctx.faults.on('patch-empty-applies-defaults') && Object.keys(body).length === 0) delete next.notes;
       if (ctx.faults.on('state-answered-not-stored')) {
         // the fault: the §3 stamps are written into the answer only; the stored record keeps the old ones
         const stored: Row = { ...next };
