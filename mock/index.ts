@@ -15,7 +15,7 @@ import { ReadingError, Readings } from './readings.js';
 import { sortFieldsSetting } from './routes/list.js';
 import { buildServer } from './server.js';
 import { createStore } from './store.js';
-import { Views } from './views.js';
+import { type Shape, Views } from './views.js';
 
 export type { MockOptions } from './context.js';
 export { faults } from './faults.js';
@@ -83,14 +83,20 @@ export async function createState(options: MockOptions = {}): Promise<MockState>
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'api-mock-')));
   const dispose = () => (ownsDir ? rm(dataDir, { recursive: true, force: true }) : Promise.resolve());
   try {
-    const openapi = servedOpenApi({ deprecate: options.deprecate ?? [], shape, baseUrl: 'http://127.0.0.1:4010', faults });
+    const organizationShape: Shape = readings.value('organization-shape') === 'other' ? (shape === 'full' ? 'legacy' : 'full') : shape;
+    const openapi = servedOpenApi({
+      deprecate: options.deprecate ?? [],
+      shape: organizationShape === shape ? shape : 'either',
+      baseUrl: 'http://127.0.0.1:4010',
+      faults,
+    });
     const store = createStore(options.seed ?? 1, options.population);
     if (faults.active?.startsWith('deleted-still-listed:')) { for (const col of Object.values(store.collections)) col.keepRemoved = true; }
     const ctx: AppContext = {
       basePath: faults.on('v1-path-missing') ? '/api/public/v2' : BASE_PATH,
       shape,
       store,
-      views: new Views(store, shape, faults, options.extraFields === true, readings.value('timestamp-format')),
+      views: new Views(store, { project: shape, organization: organizationShape }, faults, options.extraFields === true, readings.value('timestamp-format')),
       faults,
       readings,
       codec: new CursorCodec(undefined, readings.value('cursor-format') === 'signed'),

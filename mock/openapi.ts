@@ -25,7 +25,7 @@ export interface ServedOpenApi {
   readonly doc: OpenApiDocument;
 }
 
-export function servedOpenApi(opts: { deprecate: readonly string[]; shape: Shape; baseUrl: string; faults: Faults; }): ServedOpenApi {
+export function servedOpenApi(opts: { deprecate: readonly string[]; shape: Shape | 'either'; baseUrl: string; faults: Faults; }): ServedOpenApi {
   const doc = buildOpenApi({
     extensions: CHOSEN_PATHS,
     deprecated: opts.deprecate,

@@ -38,6 +38,8 @@ export const readings = [
     '§4 rule 3 only says to request the next page while hasMore is true: a server that does not look ahead says hasMore true on a full page and answers the next request with an empty last page.'),
   r('trailing-slash-lists', ['404', 'list'],
     '§4 shows the lists at /projects, /assignments, ...; whether /projects/ (a trailing slash) is the same route is a routing choice the document does not fix.'),
+  r('organization-shape', ['as-projects', 'other'],
+    '§2 gives each resource its older shape on its own ("A second, older shape of the project also appears"; "An older organization shape also appears"): organizations may come in the other shape than projects.'),
   r('timestamp-format', ['rfc3339-z', 'offset', 'space'],
     '§2 "Formats of timestamps and dates ... are not shown": e.g. 2026-01-02T03:04:05.678+00:00 (offset) or 2026-01-02 03:04:05.678+00:00 (space).'),
 ] as const satisfies readonly ReadingInfo[];

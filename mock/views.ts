@@ -22,7 +22,8 @@ export class Views {
 
   constructor(
     private readonly store: Store,
-    readonly shape: Shape,
+    /** Per resource (reading organization-shape): projects and organizations each in their fuller or older shape. */
+    readonly shapes: { project: Shape; organization: Shape; },
     private readonly faults: Faults,
     private readonly extraFields = false,
     private readonly timestamps: ReadingValue<'timestamp-format'> = 'rfc3339-z',
@@ -54,7 +55,7 @@ export class Views {
   }
 
   project(e: Entry): string {
-    let shape = this.shape;
+    let shape = this.shapes.project;
     if (this.faults.on('shape-mixed') && this.mixedCounter++ % 2 === 1) shape = shape === 'full' ? 'legacy' : 'full';
     // A literal kind: a string built per call would be hashed again at every lookup.
     return this.cached(shape === 'full' ? 'project-full' : 'project-legacy', e, () => this.projectObj(e, shape));
@@ -78,7 +79,7 @@ export class Views {
   organization(e: Entry): string {
     return this.cached('organization', e, () => {
       // The legacy schema leaves out last_activity_at and the newer address fields.
-      const o = fullShape(this.shape === 'legacy' ? 'organization-legacy' : 'organization', e.row);
+      const o = fullShape(this.shapes.organization === 'legacy' ? 'organization-legacy' : 'organization', e.row);
       if (this.faults.on('organization-mistyped')) o.addresses = (o.addresses as Obj[]).map((a) => ({ ...a, is_default: 'yes' }));
       if (this.faults.on('nullable-mistyped')) o.last_activity_at = false;
       return o;

@@ -78,7 +78,7 @@ check([
   'ERR-SHORT-ENVELOPE',
 ], 'project and organization list and update errors carry at least the short envelope', async (c) => {
   await fetchPage(c, lists.projects, { limit: 1 });
-  c.reading('errors.shape', detectedShape() ?? 'unknown');
+  c.reading('errors.shape', `projects ${detectedShape('project') ?? 'unknown'}, organizations ${detectedShape('organization') ?? 'unknown'}`);
   const cases: [string, ApiResponse][] = [
     ['GET /projects with an undecodable cursor', await c.api.send({ method: 'GET', path: '/projects', query: { cursor: '%%%' } })],
     ['GET /organizations with an undecodable cursor', await c.api.send({ method: 'GET', path: '/organizations', query: { cursor: '%%%' } })],

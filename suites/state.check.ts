@@ -119,7 +119,7 @@ const zoned = (v: unknown): number | undefined =>
   typeof v === 'string' && /(Z|[+-]\d{2}:?\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)) ? Date.parse(v) : undefined;
 
 const fullShapeOnly = (c: CheckContext) => {
-  if (detectedShape() === 'legacy') c.skip('the legacy project shape has no such fields');
+  if (detectedShape('project') === 'legacy') c.skip('the legacy project shape has no such fields');
 };
 
 check([

@@ -18,11 +18,13 @@ describe('harness building blocks', () => {
     expect(validate('error', { error: { code: 'x_new_code', message: 'm', x_hint: 'h' }, request_id: 'r' }).valid).toBe(true);
   });
 
-  test('shape detection: legacy by its organization references, organizations by last_activity_at', () => {
+  test('shape detection: only by fields one shape has and the other lacks, present (an absence proves nothing)', () => {
     expect(shapeOfRecord('project', { id, client_org_id: id })).toBe('legacy');
     expect(shapeOfRecord('project', { id, stage_changed_at: 'x' })).toBe('full');
+    expect(shapeOfRecord('project', { id, title: 't' })).toBeUndefined();
     expect(shapeOfRecord('organization', { id, last_activity_at: null })).toBe('full');
-    expect(shapeOfRecord('organization', { id })).toBe('legacy');
+    expect(shapeOfRecord('organization', { id, addresses: [{ id, electronic_address: null }] })).toBe('full');
+    expect(shapeOfRecord('organization', { id })).toBeUndefined();
   });
 
   test('CONFORMANCE_ONLY globs', () => {

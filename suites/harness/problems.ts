@@ -36,7 +36,7 @@ function shapeDrift(resource: Resource, records: unknown[], at: string): SchemaP
     if (!r || typeof r !== 'object') return;
     const expected = servedShape(resource, r);
     const actual = shapeOfRecord(resource, r as Record<string, unknown>);
-    if (actual !== expected) {
+    if (actual !== undefined && actual !== expected) {
       problems.push({ path: `${at}${at ? `/${i}` : ''}`, message: `is in the ${actual} shape, the deployment serves the ${expected} shape` });
     }
   });

@@ -54,16 +54,24 @@ const runs: ReadingRun[] = [
     },
   },
   {
-    name: 'a maximum of 50 clamped, space-separated timestamps, lists also at a trailing slash, a full page before an empty last one',
-    choice: { 'max-limit': '50', 'default-limit': '10', 'timestamp-format': 'space', 'trailing-slash-lists': 'list', 'empty-last-page': 'after-full-page' },
-    observed: { 'list.limit-above-maximum': /clamped \(page of 50\)/ },
+    name:
+      'a maximum of 50 clamped, space-separated timestamps, lists also at a trailing slash, a full page before an empty last one, legacy organizations beside full projects',
+    choice: {
+      'max-limit': '50',
+      'default-limit': '10',
+      'timestamp-format': 'space',
+      'trailing-slash-lists': 'list',
+      'empty-last-page': 'after-full-page',
+      'organization-shape': 'other',
+    },
+    observed: { 'list.limit-above-maximum': /clamped \(page of 50\)/, 'shape.organization': /^legacy/, 'shape.project': /^full/ },
     warned: [/^list\.empty-last-page/],
   },
   {
     name: 'legacy shape with every alternative reading at once',
     shape: 'legacy',
     choice: Object.fromEntries(readings.map((r) => [r.name, r.values.at(-1)!])) as ReadingChoice,
-    observed: { 'list.maximum-limit': /^50 /, 'create.status': /^200$/ },
+    observed: { 'list.maximum-limit': /^50 /, 'create.status': /^200$/, 'shape.organization': /^full/, 'shape.project': /^legacy/ },
   },
 ];
 
