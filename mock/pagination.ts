@@ -109,9 +109,12 @@ export function parseListQuery(
   const maxLimit = Number(readings.value('max-limit'));
   let limit = defaultLimit;
   const rawLimit = str('limit');
+  let overMax = false;
   if (rawLimit !== undefined) {
     const valid = /^[0-9]{1,9}$/.test(rawLimit) && Number(rawLimit) > 0;
-    if (valid && Number(rawLimit) > maxLimit && readings.value('limit-over-max') === '400') detail.limit = `must be at most ${maxLimit}`;
+    const refuse = readings.value('limit-over-max');
+    if (valid && Number(rawLimit) > maxLimit && refuse === '400') detail.limit = `must be at most ${maxLimit}`;
+    else if (valid && Number(rawLimit) > maxLimit && refuse === '422') overMax = true;
     else if (valid) limit = Math.min(Number(rawLimit), maxLimit);
     else detail.limit = `must be a positive integer (maximum ${maxLimit})`;
   }
@@ -122,6 +125,8 @@ export function parseListQuery(
   if (rawOrder !== 'asc' && rawOrder !== 'desc') detail.order = 'must be asc or desc';
   const order: Order = rawOrder === 'desc' && !faults.on('order-ignored') ? 'desc' : 'asc';
   if (Object.keys(detail).length) throw badRequest('Invalid query parameters', detail);
+  // reading limit-over-max=422: a well-formed limit the server will not serve, told apart from a malformed one
+  if (overMax) throw new ApiError(422, 'unprocessable_entity', 'The limit is above the maximum page size', { limit: `must be at most ${maxLimit}` });
 
   let after: CursorPayload | undefined;
   const cursor = str('cursor');

@@ -16,8 +16,8 @@ const r = <const N extends string, const V extends readonly [string, ...string[]
 
 export const readings = [
   r('upload-limit', ['26214400', '25000000'], '§4 Upload rules 1 and §8: "Maximum upload size is 25 MB" — MiB (26,214,400) or decimal MB (25,000,000).'),
-  r('limit-over-max', ['clamp', '400'],
-    '§8 "Page size default and maximum: not shown"; §4 gives limit only as "page size": a limit above the maximum may be clamped or refused.'),
+  r('limit-over-max', ['clamp', '400', '422'],
+    '§8 "Page size default and maximum: not shown"; §4 gives limit only as "page size" and §7 lists no status for a bad one: a limit above the maximum may be clamped or refused (400, 422).'),
   r('default-limit', ['25', '10'], '§8 "Page size default and maximum: not shown".'),
   r('max-limit', ['100', '50'], '§8 "Page size default and maximum: not shown".'),
   r('default-order', ['asc', 'desc'], '§4 order is "asc or desc"; the default is not shown.'),

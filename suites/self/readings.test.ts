@@ -30,7 +30,12 @@ const runs: ReadingRun[] = [
       'last-page-cursor': 'absent',
       'cursor-format': 'plain',
     },
-    observed: { 'list.maximum-limit': /^50 /, 'list.limit-above-maximum': /refused/, 'list.default-page-size': /^10$/, 'list.last-page-next-cursor': /absent/ },
+    observed: {
+      'list.maximum-limit': /^50 \(a larger limit is refused with 400\)/,
+      'list.limit-above-maximum': /refused with 400/,
+      'list.default-page-size': /^10$/,
+      'list.last-page-next-cursor': /absent/,
+    },
   },
   {
     name: 'statuses: 200 creates, 403 for keys and plans, 409 reused JSON key, 404 malformed ids, 204 file delete, decimal 25 MB, offset timestamps',
@@ -60,10 +65,10 @@ const runs: ReadingRun[] = [
     warned: [/^list\.empty-last-page/],
   },
   {
-    name: 'legacy shape with every alternative reading at once',
+    name: 'legacy shape with every alternative reading at once (a limit above 50 refused with 422)',
     shape: 'legacy',
     choice: Object.fromEntries(readings.map((r) => [r.name, r.values.at(-1)!])) as ReadingChoice,
-    observed: { 'list.maximum-limit': /^50 /, 'create.status': /^200$/ },
+    observed: { 'list.maximum-limit': /^50 \(a larger limit is refused with 422\)/, 'list.limit-above-maximum': /refused with 422/, 'create.status': /^200$/ },
   },
 ];
 
