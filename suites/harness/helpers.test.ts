@@ -38,6 +38,14 @@ describe('harness building blocks', () => {
     expect(isOrdered([{ t: 1 }, { t: 3 }, { t: 2 }], 't', 'asc')).toBe(false);
   });
 
+  test('PostgreSQL en_US.utf8 ordering (spaces and punctuation ignored on the first pass) is accepted', () => {
+    const names = (...n: string[]) => n.map((name) => ({ name }));
+    expect(isOrdered(names('Abc', 'A-Z Corp', 'Database', 'Data Platform', 'zeta'), 'name', 'asc')).toBe(true);
+    expect(isOrdered(names('zeta', 'Data Platform', 'Database', 'A-Z Corp', 'Abc'), 'name', 'desc')).toBe(true);
+    expect(isOrdered(names('Data Platform', 'Abc', 'Database'), 'name', 'asc')).toBe(false);
+    expect(isOrdered(names('Database', 'Data Platform', 'Abc'), 'name', 'asc')).toBe(false);
+  });
+
   test('upload bodies are deterministic per seed and streamed in blocks', async () => {
     const a = { filename: 'a.bin', contentType: 'application/octet-stream', size: 200_000, seed: 1 };
     expect(await sha256Of(a)).toBe(await sha256Of({ ...a }));

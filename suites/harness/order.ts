@@ -5,6 +5,9 @@
 type Cmp = (a: unknown, b: unknown) => number;
 
 const num = (a: unknown, b: unknown) => (a as number) - (b as number);
+// PostgreSQL under glibc's en_US.utf8 (and ICU's shifted collations) ignores spaces and
+// punctuation on the first pass: "Database" before "Data Platform", "Abc" before "A-Z Corp".
+const punctuationBlind = new Intl.Collator('en', { ignorePunctuation: true, sensitivity: 'base' });
 const collations: Cmp[] = [
   (a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0),
   (a, b) => {
@@ -13,6 +16,7 @@ const collations: Cmp[] = [
   },
   (a, b) => String(a).localeCompare(String(b)),
   (a, b) => String(a).localeCompare(String(b), undefined, { sensitivity: 'base', numeric: true }),
+  (a, b) => punctuationBlind.compare(String(a), String(b)),
 ];
 
 export function isOrdered(records: readonly Record<string, unknown>[], field: string, order: 'asc' | 'desc'): boolean {
