@@ -99,10 +99,8 @@ check([
 ], 'property: hasMore and nextCursor agree on every page, and the page with hasMore false is the last', async (c) => {
   const pop = await population(c);
   await property(walkArb, async (p) => {
+    // every page before the last said hasMore true with a nextCursor, or walkWithin would have ended or failed there
     const { ref, walked, describe } = await randomWalk(c, pop, { ...p, sortIndex: 0 });
-    for (const page of walked.pages.slice(0, -1)) {
-      ensure(page.page.hasMore && !!page.page.nextCursor, `${describe}: a page before the last says hasMore false or has no nextCursor`, walked.last);
-    }
     if (!walked.complete) return;
     const last = walked.pages.at(-1)!;
     c.reading('list.last-page-next-cursor', last.page.nextCursor === undefined ? 'absent' : last.page.nextCursor === '' ? 'empty' : 'non-empty');
@@ -135,11 +133,9 @@ check([
     const pop = await population(c);
     for (const w of walkables(c, pop)) {
       for (const limit of [1, 2]) {
-        // walkWithin fails on any page over the limit; five pages show a later page keeps it too
-        const walked = await walkWithin(c, w.spec, { limit, maxPages: 5 });
-        for (const page of walked.pages.slice(0, -1)) {
-          ensure(page.data.length >= 1, `a page of ${w.name} before the last is empty (limit=${limit})`, walked.last);
-        }
+        // walkWithin fails on any page over the limit; five pages show a later page keeps it too.
+        // An empty page before the last is allowed (§4 rule 3 only says to follow hasMore): the walk warns.
+        await walkWithin(c, w.spec, { limit, maxPages: 5 });
       }
     }
     const { page: first } = await fetchPage(c, lists.projects, {});

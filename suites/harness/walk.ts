@@ -147,8 +147,11 @@ export async function walkWithin(c: CheckContext, list: ListSpec, o: WalkOptions
     }
     const next = page.page.nextCursor;
     ensure(typeof next === 'string' && next !== '', 'hasMore is true but nextCursor is missing or empty', res);
+    // a walk that makes no progress is caught here, whether its pages hold items or not
     ensure(!seenCursors.has(next), `nextCursor repeats an earlier cursor: the walk would never end`, res);
-    ensure(page.data.length > 0, 'a page with hasMore true holds no items', res);
+    // Allowed (§4 rule 3 only says to follow hasMore: a server that filters a scanned window may
+    // find nothing in it), but a client pays a request for nothing.
+    if (page.data.length === 0) c.warn(`list.empty-page-has-more${list.path}`, 'a page with hasMore true holds no items: a client pays a request for nothing');
     seenCursors.add(next);
     cursor = next;
     if (n + 1 >= budget) return { items, pages, last: res, complete: false };
