@@ -174,9 +174,22 @@ export interface Page {
   nextCursor: string;
 }
 
-/** One page of `sorted` (ascending) in the query's order, after the cursor, passing `keep`. */
-/** `lookAhead: false` (reading empty-last-page=after-full-page): a full page says hasMore without looking for one more record. */
-export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boolean, codec: CursorCodec, faults: Faults, lookAhead = true): Page {
+/**
+ * One page of `sorted` (ascending) in the query's order, after the cursor, passing `keep`.
+ * `lookAhead: false` (reading empty-last-page=after-full-page): a full page says hasMore without
+ * looking for one more record. `window: true` (reading page-scan=window): a page examines at most
+ * `limit` entries and answers those passing `keep`, its cursor after the last one examined, so a
+ * filtered or searched list can answer pages with no items and hasMore true.
+ */
+export function paginate(
+  sorted: Entry[],
+  lq: ListQuery,
+  keep: (e: Entry) => boolean,
+  codec: CursorCodec,
+  faults: Faults,
+  lookAhead = true,
+  window = false,
+): Page {
   const n = sorted.length;
   const asc = lq.order === 'asc';
   let start = asc ? 0 : n - 1;
@@ -200,8 +213,20 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
   const want = faults.on('page-over-limit') ? lq.limit + 1 : lq.limit;
   const items: Entry[] = [];
   let hasMore = false;
+  let scanned = 0;
+  let lastScanned: Entry | undefined;
   for (let i = start; asc ? i < n : i >= 0; i += asc ? 1 : -1) {
     const e = sorted[i]!;
+    if (window) {
+      if (scanned === want) {
+        hasMore = true;
+        break;
+      }
+      scanned += 1;
+      lastScanned = e;
+      if (keep(e)) items.push(e);
+      continue;
+    }
     if (!keep(e)) continue;
     if (items.length === want) {
       hasMore = true;
@@ -209,8 +234,8 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
     }
     items.push(e);
   }
-  if (!lookAhead && items.length === want) hasMore = true;
-  const last = items[items.length - 1];
+  if (!lookAhead && (window ? scanned : items.length) === want) hasMore = true;
+  const last = window ? lastScanned : items[items.length - 1];
   const nextCursor = hasMore && last ? codec.encode({ s: lq.sort, o: lq.order, v: (last.row[lq.sort] ?? null) as SortValue, i: last.row.id }) : '';
   if (faults.on('has-more-wrong') && hasMore) return { items, hasMore: false, nextCursor: '' };
   return { items, hasMore, nextCursor };

@@ -59,6 +59,8 @@ describe('the mock serving every alternative reading', () => {
     expect(cursor).not.toContain('.'); // unsigned
     const tail = await t.call('GET', `/projects?limit=50&cursor=${cursor}`);
     expect(tail.json.page).toEqual({ hasMore: false });
+    const scanned = await t.call('GET', `/assignments?employee_id=${emp.json.id}&limit=1`); // page-scan=window
+    expect([scanned.json.data, scanned.json.page.hasMore]).toEqual([[], true]);
     const body = { first_name: 'A' };
     expect((await t.call('POST', '/employees', { body, headers: { 'idempotency-key': 'k1' } })).status).toBe(200);
     expect((await t.call('POST', '/employees', { body: { first_name: 'B' }, headers: { 'idempotency-key': 'k1' } })).status).toBe(409);

@@ -35,6 +35,8 @@ export const readings = [
   r('file-delete', ['200', '204'], '§4 Files: the delete\'s response is "not specified": 204 with no body is as valid as the delete result.'),
   r('empty-last-page', ['never', 'after-full-page'],
     '§4 rule 3 only says to request the next page while hasMore is true: a server that does not look ahead says hasMore true on a full page and answers the next request with an empty last page.'),
+  r('page-scan', ['matches', 'window'],
+    '§4 rule 3 only says to request the next page while page.hasMore is true: a server that reads limit records of the list in order and answers those its filter and q keep may answer a page with no items and hasMore true.'),
   r('trailing-slash-lists', ['404', 'list'],
     '§4 shows the lists at /projects, /assignments, ...; whether /projects/ (a trailing slash) is the same route is a routing choice the document does not fix.'),
   r('timestamp-format', ['rfc3339-z', 'offset', 'space'],
