@@ -220,6 +220,8 @@ check([
   const pop = await population(c);
   const [, e1] = pop.employees;
   const project = pop.project.id;
+  // the run's employees are also on a second project (pop.elsewhere): both filters must leave those out
+  if (!pop.elsewhere.length) c.reading('list.filter-project-id.second-project', 'none: a filter that drops project_id beside employee_id goes unseen');
   await expectFiltered(c, { ...lists.assignments, query: { project_id: String(project) } }, (a) => a.project_id === project, pop.assignments,
     'GET /assignments?project_id=');
   const both = { project_id: String(project), employee_id: String(e1!.id) };
@@ -233,7 +235,7 @@ check([
   const pop = await population(c);
   const [e0] = pop.employees;
   await expectFiltered(c, { ...lists.assignments, query: { employee_id: String(e0!.id) } }, (a) => a.employee_id === e0!.id,
-    pop.assignments.filter((a) => a.employee_id === e0!.id), 'GET /assignments?employee_id=');
+    [...pop.assignments, ...pop.elsewhere].filter((a) => a.employee_id === e0!.id), 'GET /assignments?employee_id=');
   const withCv = (await fetchPage(c, lists.cvs, { limit: 1 })).page.data[0];
   const employee = withCv?.employee_id ?? e0!.id;
   await expectFiltered(c, { ...lists.cvs, query: { employee_id: String(employee) } }, (cv) => cv.employee_id === employee, withCv ? [withCv] : [],
