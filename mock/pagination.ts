@@ -6,6 +6,7 @@
 // Reading cursor-format=plain drops the MAC (a tampered cursor that still decodes is honoured).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest } from './errors.js';
+import { type CursorRule, cursorRuleBroken } from './fault-families.js';
 import type { Faults } from './faults.js';
 import type { PageArena } from './page-arena.js';
 import type { Readings } from './readings.js';
@@ -99,7 +100,10 @@ export function parseListQuery(
   codec: CursorCodec,
   faults: Faults,
   readings: Readings,
+  /** The list's operation, for the cursor faults confined to one list (mock/fault-families.ts). */
+  op?: string,
 ): ListQuery {
+  const broken = (rule: CursorRule) => faults.on(rule) || (op !== undefined && faults.on(cursorRuleBroken(rule, op)));
   const detail: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) if (Array.isArray(v)) detail[k] = 'must be given at most once';
   if (Object.keys(detail).length) throw badRequest('Invalid query parameters', detail);
@@ -130,16 +134,16 @@ export function parseListQuery(
 
   let after: CursorPayload | undefined;
   const cursor = str('cursor');
-  if (cursor === '' && faults.on('cursor-empty-rejected')) throw badRequest('Invalid cursor', { cursor: 'must not be empty' });
+  if (cursor === '' && broken('cursor-empty-rejected')) throw badRequest('Invalid cursor', { cursor: 'must not be empty' });
   if (cursor) {
     after = codec.decode(cursor);
     if (!after && faults.on('cursor-tampered-5xx')) throw new ApiError(500, 'internal_error', 'Cursor decoding failed');
-    if (!after && !faults.on('cursor-undecodable-first-page')) {
+    if (!after && !broken('cursor-undecodable-first-page')) {
       if (faults.on('bad-request-code-wrong')) throw new ApiError(400, 'invalid_cursor', 'The cursor cannot be decoded');
       throw badRequest('The cursor cannot be decoded', { cursor: 'is not a valid cursor' });
     }
     const sortMismatch = after && after.s !== sort && !faults.on('cursor-across-sorts');
-    const orderMismatch = after && after.o !== order && !faults.on('cursor-across-orders');
+    const orderMismatch = after && after.o !== order && !broken('cursor-across-orders');
     if (after && (sortMismatch || orderMismatch)) {
       throw badRequest('The cursor was issued for another sort or order', { cursor: `was issued for sort=${after.s}&order=${after.o}` });
     }

@@ -112,7 +112,7 @@ function buildPage(ctx: AppContext, input: ReadInput, spec: ListSource): BuiltPa
     if (given.length) throw badRequest('Unsupported query parameters', Object.fromEntries(given.map((p) => [p, 'is not supported'])));
   }
   if (f.on('q-rejected') && query.q !== undefined) throw badRequest('Unsupported query parameter', { q: 'is not supported' });
-  let lq = parseListQuery(query, spec.sortFields, ctx.codec, f, ctx.readings);
+  let lq = parseListQuery(query, spec.sortFields, ctx.codec, f, ctx.readings, input.operationId);
   const lf = listFaultEffects(ctx, input.operationId, query);
   if (lf?.limitAfterFirst && lq.after) lq = { ...lq, limit: Number(ctx.readings.value('default-limit')) };
   const team = lf?.cursorTeam && lq.after?.t ? lq.after.t : input.principal.team;
