@@ -2,8 +2,8 @@
 // paths), so a new endpoint gets its faults without anyone writing them: for every mutating
 // endpoint whose effect some view shows, each way a request can be refused is also a way a buggy
 // server applies it anyway; every list and filter can keep deleted records, ignore limit after
-// the first page, break a cursor rule on its own or leak another team's records through a
-// channel; every record kind can lose a
+// the first page, repeat a record across a page boundary or break a cursor rule on its own, or
+// leak another team's records through a channel; every record kind can lose a
 // field its schema requires. The self-test (suites/self/faults.test.ts) proves each is detected.
 import { schema, type SchemaName } from '../specs/index.js';
 import { parameters } from '../specs/openapi/components.js';
@@ -103,6 +103,8 @@ interface ListEndpoint {
   idFilters: string[];
   requiredFilters: boolean;
   deletable: boolean;
+  /** The API creates its records (a run can fill each of its filtered views). */
+  creatable: boolean;
 }
 
 function listEndpoints(): ListEndpoint[] {
@@ -117,6 +119,7 @@ function listEndpoints(): ListEndpoint[] {
       idFilters: filters.filter(isId).map((p) => p.name),
       requiredFilters: filters.some((p) => p.required === true),
       deletable: endpoints.some((d) => d.method === 'delete' && d.path === `${e.path}/{id}`),
+      creatable: endpoints.some((p) => p.method === 'post' && p.path === e.path),
     };
   });
 }
@@ -139,6 +142,7 @@ export const CURSOR_RULES = {
 export type CursorRule = keyof typeof CURSOR_RULES;
 
 export const cursorRuleBroken = (rule: CursorRule, op: string) => `${rule}:${op}` as const;
+export const pageBoundaryRepeats = (view: string) => `page-boundary-repeats:${view}` as const;
 export const deletedStillListed = (view: string) => `deleted-still-listed:${view}` as const;
 export const limitIgnoredAfterFirstPage = (op: string) => `limit-ignored-after-first-page:${op}` as const;
 export const leakSearch = (op: string) => `leak-search:${op}` as const;
@@ -149,6 +153,7 @@ export const leakFilter = (view: string) => `leak-filter:${view}` as const;
 export type FamilyFaultName = ReturnType<
   | typeof appliedWhenRefused
   | typeof cursorRuleBroken
+  | typeof pageBoundaryRepeats
   | typeof requiredMissing
   | typeof patchAnswersOld
   | typeof patchDropsUnnamed
@@ -170,6 +175,16 @@ function listFaults(): FaultInfo[] {
       description: `${l.op} serves pages after the first at the default size, whatever limit says`,
       shape: 'full',
     });
+    // A page boundary broken on one list or filter alone: every view a run can fill past one page
+    // (a filter of records the API cannot create may hold one record per value, and never page).
+    for (const view of [...(l.requiredFilters ? [] : [l.op]), ...(l.creatable ? l.idFilters.map((f) => `${l.op}?${f}`) : [])]) {
+      out.push({
+        name: pageBoundaryRepeats(view),
+        requirements: ['LIST-WALK-EVERY-RECORD-ONCE'],
+        description: `${view.replace('?', ' filtered by ')} starts each page after the first with the last item of the page before`,
+        shape: 'full',
+      });
+    }
     // one list breaking a cursor rule while the others keep it: the suite must check every list
     for (const [rule, { requirements, words }] of Object.entries(CURSOR_RULES) as [CursorRule, (typeof CURSOR_RULES)[CursorRule]][]) {
       out.push({ name: cursorRuleBroken(rule, l.op), requirements, description: `${l.op} only: ${words}`, shape: 'full' });

@@ -178,22 +178,23 @@ export interface Page {
   nextCursor: string;
 }
 
-/**
- * One page of `sorted` (ascending) in the query's order, after the cursor, passing `keep`.
- * `lookAhead: false` (reading empty-last-page=after-full-page): a full page says hasMore without
- * looking for one more record. `window: true` (reading page-scan=window): a page examines at most
- * `limit` entries and answers those passing `keep`, its cursor after the last one examined, so a
- * filtered or searched list can answer pages with no items and hasMore true.
- */
-export function paginate(
-  sorted: Entry[],
-  lq: ListQuery,
-  keep: (e: Entry) => boolean,
-  codec: CursorCodec,
-  faults: Faults,
-  lookAhead = true,
-  window = false,
-): Page {
+/** How a page is cut, beyond the query: readings and the list fault families (mock/list-faults.ts). */
+export interface PageOptions {
+  /** false (reading empty-last-page=after-full-page): a full page says hasMore without looking for one more record. */
+  lookAhead?: boolean;
+  /**
+   * true (reading page-scan=window): a page examines at most `limit` entries and answers those
+   * passing `keep`, its cursor after the last one examined, so a filtered or searched list can
+   * answer pages with no items and hasMore true.
+   */
+  window?: boolean;
+  /** The page-boundary-repeats fault of this list or filter alone. */
+  repeatBoundary?: boolean;
+}
+
+/** One page of `sorted` (ascending) in the query's order, after the cursor, passing `keep`. */
+export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boolean, codec: CursorCodec, faults: Faults, o: PageOptions = {}): Page {
+  const { lookAhead = true, window = false } = o;
   const n = sorted.length;
   const asc = lq.order === 'asc';
   let start = asc ? 0 : n - 1;
@@ -211,7 +212,7 @@ export function paginate(
       else hi = mid;
     }
     start = asc ? lo : lo - 1;
-    if (faults.on('page-boundary-repeats')) start += asc ? -1 : 1;
+    if (faults.on('page-boundary-repeats') || o.repeatBoundary) start += asc ? -1 : 1;
     if (faults.on('page-boundary-skips')) start += asc ? 1 : -1;
   }
   const want = faults.on('page-over-limit') ? lq.limit + 1 : lq.limit;

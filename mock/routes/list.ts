@@ -126,7 +126,11 @@ function buildPage(ctx: AppContext, input: ReadInput, spec: ListSource): BuiltPa
   const q = lq.q;
   const filter = spec.filter;
   const keep = (e: Entry): boolean => (!filter || filter(e)) && (!q || searchText(e, spec.searchField).includes(q));
-  const page = paginate(sorted, lq, keep, ctx.codec, f, ctx.readings.value('empty-last-page') === 'never', window);
+  const page = paginate(sorted, lq, keep, ctx.codec, f, {
+    lookAhead: ctx.readings.value('empty-last-page') === 'never',
+    window,
+    repeatBoundary: lf?.boundaryRepeats === true,
+  });
   if (lf?.cursorTeam && page.nextCursor) page.nextCursor = ctx.codec.encode({ ...ctx.codec.decode(page.nextCursor)!, t: team });
   const fields = [lq.sort, ...(filter ? (FILTER_FIELDS[spec.col.name] ?? []) : []), ...(q ? [spec.searchField] : [])];
   if (f.active === undefined) {

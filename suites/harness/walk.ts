@@ -107,7 +107,8 @@ function checkPage(list: ListSpec, o: WalkOptions, res: ApiResponse, later: bool
   expectStatus(res, '2xx', `GET ${list.path}`);
   const page = expectPage(res, list.resource);
   if (o.limit !== undefined && page.data.length > o.limit) {
-    fail(`a ${later ? 'later ' : ''}page of ${list.path} holds ${page.data.length} items, limit=${o.limit}`, res);
+    // concerns LIST-LIMIT in a check that names it beside others; in any other check, all its ids
+    fail(`a ${later ? 'later ' : ''}page of ${list.path} holds ${page.data.length} items, limit=${o.limit}`, res, { requirement: 'LIST-LIMIT' });
   }
   return page;
 }
