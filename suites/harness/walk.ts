@@ -61,7 +61,7 @@ export function forgetServedLimits(): void {
  * 400, 422 or any other 4xx may say it; only those that say something else cannot: the key (401,
  * 403), the route (404), the clock (408) or the rate (429).
  */
-export function mayRefuseLimit(status: number): boolean {
+function mayRefuseLimit(status: number): boolean {
   return status >= 400 && status < 500 && ![401, 403, 404, 408, 429].includes(status);
 }
 
