@@ -2,7 +2,8 @@
 // paths), so a new endpoint gets its faults without anyone writing them: for every mutating
 // endpoint whose effect some view shows, each way a request can be refused is also a way a buggy
 // server applies it anyway; every list and filter can keep deleted records, ignore limit after
-// the first page or leak another team's records through a channel; every record kind can lose a
+// the first page, repeat a record across a page boundary or break a cursor rule on its own, or
+// leak another team's records through a channel; every record kind can lose a
 // field its schema requires. The self-test (suites/self/faults.test.ts) proves each is detected.
 import { schema, type SchemaName } from '../specs/index.js';
 import { parameters } from '../specs/openapi/components.js';
@@ -106,6 +107,8 @@ interface ListEndpoint {
   idFilters: string[];
   requiredFilters: boolean;
   deletable: boolean;
+  /** The API creates its records (a run can fill each of its filtered views). */
+  creatable: boolean;
 }
 
 function listEndpoints(): ListEndpoint[] {
@@ -120,10 +123,30 @@ function listEndpoints(): ListEndpoint[] {
       idFilters: filters.filter(isId).map((p) => p.name),
       requiredFilters: filters.some((p) => p.required === true),
       deletable: endpoints.some((d) => d.method === 'delete' && d.path === `${e.path}/{id}`),
+      creatable: endpoints.some((p) => p.method === 'post' && p.path === e.path),
     };
   });
 }
 
+/** The cursor rules (§4 rules 1–2, changelog 1.4.0) a list can break on its own, and the requirements each names. */
+export const CURSOR_RULES = {
+  'cursor-undecodable-first-page': {
+    requirements: ['LIST-CURSOR-UNDECODABLE', 'ERR-BAD-REQUEST-CURSOR', 'CHANGELOG-1-4-0-CURSOR-400'],
+    words: 'an undecodable cursor answers the first page',
+  },
+  'cursor-empty-rejected': {
+    requirements: ['LIST-CURSOR-EMPTY-FIRST-PAGE', 'CHANGELOG-1-4-0-EMPTY-CURSOR-FIRST-PAGE'],
+    words: 'cursor= (empty) answers 400 instead of the first page',
+  },
+  'cursor-across-orders': {
+    requirements: ['LIST-CURSOR-OTHER-ORDER', 'ERR-BAD-REQUEST-CURSOR'],
+    words: 'a cursor issued for the other order is accepted',
+  },
+} as const;
+export type CursorRule = keyof typeof CURSOR_RULES;
+
+export const cursorRuleBroken = (rule: CursorRule, op: string) => `${rule}:${op}` as const;
+export const pageBoundaryRepeats = (view: string) => `page-boundary-repeats:${view}` as const;
 export const deletedStillListed = (view: string) => `deleted-still-listed:${view}` as const;
 export const limitIgnoredAfterFirstPage = (op: string) => `limit-ignored-after-first-page:${op}` as const;
 export const leakSearch = (op: string) => `leak-search:${op}` as const;
@@ -133,6 +156,8 @@ export const leakFilter = (view: string) => `leak-filter:${view}` as const;
 /** The names the families give their faults. */
 export type FamilyFaultName = ReturnType<
   | typeof appliedWhenRefused
+  | typeof cursorRuleBroken
+  | typeof pageBoundaryRepeats
   | typeof requiredMissing
   | typeof patchAnswersOld
   | typeof patchDropsUnnamed
@@ -155,6 +180,20 @@ function listFaults(): FaultInfo[] {
       description: `${l.op} serves pages after the first at the default size, whatever limit says`,
       shape: 'full',
     });
+    // A page boundary broken on one list or filter alone: every view a run can fill past one page
+    // (a filter of records the API cannot create may hold one record per value, and never page).
+    for (const view of [...(l.requiredFilters ? [] : [l.op]), ...(l.creatable ? l.idFilters.map((f) => `${l.op}?${f}`) : [])]) {
+      out.push({
+        name: pageBoundaryRepeats(view),
+        requirements: ['LIST-WALK-EVERY-RECORD-ONCE'],
+        description: `${view.replace('?', ' filtered by ')} starts each page after the first with the last item of the page before`,
+        shape: 'full',
+      });
+    }
+    // one list breaking a cursor rule while the others keep it: the suite must check every list
+    for (const [rule, { requirements, words }] of Object.entries(CURSOR_RULES) as [CursorRule, (typeof CURSOR_RULES)[CursorRule]][]) {
+      out.push({ name: cursorRuleBroken(rule, l.op), requirements, description: `${l.op} only: ${words}`, shape: 'full' });
+    }
     // a list every request narrows to one entity cannot show another team's records through q or a cursor
     if (!l.requiredFilters) {
       out.push({

@@ -130,6 +130,7 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   const bAssignment = (await t.call('GET', '/assignments?limit=1', { key: 'other', noValidate: true })).json?.data?.[0]?.id ?? pid;
   await c('GET', `/assignments?project_id=${a?.project_id ?? pid}`);
   await c('GET', `/assignments?project_id=${bPid}`);
+  await c('GET', `/assignments?project_id=00000000-0000-0000-0000-000000000000&employee_id=${eid}`); // no project: empty unless project_id is dropped
   await c('GET', `/cvs?employee_id=${eid}&limit=2`);
   await c('GET', '/organizations?limit=2');
   await c('POST', '/organizations', { body: { name: 'O' } });

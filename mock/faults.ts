@@ -40,6 +40,8 @@ const written = [
     'AUTH-BEARER-HEADER',
   ], 'every list endpoint answers 500'),
   f('list-filter-ignored', ['LIST-FILTER-PROJECT-ID', 'LIST-FILTER-EMPLOYEE-ID'], 'project_id/employee_id filters are ignored'),
+  f('assignments-filter-combined-ignores-project', ['LIST-FILTER-PROJECT-ID'],
+    'GET /assignments with both project_id and employee_id applies only employee_id'),
   f('attachments-filter-ignored', ['LIST-ATTACHMENTS-FOR-ENTITY'], 'GET /attachments ignores entity_id (all attachments of the entity type)'),
   f('attachments-params-optional', ['EP-ATTACHMENTS-LIST-PARAMS-REQUIRED'], 'GET /attachments without entity_type/entity_id answers 200'),
   // Team isolation

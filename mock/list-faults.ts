@@ -1,7 +1,7 @@
 // The list families of mock/fault-families.ts, for the page being built: which one applies to
 // this request's operation and filters, and what it changes — nothing unless one is active.
 import type { AppContext } from './context.js';
-import { deletedStillListed, leakCursor, leakFilter, leakSearch, limitIgnoredAfterFirstPage } from './fault-families.js';
+import { deletedStillListed, leakCursor, leakFilter, leakSearch, limitIgnoredAfterFirstPage, pageBoundaryRepeats } from './fault-families.js';
 import type { FaultName } from './faults.js';
 
 export interface ListFaultEffects {
@@ -13,6 +13,8 @@ export interface ListFaultEffects {
   limitAfterFirst: boolean;
   /** Cursors carry the team they were issued to, and the page follows that team. */
   cursorTeam: boolean;
+  /** Each page after the first starts with the last item of the page before. */
+  boundaryRepeats: boolean;
 }
 
 const ID_FILTERS = ['project_id', 'employee_id', 'entity_id'];
@@ -28,5 +30,6 @@ export function listFaultEffects(ctx: AppContext, op: string, query: Record<stri
     keepRemoved: views.some((v) => on(deletedStillListed(v))),
     limitAfterFirst: on(limitIgnoredAfterFirstPage(op)),
     cursorTeam: on(leakCursor(op)),
+    boundaryRepeats: views.some((v) => on(pageBoundaryRepeats(v))),
   };
 }

@@ -6,6 +6,7 @@
 // Reading cursor-format=plain drops the MAC (a tampered cursor that still decodes is honoured).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest } from './errors.js';
+import { type CursorRule, cursorRuleBroken } from './fault-families.js';
 import type { Faults } from './faults.js';
 import type { PageArena } from './page-arena.js';
 import type { Readings } from './readings.js';
@@ -99,7 +100,10 @@ export function parseListQuery(
   codec: CursorCodec,
   faults: Faults,
   readings: Readings,
+  /** The list's operation, for the cursor faults confined to one list (mock/fault-families.ts). */
+  op?: string,
 ): ListQuery {
+  const broken = (rule: CursorRule) => faults.on(rule) || (op !== undefined && faults.on(cursorRuleBroken(rule, op)));
   const detail: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) if (Array.isArray(v)) detail[k] = 'must be given at most once';
   if (Object.keys(detail).length) throw badRequest('Invalid query parameters', detail);
@@ -109,9 +113,12 @@ export function parseListQuery(
   const maxLimit = Number(readings.value('max-limit'));
   let limit = defaultLimit;
   const rawLimit = str('limit');
+  let overMax = false;
   if (rawLimit !== undefined) {
     const valid = /^[0-9]{1,9}$/.test(rawLimit) && Number(rawLimit) > 0;
-    if (valid && Number(rawLimit) > maxLimit && readings.value('limit-over-max') === '400') detail.limit = `must be at most ${maxLimit}`;
+    const refuse = readings.value('limit-over-max');
+    if (valid && Number(rawLimit) > maxLimit && refuse === '400') detail.limit = `must be at most ${maxLimit}`;
+    else if (valid && Number(rawLimit) > maxLimit && refuse === '422') overMax = true;
     else if (valid) limit = Math.min(Number(rawLimit), maxLimit);
     else detail.limit = `must be a positive integer (maximum ${maxLimit})`;
   }
@@ -122,19 +129,21 @@ export function parseListQuery(
   if (rawOrder !== 'asc' && rawOrder !== 'desc') detail.order = 'must be asc or desc';
   const order: Order = rawOrder === 'desc' && !faults.on('order-ignored') ? 'desc' : 'asc';
   if (Object.keys(detail).length) throw badRequest('Invalid query parameters', detail);
+  // reading limit-over-max=422: a well-formed limit the server will not serve, told apart from a malformed one
+  if (overMax) throw new ApiError(422, 'unprocessable_entity', 'The limit is above the maximum page size', { limit: `must be at most ${maxLimit}` });
 
   let after: CursorPayload | undefined;
   const cursor = str('cursor');
-  if (cursor === '' && faults.on('cursor-empty-rejected')) throw badRequest('Invalid cursor', { cursor: 'must not be empty' });
+  if (cursor === '' && broken('cursor-empty-rejected')) throw badRequest('Invalid cursor', { cursor: 'must not be empty' });
   if (cursor) {
     after = codec.decode(cursor);
     if (!after && faults.on('cursor-tampered-5xx')) throw new ApiError(500, 'internal_error', 'Cursor decoding failed');
-    if (!after && !faults.on('cursor-undecodable-first-page')) {
+    if (!after && !broken('cursor-undecodable-first-page')) {
       if (faults.on('bad-request-code-wrong')) throw new ApiError(400, 'invalid_cursor', 'The cursor cannot be decoded');
       throw badRequest('The cursor cannot be decoded', { cursor: 'is not a valid cursor' });
     }
     const sortMismatch = after && after.s !== sort && !faults.on('cursor-across-sorts');
-    const orderMismatch = after && after.o !== order && !faults.on('cursor-across-orders');
+    const orderMismatch = after && after.o !== order && !broken('cursor-across-orders');
     if (after && (sortMismatch || orderMismatch)) {
       throw badRequest('The cursor was issued for another sort or order', { cursor: `was issued for sort=${after.s}&order=${after.o}` });
     }
@@ -169,9 +178,23 @@ export interface Page {
   nextCursor: string;
 }
 
+/** How a page is cut, beyond the query: readings and the list fault families (mock/list-faults.ts). */
+export interface PageOptions {
+  /** false (reading empty-last-page=after-full-page): a full page says hasMore without looking for one more record. */
+  lookAhead?: boolean;
+  /**
+   * true (reading page-scan=window): a page examines at most `limit` entries and answers those
+   * passing `keep`, its cursor after the last one examined, so a filtered or searched list can
+   * answer pages with no items and hasMore true.
+   */
+  window?: boolean;
+  /** The page-boundary-repeats fault of this list or filter alone. */
+  repeatBoundary?: boolean;
+}
+
 /** One page of `sorted` (ascending) in the query's order, after the cursor, passing `keep`. */
-/** `lookAhead: false` (reading empty-last-page=after-full-page): a full page says hasMore without looking for one more record. */
-export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boolean, codec: CursorCodec, faults: Faults, lookAhead = true): Page {
+export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boolean, codec: CursorCodec, faults: Faults, o: PageOptions = {}): Page {
+  const { lookAhead = true, window = false } = o;
   const n = sorted.length;
   const asc = lq.order === 'asc';
   let start = asc ? 0 : n - 1;
@@ -189,14 +212,26 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
       else hi = mid;
     }
     start = asc ? lo : lo - 1;
-    if (faults.on('page-boundary-repeats')) start += asc ? -1 : 1;
+    if (faults.on('page-boundary-repeats') || o.repeatBoundary) start += asc ? -1 : 1;
     if (faults.on('page-boundary-skips')) start += asc ? 1 : -1;
   }
   const want = faults.on('page-over-limit') ? lq.limit + 1 : lq.limit;
   const items: Entry[] = [];
   let hasMore = false;
+  let scanned = 0;
+  let lastScanned: Entry | undefined;
   for (let i = start; asc ? i < n : i >= 0; i += asc ? 1 : -1) {
     const e = sorted[i]!;
+    if (window) {
+      if (scanned === want) {
+        hasMore = true;
+        break;
+      }
+      scanned += 1;
+      lastScanned = e;
+      if (keep(e)) items.push(e);
+      continue;
+    }
     if (!keep(e)) continue;
     if (items.length === want) {
       hasMore = true;
@@ -204,8 +239,8 @@ export function paginate(sorted: Entry[], lq: ListQuery, keep: (e: Entry) => boo
     }
     items.push(e);
   }
-  if (!lookAhead && items.length === want) hasMore = true;
-  const last = items[items.length - 1];
+  if (!lookAhead && (window ? scanned : items.length) === want) hasMore = true;
+  const last = window ? lastScanned : items[items.length - 1];
   const nextCursor = hasMore && last ? codec.encode({ s: lq.sort, o: lq.order, v: (last.row[lq.sort] ?? null) as SortValue, i: last.row.id }) : '';
   if (faults.on('has-more-wrong') && hasMore) return { items, hasMore: false, nextCursor: '' };
   return { items, hasMore, nextCursor };

@@ -50,13 +50,17 @@ describe('the mock serving every alternative reading', () => {
     expect((await t.call('GET', '/projects/not-a-uuid')).status).toBe(404);
     expect((await t.call('GET', '/projects')).json.data).toHaveLength(10);
     expect((await t.call('GET', '/projects/')).json.data).toHaveLength(10);
-    expect((await t.call('GET', '/projects?limit=51')).status).toBe(400);
+    const over = await t.call('GET', '/projects?limit=51');
+    expect([over.status, over.json.error.code, over.json.detail]).toEqual([422, 'unprocessable_entity', { limit: 'must be at most 50' }]);
+    expect((await t.call('GET', '/projects?limit=0')).status).toBe(400); // malformed, not too large
     const first = await t.call('GET', '/projects?limit=50&cursor=');
     expect(first.json.page.hasMore).toBe(true);
     const cursor: string = first.json.page.nextCursor;
     expect(cursor).not.toContain('.'); // unsigned
     const tail = await t.call('GET', `/projects?limit=50&cursor=${cursor}`);
     expect(tail.json.page).toEqual({ hasMore: false });
+    const scanned = await t.call('GET', `/assignments?employee_id=${emp.json.id}&limit=1`); // page-scan=window
+    expect([scanned.json.data, scanned.json.page.hasMore]).toEqual([[], true]);
     const body = { first_name: 'A' };
     expect((await t.call('POST', '/employees', { body, headers: { 'idempotency-key': 'k1' } })).status).toBe(200);
     expect((await t.call('POST', '/employees', { body: { first_name: 'B' }, headers: { 'idempotency-key': 'k1' } })).status).toBe(409);
@@ -64,5 +68,12 @@ describe('the mock serving every alternative reading', () => {
     expect(file.status).toBe(200);
     const del = await t.call('DELETE', `/files/${file.json.id}`);
     expect([del.status, del.text]).toEqual([204, '']);
+  });
+
+  it('refuses a limit above the maximum with 400 under limit-over-max=400', async () => {
+    t = await startTestMock({ readings: { 'limit-over-max': '400' } });
+    const over = await t.call('GET', '/assignments?limit=101');
+    expect([over.status, over.json.detail]).toEqual([400, { limit: 'must be at most 100' }]);
+    expect((await t.call('GET', '/assignments?limit=100')).status).toBe(200);
   });
 });

@@ -112,19 +112,25 @@ function buildPage(ctx: AppContext, input: ReadInput, spec: ListSource): BuiltPa
     if (given.length) throw badRequest('Unsupported query parameters', Object.fromEntries(given.map((p) => [p, 'is not supported'])));
   }
   if (f.on('q-rejected') && query.q !== undefined) throw badRequest('Unsupported query parameter', { q: 'is not supported' });
-  let lq = parseListQuery(query, spec.sortFields, ctx.codec, f, ctx.readings);
+  let lq = parseListQuery(query, spec.sortFields, ctx.codec, f, ctx.readings, input.operationId);
   const lf = listFaultEffects(ctx, input.operationId, query);
   if (lf?.limitAfterFirst && lq.after) lq = { ...lq, limit: Number(ctx.readings.value('default-limit')) };
   const team = lf?.cursorTeam && lq.after?.t ? lq.after.t : input.principal.team;
   const allTeams = f.on('other-team-in-list') || (f.on('list-filter-leaks') && spec.filtered === true) || lf?.allTeams === true;
   // Faults change what a filter keeps (list-filter-ignored, ...): the index is used without one only.
-  const narrowed = f.active === undefined && spec.filter !== undefined ? indexFilterOf(spec.col, query) : undefined;
+  // Reading page-scan=window scans the team's whole list, as a server filtering what it reads would.
+  const window = ctx.readings.value('page-scan') === 'window';
+  const narrowed = f.active === undefined && spec.filter !== undefined && !window ? indexFilterOf(spec.col, query) : undefined;
   let sorted = ctx.sorted.get(spec.col, team, lq.sort, allTeams, narrowed);
   if (lf?.keepRemoved) sorted = withEntries(sorted, spec.col.removedOf(team), lq.sort);
   const q = lq.q;
   const filter = spec.filter;
   const keep = (e: Entry): boolean => (!filter || filter(e)) && (!q || searchText(e, spec.searchField).includes(q));
-  const page = paginate(sorted, lq, keep, ctx.codec, f, ctx.readings.value('empty-last-page') === 'never');
+  const page = paginate(sorted, lq, keep, ctx.codec, f, {
+    lookAhead: ctx.readings.value('empty-last-page') === 'never',
+    window,
+    repeatBoundary: lf?.boundaryRepeats === true,
+  });
   if (lf?.cursorTeam && page.nextCursor) page.nextCursor = ctx.codec.encode({ ...ctx.codec.decode(page.nextCursor)!, t: team });
   const fields = [lq.sort, ...(filter ? (FILTER_FIELDS[spec.col.name] ?? []) : []), ...(q ? [spec.searchField] : [])];
   if (f.active === undefined) {

@@ -56,15 +56,16 @@ export const assignmentRoutes: RouteHandlers = [
     scope: 'assignments:read',
     kind: 'read',
     handler: (ctx, input) => {
-      const projectId = idFilter(input.query, 'project_id');
       const employeeId = idFilter(input.query, 'employee_id');
+      const given = idFilter(input.query, 'project_id');
+      const projectId = employeeId !== undefined && ctx.faults.on('assignments-filter-combined-ignores-project') ? undefined : given;
       const ignore = ctx.faults.on('list-filter-ignored');
       return listPage(ctx, input, {
         col: ctx.store.collections.assignments,
         sortFields: SORT_FIELDS.assignments,
         searchField: 'role',
         dependsOn: [ctx.store.collections.employees],
-        filtered: projectId !== undefined || employeeId !== undefined,
+        filtered: given !== undefined || employeeId !== undefined,
         filter: ignore ? undefined : (e) => (!projectId || e.row.project_id === projectId) && (!employeeId || e.row.employee_id === employeeId),
         view: (e) => ctx.views.assignment(e),
       });

@@ -40,6 +40,26 @@ describe('harness building blocks', () => {
     expect(isOrdered([{ t: 1 }, { t: 3 }, { t: 2 }], 't', 'asc')).toBe(false);
   });
 
+  test('PostgreSQL en_US.utf8 ordering (spaces and punctuation ignored on the first pass) is accepted', () => {
+    const names = (...n: string[]) => n.map((name) => ({ name }));
+    expect(isOrdered(names('Abc', 'A-Z Corp', 'Database', 'Data Platform', 'zeta'), 'name', 'asc')).toBe(true);
+    expect(isOrdered(names('zeta', 'Data Platform', 'Database', 'A-Z Corp', 'Abc'), 'name', 'desc')).toBe(true);
+    expect(isOrdered(names('Data Platform', 'Abc', 'Database'), 'name', 'asc')).toBe(false);
+    expect(isOrdered(names('Database', 'Data Platform', 'Abc'), 'name', 'asc')).toBe(false);
+  });
+
+  test('timestamps and dates are ordered as instants, whatever their format', () => {
+    const at = (...t: string[]) => t.map((created_at) => ({ created_at, title: created_at }));
+    const go = at('2026-01-02T03:04:05Z', '2026-01-02T03:04:05.12Z', '2026-01-02T03:04:05.125Z', '2026-01-02T03:04:05.13Z', '2026-01-02T03:04:05.3Z');
+    expect(isOrdered(go, 'created_at', 'asc')).toBe(true);
+    expect(isOrdered([...go].reverse(), 'created_at', 'desc')).toBe(true);
+    expect(isOrdered(go, 'title', 'asc')).toBe(false); // as text they are not: only _at and _date fields are instants
+    expect(isOrdered(at('2026-01-02T03:04:06.1Z', '2026-01-02T03:04:05.9Z'), 'created_at', 'asc')).toBe(false);
+    expect(isOrdered(at('2026-01-02T04:30:00+02:00', '2026-01-02T03:00:00Z'), 'created_at', 'asc')).toBe(true);
+    expect(isOrdered(at('2026-01-02T03:04:05.1234568Z', '2026-01-02T03:04:05.1234567Z'), 'created_at', 'asc')).toBe(false); // below the millisecond
+    expect(isOrdered([{ start_date: '2026-01-09' }, { start_date: '2026-01-10' }], 'start_date', 'asc')).toBe(true);
+  });
+
   test('upload bodies are deterministic per seed and streamed in blocks', async () => {
     const a = { filename: 'a.bin', contentType: 'application/octet-stream', size: 200_000, seed: 1 };
     expect(await sha256Of(a)).toBe(await sha256Of({ ...a }));

@@ -4,7 +4,7 @@
 // blocked by it.
 import { expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
-import { aProject, createAssignment, createEmployee, createOrganization, testFile, uploadAttachment } from './records.js';
+import { anotherProject, aProject, createAssignment, createEmployee, createOrganization, testFile, uploadAttachment } from './records.js';
 import { shared } from './setup.js';
 
 type Rec = Record<string, unknown>;
@@ -13,6 +13,12 @@ export interface Population {
   project: Rec;
   employees: Rec[];
   assignments: Rec[];
+  /**
+   * One assignment of each employee on another project of the team (none when it has one
+   * project), kept out of `assignments`: a filter on `project` must leave them out, alone or
+   * combined with employee_id, and a filter on their employee must show them.
+   */
+  elsewhere: Rec[];
   organizations: Rec[];
   /** Attachments of the first employee (an entity whose attachment list the run controls). */
   attachments: Rec[];
@@ -27,17 +33,23 @@ const populate = shared('population of lists to page through', async (c: CheckCo
     assignments.push(await createAssignment(c, { employee_id: employees[i % 2]!.id, project_id: project.id }));
     organizations.push(await createOrganization(c));
   }
+  const second = await anotherProject(c, project);
+  const elsewhere: Rec[] = [];
+  for (const e of second ? employees : []) elsewhere.push(await createAssignment(c, { employee_id: e.id, project_id: second!.id }));
   const attachments: Rec[] = [];
   for (let i = 0; i < 3; i += 1) {
     const res = await uploadAttachment(c, { type: 'employee', id: String(employees[0]!.id) }, testFile(c, 16 + i));
     expectStatus(res, '2xx', 'POST /attachments');
     attachments.push(res.body as Rec);
   }
-  return { project, employees, assignments, organizations, attachments };
+  return { project, employees, assignments, elsewhere, organizations, attachments };
 });
 
-/** At least `n` assignments (over two employees, one project), `n` organizations and three attachments made by this run. */
+/**
+ * At least `n` assignments (over two employees, one project), one more per employee on a second
+ * project, `n` organizations and three attachments made by this run.
+ */
 export function population(c: CheckContext, n = 7): Promise<Population> {
-  if (c.settings.readOnly) return Promise.resolve({ project: {}, employees: [], assignments: [], organizations: [], attachments: [] });
+  if (c.settings.readOnly) return Promise.resolve({ project: {}, employees: [], assignments: [], elsewhere: [], organizations: [], attachments: [] });
   return populate(c, n);
 }

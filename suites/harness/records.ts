@@ -37,6 +37,17 @@ export function aProject(c: CheckContext, auth: KeyName = 'team'): Promise<Rec> 
   }, { subject: subjects.projectsList });
 }
 
+/**
+ * A project of the team other than `project`, or undefined when the first page shows none: a
+ * filter on one project is only tested when some record of the run is on another.
+ */
+export function anotherProject(c: CheckContext, project: Rec, auth: KeyName = 'team'): Promise<Rec | undefined> {
+  return setup(`a second project of ${teamName(auth)}`, async () => {
+    const { page } = await fetchPage(c, lists.projects, { limit: 5, auth });
+    return page.data.find((p) => p.id !== project.id);
+  }, { subject: subjects.projectsList });
+}
+
 export function createEmployee(c: CheckContext, body: Rec = {}, auth: KeyName = 'team'): Promise<Rec> {
   return setup(`create an employee of ${teamName(auth)}`, async () => {
     const res = await postEmployee(c, body, auth);

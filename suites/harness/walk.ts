@@ -42,8 +42,8 @@ export interface BoundedWalk extends Walk {
   complete: boolean;
 }
 
-/** The largest limit each list path served after refusing a larger one (learned once per run). */
-const servedLimit = new Map<string, number>();
+/** The largest limit each list path served after refusing a larger one, and the status of the refusal (learned once per run). */
+const servedLimit = new Map<string, { limit: number; status: number; }>();
 
 /**
  * Pages of a sample of a list the run does not control: checks that look at records (their ids,
@@ -57,20 +57,29 @@ export function forgetServedLimits(): void {
 }
 
 /**
+ * Whether a status can be a refusal of the limit's value. §7 lists no status for a bad limit, so
+ * 400, 422 or any other 4xx may say it; only those that say something else cannot: the key (401,
+ * 403), the route (404), the clock (408) or the rate (429).
+ */
+function mayRefuseLimit(status: number): boolean {
+  return status >= 400 && status < 500 && ![401, 403, 404, 408, 429].includes(status);
+}
+
+/**
  * GET of a list whose `limit` is only wanted, not the point of the check. §8 does not show the
- * page-size maximum, so a deployment may refuse a limit above it with 400 instead of clamping:
- * then the largest served limit is found (binary search on the first page), recorded as the
- * reading list.maximum-limit, and the request is sent again with it. A 400 that smaller limits
- * do not cure is returned unchanged.
+ * page-size maximum, so a deployment may refuse a limit above it (400, 422, ...) instead of
+ * clamping: then the largest served limit is found (binary search on the first page), recorded
+ * as the reading list.maximum-limit, and the request is sent again with it. A refusal that
+ * smaller limits do not cure is returned unchanged.
  */
 export async function sendList(c: CheckContext, path: string, query: Record<string, string | number | undefined>, auth?: Auth): Promise<ApiResponse> {
   const send = (q: Record<string, string | number | undefined>) => c.api.send({ method: 'GET', path, auth, query: q });
   const wanted = query.limit;
   const cap = servedLimit.get(path);
-  const capped = typeof wanted === 'number' && cap !== undefined && wanted > cap;
-  if (capped) c.reading('list.maximum-limit', `${cap} (a larger limit is refused with 400)`);
-  const res = await send(capped ? { ...query, limit: cap } : query);
-  if (res.status !== 400 || typeof wanted !== 'number' || wanted <= 1 || cap !== undefined) return res;
+  const capped = typeof wanted === 'number' && cap !== undefined && wanted > cap.limit;
+  if (capped) c.reading('list.maximum-limit', `${cap.limit} (a larger limit is refused with ${cap.status})`);
+  const res = await send(capped ? { ...query, limit: cap.limit } : query);
+  if (!mayRefuseLimit(res.status) || typeof wanted !== 'number' || wanted <= 1 || cap !== undefined) return res;
   const served = async (limit: number) => is2xx(await send({ ...query, cursor: undefined, limit }));
   if (query.cursor && (await served(wanted))) return res; // refused for another reason than the limit
   let lo = 0, hi = wanted;
@@ -80,8 +89,8 @@ export async function sendList(c: CheckContext, path: string, query: Record<stri
     else hi = mid;
   }
   if (lo === 0) return res;
-  servedLimit.set(path, lo);
-  c.reading('list.maximum-limit', `${lo} (a larger limit is refused with 400)`);
+  servedLimit.set(path, { limit: lo, status: res.status });
+  c.reading('list.maximum-limit', `${lo} (a larger limit is refused with ${res.status})`);
   return send({ ...query, limit: lo });
 }
 
@@ -98,7 +107,8 @@ function checkPage(list: ListSpec, o: WalkOptions, res: ApiResponse, later: bool
   expectStatus(res, '2xx', `GET ${list.path}`);
   const page = expectPage(res, list.resource);
   if (o.limit !== undefined && page.data.length > o.limit) {
-    fail(`a ${later ? 'later ' : ''}page of ${list.path} holds ${page.data.length} items, limit=${o.limit}`, res);
+    // concerns LIST-LIMIT in a check that names it beside others; in any other check, all its ids
+    fail(`a ${later ? 'later ' : ''}page of ${list.path} holds ${page.data.length} items, limit=${o.limit}`, res, { requirement: 'LIST-LIMIT' });
   }
   return page;
 }
@@ -138,8 +148,11 @@ export async function walkWithin(c: CheckContext, list: ListSpec, o: WalkOptions
     }
     const next = page.page.nextCursor;
     ensure(typeof next === 'string' && next !== '', 'hasMore is true but nextCursor is missing or empty', res);
+    // a walk that makes no progress is caught here, whether its pages hold items or not
     ensure(!seenCursors.has(next), `nextCursor repeats an earlier cursor: the walk would never end`, res);
-    ensure(page.data.length > 0, 'a page with hasMore true holds no items', res);
+    // Allowed (§4 rule 3 only says to follow hasMore: a server that filters a scanned window may
+    // find nothing in it), but a client pays a request for nothing.
+    if (page.data.length === 0) c.warn(`list.empty-page-has-more${list.path}`, 'a page with hasMore true holds no items: a client pays a request for nothing');
     seenCursors.add(next);
     cursor = next;
     if (n + 1 >= budget) return { items, pages, last: res, complete: false };

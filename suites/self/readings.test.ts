@@ -30,7 +30,12 @@ const runs: ReadingRun[] = [
       'last-page-cursor': 'absent',
       'cursor-format': 'plain',
     },
-    observed: { 'list.maximum-limit': /^50 /, 'list.limit-above-maximum': /refused/, 'list.default-page-size': /^10$/, 'list.last-page-next-cursor': /absent/ },
+    observed: {
+      'list.maximum-limit': /^50 \(a larger limit is refused with 400\)/,
+      'list.limit-above-maximum': /refused with 400/,
+      'list.default-page-size': /^10$/,
+      'list.last-page-next-cursor': /absent/,
+    },
   },
   {
     name: 'statuses: 200 creates, 403 for keys and plans, 409 reused JSON key, 404 malformed ids, 204 file delete, decimal 25 MB, offset timestamps',
@@ -50,28 +55,35 @@ const runs: ReadingRun[] = [
       'idempotency.reused-key-other-body': /^409$/,
       'ids.non-canonical-status': /404/,
       'file-delete.answer': /^204/,
-      'upload.limit': /^25000000 <= L/,
+      'upload.limit': /^24995904 <= L/,
     },
   },
   {
     name:
-      'a maximum of 50 clamped, space-separated timestamps, lists also at a trailing slash, a full page before an empty last one, legacy organizations beside full projects',
+      'a maximum of 50 clamped, space-separated timestamps, lists also at a trailing slash, a full page before an empty last one, pages of a scanned window, legacy organizations beside full projects',
     choice: {
       'max-limit': '50',
       'default-limit': '10',
       'timestamp-format': 'space',
       'trailing-slash-lists': 'list',
       'empty-last-page': 'after-full-page',
+      'page-scan': 'window',
       'organization-shape': 'other',
     },
     observed: { 'list.limit-above-maximum': /clamped \(page of 50\)/, 'shape.organization': /^legacy/, 'shape.project': /^full/ },
-    warned: [/^list\.empty-last-page/],
+    warned: [/^list\.empty-last-page/, /^list\.empty-page-has-more/],
   },
   {
-    name: 'legacy shape with every alternative reading at once',
+    name: 'legacy shape with every alternative reading at once (a limit above 50 refused with 422)',
     shape: 'legacy',
     choice: Object.fromEntries(readings.map((r) => [r.name, r.values.at(-1)!])) as ReadingChoice,
-    observed: { 'list.maximum-limit': /^50 /, 'create.status': /^200$/, 'shape.organization': /^full/, 'shape.project': /^legacy/ },
+    observed: {
+      'list.maximum-limit': /^50 \(a larger limit is refused with 422\)/,
+      'list.limit-above-maximum': /refused with 422/,
+      'create.status': /^200$/,
+      'shape.organization': /^full/,
+      'shape.project': /^legacy/,
+    },
   },
 ];
 
