@@ -37,6 +37,8 @@ export const readings = [
     '§4 rule 3 only says to request the next page while hasMore is true: a server that does not look ahead says hasMore true on a full page and answers the next request with an empty last page.'),
   r('trailing-slash-lists', ['404', 'list'],
     '§4 shows the lists at /projects, /assignments, ...; whether /projects/ (a trailing slash) is the same route is a routing choice the document does not fix.'),
+  r('request-noise', ['none', 'gateway'],
+    '§7 fixes the error envelope, not the headers around it, and §9 allows "new response fields (REST clients must ignore unknown fields)": a deployment behind a gateway adds a per-request header (a latency, a request id) to its answers, and may put a per-request number (a timing) in its error bodies.'),
   r('timestamp-format', ['rfc3339-z', 'offset', 'space'],
     '§2 "Formats of timestamps and dates ... are not shown": e.g. 2026-01-02T03:04:05.678+00:00 (offset) or 2026-01-02 03:04:05.678+00:00 (space).'),
 ] as const satisfies readonly ReadingInfo[];

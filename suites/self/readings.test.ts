@@ -33,7 +33,8 @@ const runs: ReadingRun[] = [
     observed: { 'list.maximum-limit': /^50 /, 'list.limit-above-maximum': /refused/, 'list.default-page-size': /^10$/, 'list.last-page-next-cursor': /absent/ },
   },
   {
-    name: 'statuses: 200 creates, 403 for keys and plans, 409 reused JSON key, 404 malformed ids, 204 file delete, decimal 25 MB, offset timestamps',
+    name:
+      'statuses: 200 creates, 403 for keys and plans, 409 reused JSON key, 404 malformed ids, 204 file delete, decimal 25 MB, offset timestamps, per-request noise in errors',
     choice: {
       'create-status': '200',
       'auth-failure-status': '403',
@@ -43,6 +44,7 @@ const runs: ReadingRun[] = [
       'file-delete': '204',
       'upload-limit': '25000000',
       'timestamp-format': 'offset',
+      'request-noise': 'gateway',
     },
     observed: {
       'create.status': /^200$/,
@@ -51,6 +53,7 @@ const runs: ReadingRun[] = [
       'ids.non-canonical-status': /404/,
       'file-delete.answer': /^204/,
       'upload.limit': /^25000000 <= L/,
+      'isolation.per-request-noise': /header x-upstream-latency-us/,
     },
   },
   {
