@@ -48,6 +48,13 @@ describe('the mock serving every alternative reading', () => {
     expect((await t.call('GET', '/projects', { key: 'none' })).status).toBe(403);
     expect((await t.call('GET', '/projects', { key: 'noApi' })).status).toBe(403);
     expect((await t.call('GET', '/projects/not-a-uuid')).status).toBe(404);
+    // uuid-spellings=accept: other spellings of the same UUID name it; a changed version does not
+    const pid: string = (await t.call('GET', '/projects?limit=1')).json.data[0].id;
+    for (const form of [pid.replace(/-/g, ''), `{${pid}}`, `urn:uuid:${pid}`, ` ${pid.toUpperCase()} `]) {
+      const res = await t.call('GET', `/projects/${encodeURIComponent(form)}`);
+      expect([res.status, res.json.id], form).toEqual([200, pid]);
+    }
+    expect((await t.call('GET', `/projects/${pid.slice(0, 14)}0${pid.slice(15)}`)).status).toBe(404);
     expect((await t.call('GET', '/projects')).json.data).toHaveLength(10);
     expect((await t.call('GET', '/projects/')).json.data).toHaveLength(10);
     expect((await t.call('GET', '/projects?limit=51')).status).toBe(400);

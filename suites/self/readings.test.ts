@@ -34,7 +34,7 @@ const runs: ReadingRun[] = [
   },
   {
     name:
-      'statuses: 200 creates, 403 for keys and plans, 409 reused JSON key, 404 malformed ids, 204 file delete, decimal 25 MB, offset timestamps, per-request noise in errors',
+      'statuses: 200 creates, 403 for keys and plans, 409 reused JSON key, 404 malformed ids, 204 file delete, decimal 25 MB, offset timestamps, per-request noise in errors, other UUID spellings served',
     choice: {
       'create-status': '200',
       'auth-failure-status': '403',
@@ -45,6 +45,7 @@ const runs: ReadingRun[] = [
       'upload-limit': '25000000',
       'timestamp-format': 'offset',
       'request-noise': 'gateway',
+      'uuid-spellings': 'accept',
     },
     observed: {
       'create.status': /^200$/,
@@ -54,6 +55,7 @@ const runs: ReadingRun[] = [
       'file-delete.answer': /^204/,
       'upload.limit': /^25000000 <= L/,
       'isolation.per-request-noise': /header x-upstream-latency-us/,
+      'ids.other-spellings': /^served as the id it spells$/,
     },
   },
   {
