@@ -116,6 +116,8 @@ const written = [
   // Authentication and plans
   f('auth-not-enforced', ['AUTH-BEARER-REQUIRED', 'AUTH-INVALID-KEY-NOT-SERVED'], 'requests without a key are served as team A'),
   f('invalid-key-accepted', ['AUTH-INVALID-KEY-NOT-SERVED'], 'any non-empty unknown bearer token is served as team A'),
+  f('file-reads-unauthenticated', ['AUTH-BEARER-REQUIRED', 'AUTH-INVALID-KEY-NOT-SERVED'],
+    "GET /files/{id} and the attachment download skip authentication: without a key or with any key they serve team A's record"),
   f('scope-not-enforced', ['AUTH-READ-ONLY-KEY-NO-WRITE'], 'the read-only key may mutate'),
   f('plan-not-enforced', ['AUTH-PLAN-NO-API-ACCESS', 'LIMIT-PLAN-ERROR-FIELDS'], 'the key of the plan without API access is served'),
   f('plan-limit-fields-missing', ['LIMIT-PLAN-ERROR-FIELDS', 'AUTH-PLAN-NO-API-ACCESS'], 'the plan-limit error lacks feature, plan, current and limit'),

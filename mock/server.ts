@@ -166,7 +166,7 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, direc
   app.addHook('onRequest', (req, _reply, done) => {
     const cfg = req.routeOptions.config as Partial<RouteConfig> | undefined;
     try {
-      req.principal = ctx.auth.authenticate(req.headers.authorization, cfg?.scope);
+      req.principal = ctx.auth.authenticate(req.headers.authorization, cfg?.scope, cfg?.operationId);
       done();
     } catch (err) {
       const lifted = refusalFaultActive(ctx) && err instanceof ApiError ? liftAuthRefusal(ctx, req, err) : undefined;
