@@ -1,0 +1,100 @@
+// §1 "Every record belongs to a team", "reported as missing, the same as an id that does not
+// exist": no list channel reaches another team's records — the lists, every filter, search q with
+// the other team's exact names, cursors handed across teams. Team B's records are created with its
+// own key; isolation by id, references and idempotency keys are in isolation.check.ts.
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
+import { check, type CheckContext } from './harness/check.js';
+import { expectPage } from './harness/problems.js';
+import { aProject } from './harness/records.js';
+import type { KeyName } from './harness/redact.js';
+import { teamB } from './harness/team-b.js';
+import { fetchPage, lists, SAMPLE_PAGES, sendList, walkWithin } from './harness/walk.js';
+
+type Rec = Record<string, unknown>;
+const opts = { mutates: true, keys: ['otherTeam' as const] };
+const pageable = ['projects', 'assignments', 'organizations', 'cvs'] as const;
+
+/** Ids a team is seen holding: the first pages of every list (a bounded prefix on a large deployment). */
+async function idsOf(c: CheckContext, auth: KeyName): Promise<Set<unknown>> {
+  const ids = new Set<unknown>();
+  for (const list of pageable) for (const item of (await walkWithin(c, lists[list], { limit: 100, auth, maxPages: SAMPLE_PAGES })).items) ids.add(item.id);
+  return ids;
+}
+
+check([
+  'ISO-LIST-OWN-TEAM-ONLY',
+], "no list shows another team's record, filtered by its ids or not", async (c) => {
+  const b = await teamB(c);
+  const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, b.attachment.id, ...(await idsOf(c, 'otherTeam'))]);
+  for (const list of pageable) {
+    const w = await walkWithin(c, lists[list], { limit: 100, maxPages: SAMPLE_PAGES });
+    const leak = w.items.find((i) => theirs.has(i.id));
+    if (leak) fail(`GET ${lists[list].path} shows another team's record ${String(leak.id)}`, w.last);
+  }
+  const project = await aProject(c);
+  // an employee of the other team that has a CV (the run's own employees have none)
+  const theirCv = (await fetchPage(c, lists.cvs, { limit: 1, auth: 'otherTeam' })).page.data[0];
+  const filtered: [string, Record<string, string>][] = [
+    ['/assignments', { project_id: String(b.project.id) }],
+    ['/assignments', { employee_id: String(b.employee.id) }],
+    ['/assignments', { project_id: String(project.id), employee_id: String(b.employee.id) }],
+    ['/assignments', { project_id: String(b.project.id), employee_id: String(b.employee.id) }],
+    ['/cvs', { employee_id: String(b.employee.id) }],
+    ...(theirCv ? [['/cvs', { employee_id: String(theirCv.employee_id) }] as [string, Record<string, string>]] : []),
+    ['/attachments', { entity_type: 'project', entity_id: String(b.project.id) }],
+  ];
+  for (const [path, query] of filtered) {
+    const res = await c.api.send({ method: 'GET', path, query });
+    if (!is2xx(res)) {
+      expectStatus(res, '4xx', `GET ${path} filtered by another team's id`);
+      continue;
+    }
+    const data = (res.body as { data?: unknown[]; })?.data ?? [];
+    ensure(data.length === 0, `GET ${path}?${new URLSearchParams(query)} shows ${data.length} record(s) of another team`, res);
+  }
+}, opts);
+
+check([
+  'ISO-LIST-OWN-TEAM-ONLY',
+], "search q finds only the team's own records, even with another team's exact names", async (c) => {
+  const b = await teamB(c);
+  const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, ...(await idsOf(c, 'otherTeam'))]);
+  const probes: [string, string][] = [['/projects', String(b.project.title)], ['/organizations', String(b.organization.name)], [
+    '/assignments',
+    String(b.assignment.role),
+  ]];
+  const cv = (await fetchPage(c, lists.cvs, { limit: 1, auth: 'otherTeam' })).page.data[0];
+  if (cv) probes.push(['/cvs', String(cv.name)]);
+  for (const [path, q] of probes) {
+    const own = await sendList(c, path, { q, limit: 100 }, 'otherTeam');
+    if (is2xx(own)) {
+      c.reading(`search.q${path}`,
+        expectPage(own, lists[path.slice(1) as (typeof pageable)[number]].resource).data.length ? 'finds records by name' : 'no hit for an exact name');
+    }
+    const res = await sendList(c, path, { q, limit: 100 });
+    expectStatus(res, '2xx', `GET ${path}?q=`);
+    const leak = (res.body as { data?: Rec[]; }).data?.find((i) => theirs.has(i.id));
+    if (leak) fail(`GET ${path}?q=<another team's name> shows that team's record ${String(leak.id)}`, res);
+  }
+}, opts);
+
+check([
+  'ISO-LIST-OWN-TEAM-ONLY',
+  'LIST-PAGE-WALK',
+], "a cursor another team received serves only the caller's own records, or is refused", async (c) => {
+  await teamB(c);
+  const mine = await idsOf(c, 'team');
+  for (const list of pageable) {
+    const { page } = await fetchPage(c, lists[list], { limit: 1 });
+    if (!page.page.hasMore || !page.page.nextCursor) continue;
+    const res = await c.api.send({ method: 'GET', path: lists[list].path, query: { limit: 50, cursor: page.page.nextCursor }, auth: 'otherTeam' });
+    // refusing another team's cursor is as good as serving that team its own records (§4 shows no status for it)
+    if (res.status >= 400 && res.status < 500) {
+      c.reading(`cursor.other-team${lists[list].path}`, `refused with ${res.status}`);
+      continue;
+    }
+    expectStatus(res, '2xx', `GET ${lists[list].path} by the other team with this team's cursor`);
+    const leak = expectPage(res, lists[list].resource).data.find((i) => mine.has(i.id));
+    if (leak) fail(`another team following this team's cursor on ${lists[list].path} reads this team's record ${String(leak.id)}`, res);
+  }
+}, opts);
