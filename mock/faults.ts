@@ -53,6 +53,8 @@ const written = [
   f('not-found-says-other-team', ['ISO-OTHER-TEAM-AS-MISSING'], "the 404 for another team's id says the record belongs to another team"),
   f('other-team-in-list', ['ISO-LIST-OWN-TEAM-ONLY'], "lists include other teams' records"),
   f('list-filter-leaks', ['ISO-LIST-OWN-TEAM-ONLY'], 'filtered lists (project_id, employee_id, entity) search every team'),
+  f('filter-other-team-distinguishable', ['ISO-OTHER-TEAM-AS-MISSING'],
+    "a list filtered by another team's id (project_id, employee_id, entity_id) answers 404, by a missing id an empty page"),
   f('cross-team-reference-accepted', ['ISO-REFERENCE-OTHER-TEAM-AS-MISSING'],
     "POST /assignments and POST /attachments accept another team's employee/project/entity"),
   // Idempotency

@@ -4,10 +4,11 @@
 // own key; isolation by id, references and idempotency keys are in isolation.check.ts.
 import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
+import { expectAnswerLikeMissing } from './harness/missing.js';
 import { expectPage } from './harness/problems.js';
 import { aProject } from './harness/records.js';
 import type { KeyName } from './harness/redact.js';
-import { teamB } from './harness/team-b.js';
+import { type TeamB, teamB } from './harness/team-b.js';
 import { fetchPage, lists, SAMPLE_PAGES, sendList, walkWithin } from './harness/walk.js';
 
 type Rec = Record<string, unknown>;
@@ -21,6 +22,29 @@ async function idsOf(c: CheckContext, auth: KeyName): Promise<Set<unknown>> {
   return ids;
 }
 
+/** A list filter naming records of the other team (`theirs`), alone or beside one of the team's own. */
+interface Filter {
+  path: string;
+  theirs: string[];
+  query: (ids: readonly string[]) => Record<string, string>;
+}
+
+async function filtersNaming(c: CheckContext, b: TeamB): Promise<Filter[]> {
+  const project = String((await aProject(c)).id);
+  // an employee of the other team that has a CV (the run's own employees have none)
+  const theirCv = (await fetchPage(c, lists.cvs, { limit: 1, auth: 'otherTeam' })).page.data[0];
+  const [p, e] = [String(b.project.id), String(b.employee.id)];
+  return [
+    { path: '/assignments', theirs: [p], query: ([x]) => ({ project_id: x! }) },
+    { path: '/assignments', theirs: [e], query: ([x]) => ({ employee_id: x! }) },
+    { path: '/assignments', theirs: [e], query: ([x]) => ({ project_id: project, employee_id: x! }) },
+    { path: '/assignments', theirs: [p, e], query: ([x, y]) => ({ project_id: x!, employee_id: y! }) },
+    { path: '/cvs', theirs: [e], query: ([x]) => ({ employee_id: x! }) },
+    ...(theirCv ? [{ path: '/cvs', theirs: [String(theirCv.employee_id)], query: ([x]: readonly string[]) => ({ employee_id: x! }) }] : []),
+    { path: '/attachments', theirs: [p], query: ([x]) => ({ entity_type: 'project', entity_id: x! }) },
+  ];
+}
+
 check([
   'ISO-LIST-OWN-TEAM-ONLY',
 ], "no list shows another team's record, filtered by its ids or not", async (c) => {
@@ -31,26 +55,26 @@ check([
     const leak = w.items.find((i) => theirs.has(i.id));
     if (leak) fail(`GET ${lists[list].path} shows another team's record ${String(leak.id)}`, w.last);
   }
-  const project = await aProject(c);
-  // an employee of the other team that has a CV (the run's own employees have none)
-  const theirCv = (await fetchPage(c, lists.cvs, { limit: 1, auth: 'otherTeam' })).page.data[0];
-  const filtered: [string, Record<string, string>][] = [
-    ['/assignments', { project_id: String(b.project.id) }],
-    ['/assignments', { employee_id: String(b.employee.id) }],
-    ['/assignments', { project_id: String(project.id), employee_id: String(b.employee.id) }],
-    ['/assignments', { project_id: String(b.project.id), employee_id: String(b.employee.id) }],
-    ['/cvs', { employee_id: String(b.employee.id) }],
-    ...(theirCv ? [['/cvs', { employee_id: String(theirCv.employee_id) }] as [string, Record<string, string>]] : []),
-    ['/attachments', { entity_type: 'project', entity_id: String(b.project.id) }],
-  ];
-  for (const [path, query] of filtered) {
-    const res = await c.api.send({ method: 'GET', path, query });
+  for (const f of await filtersNaming(c, b)) {
+    const query = f.query(f.theirs);
+    const res = await c.api.send({ method: 'GET', path: f.path, query });
     if (!is2xx(res)) {
-      expectStatus(res, '4xx', `GET ${path} filtered by another team's id`);
+      expectStatus(res, '4xx', `GET ${f.path} filtered by another team's id`);
       continue;
     }
     const data = (res.body as { data?: unknown[]; })?.data ?? [];
-    ensure(data.length === 0, `GET ${path}?${new URLSearchParams(query)} shows ${data.length} record(s) of another team`, res);
+    ensure(data.length === 0, `GET ${f.path}?${new URLSearchParams(query)} shows ${data.length} record(s) of another team`, res);
+  }
+}, opts);
+
+check([
+  'ISO-OTHER-TEAM-AS-MISSING',
+], "a list filtered by another team's ids answers exactly like the same filter naming missing ids", async (c) => {
+  // a 403 or 404 for the other team's id beside an empty page for a random one says the record exists
+  const b = await teamB(c);
+  for (const f of await filtersNaming(c, b)) {
+    await expectAnswerLikeMissing(c, f.theirs, (ids) => c.api.send({ method: 'GET', path: f.path, query: f.query(ids) }),
+      `GET ${f.path} filtered by ${Object.keys(f.query(f.theirs)).join(' and ')}`);
   }
 }, opts);
 
