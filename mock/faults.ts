@@ -57,6 +57,8 @@ const written = [
     "a list filtered by another team's id (project_id, employee_id, entity_id) answers 404, by a missing id an empty page"),
   f('cross-team-reference-accepted', ['ISO-REFERENCE-OTHER-TEAM-AS-MISSING'],
     "POST /assignments and POST /attachments accept another team's employee/project/entity"),
+  f('reference-says-other-team', ['ISO-REFERENCE-OTHER-TEAM-AS-MISSING'],
+    "a body reference to another team's record is refused with the status of a missing one (400), but says it belongs to another team"),
   // Idempotency
   f('replay-missing', ['IDEM-REPLAY', 'UPLOAD-IDEM-REPLAY'], 'idempotency keys are ignored: a retry creates again'),
   f('idem-422-missing', ['UPLOAD-IDEM-DIFFERENT-FILE-422', 'ERR-IDEM-DIFFERENT-FILE'], 'a reused key with a different request replays the first response'),
