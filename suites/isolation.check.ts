@@ -10,7 +10,18 @@ import type { ApiResponse } from './harness/client.js';
 import { compareWithMissing, expectLikeMissing } from './harness/missing.js';
 import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
-import { aProject, attachmentsOf, createEmployee, marker, postAssignment, postOrganization, testFile, uploadAttachment } from './harness/records.js';
+import {
+  aProject,
+  attachmentsOf,
+  createEmployee,
+  marker,
+  postAssignment,
+  postOrganization,
+  testFile,
+  uploadAttachment,
+  uploadFile,
+} from './harness/records.js';
+import type { KeyName } from './harness/redact.js';
 import { teamB } from './harness/team-b.js';
 
 type Rec = Record<string, unknown>;
@@ -130,6 +141,30 @@ check([
   if (is2xx(other)) {
     ensure((other.body as Rec).id !== (org.body as Rec).id, "the other team's request with this team's key and body was answered with this team's organization",
       other);
+  }
+}, opts);
+
+check([
+  'ISO-IDEMPOTENCY-PER-TEAM',
+], "an idempotency key one team used on an upload never brings that team's record to the other team's upload", async (c) => {
+  const b = await teamB(c);
+  const project = await aProject(c);
+  // the same file each time: a key held across teams would replay the first upload as it is
+  const file = testFile(c, 64);
+  const uploads: [string, (auth: KeyName, key: string) => Promise<ApiResponse>][] = [
+    ['POST /files', (auth, key) => uploadFile(c, file, { auth, idempotencyKey: key })],
+    ['POST /attachments', (auth, key) =>
+      // each team on its own project: the request differs only in whose entity it names
+      uploadAttachment(c, { type: 'project', id: String(auth === 'team' ? project.id : b.project.id) }, file, { auth, idempotencyKey: key })],
+  ];
+  for (const [name, send] of uploads) {
+    const key = randomUUID();
+    const mine = await send('team', key);
+    expectStatus(mine, '2xx', `${name} with a fresh key`);
+    const theirs = await send('otherTeam', key);
+    if (is2xx(theirs)) {
+      ensure((theirs.body as Rec).id !== (mine.body as Rec).id, `the other team's ${name} with this team's key was answered with this team's record`, theirs);
+    } else c.reading(`idempotency.key-reach ${name}`, `a key one team used is refused to the other with ${theirs.status}`);
   }
 }, opts);
 
