@@ -44,6 +44,9 @@ export function resolveKeys(given: Partial<MockKeys> = {}): MockKeys {
 
 const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
 
+/** The reads by id of files and attachments the fault file-reads-unauthenticated serves without a valid key. */
+const FILE_READS = new Set(['getFile', 'downloadAttachment']);
+
 export class Authenticator {
   private readonly principals = new Map<string, Principal>();
 
@@ -65,10 +68,11 @@ export class Authenticator {
     return m ? this.principals.get(m[1]!) : undefined;
   }
 
-  /** The principal of a request, or throws the envelope error to answer. */
-  authenticate(header: string | undefined, scope: Scope | undefined): Principal {
+  /** The principal of a request to an operation, or throws the envelope error to answer. */
+  authenticate(header: string | undefined, scope: Scope | undefined, operationId?: string): Principal {
     let p = this.principalOf(header);
     if (!p && this.faults.on('auth-not-enforced')) p = Authenticator.TEAM_A_FALLBACK;
+    if (!p && this.faults.on('file-reads-unauthenticated') && FILE_READS.has(operationId ?? '')) p = Authenticator.TEAM_A_FALLBACK;
     if (!p && this.faults.on('invalid-key-accepted') && header !== undefined && BEARER.test(header)) p = Authenticator.TEAM_A_FALLBACK;
     if (!p) {
       throw unauthorized(header ? 'The API key is invalid' : 'Missing Authorization: Bearer <API_KEY> header',

@@ -175,6 +175,7 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   const file = await c('POST', '/files', { raw: uploadForm('file-bytes', { category: 'c' }) });
   const fid = typeof file.json?.id === 'string' ? file.json.id : pid;
   await c('GET', `/files/${fid}`);
+  await c('GET', `/files/${fid}`, { key: 'none' });
   await c('DELETE', `/files/${fid}`);
   await c('GET', `/files/${fid}`);
   await c('POST', '/documents', { raw: uploadForm('doc') });

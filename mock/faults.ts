@@ -55,8 +55,12 @@ const written = [
   f('not-found-says-other-team', ['ISO-OTHER-TEAM-AS-MISSING'], "the 404 for another team's id says the record belongs to another team"),
   f('other-team-in-list', ['ISO-LIST-OWN-TEAM-ONLY'], "lists include other teams' records"),
   f('list-filter-leaks', ['ISO-LIST-OWN-TEAM-ONLY'], 'filtered lists (project_id, employee_id, entity) search every team'),
+  f('filter-other-team-distinguishable', ['ISO-OTHER-TEAM-AS-MISSING'],
+    "a list filtered by another team's id (project_id, employee_id, entity_id) answers 404, by a missing id an empty page"),
   f('cross-team-reference-accepted', ['ISO-REFERENCE-OTHER-TEAM-AS-MISSING'],
     "POST /assignments and POST /attachments accept another team's employee/project/entity"),
+  f('reference-says-other-team', ['ISO-REFERENCE-OTHER-TEAM-AS-MISSING'],
+    "a body reference to another team's record is refused with the status of a missing one (400), but says it belongs to another team"),
   // Idempotency
   f('replay-missing', ['IDEM-REPLAY', 'UPLOAD-IDEM-REPLAY'], 'idempotency keys are ignored: a retry creates again'),
   f('idem-422-missing', ['UPLOAD-IDEM-DIFFERENT-FILE-422', 'ERR-IDEM-DIFFERENT-FILE'], 'a reused key with a different request replays the first response'),
@@ -121,6 +125,8 @@ const written = [
   // Authentication and plans
   f('auth-not-enforced', ['AUTH-BEARER-REQUIRED', 'AUTH-INVALID-KEY-NOT-SERVED'], 'requests without a key are served as team A'),
   f('invalid-key-accepted', ['AUTH-INVALID-KEY-NOT-SERVED'], 'any non-empty unknown bearer token is served as team A'),
+  f('file-reads-unauthenticated', ['AUTH-BEARER-REQUIRED', 'AUTH-INVALID-KEY-NOT-SERVED'],
+    "GET /files/{id} and the attachment download skip authentication: without a key or with any key they serve team A's record"),
   f('scope-not-enforced', ['AUTH-READ-ONLY-KEY-NO-WRITE'], 'the read-only key may mutate'),
   f('plan-not-enforced', ['AUTH-PLAN-NO-API-ACCESS', 'LIMIT-PLAN-ERROR-FIELDS'], 'the key of the plan without API access is served'),
   f('plan-limit-fields-missing', ['LIMIT-PLAN-ERROR-FIELDS', 'AUTH-PLAN-NO-API-ACCESS'], 'the plan-limit error lacks feature, plan, current and limit'),

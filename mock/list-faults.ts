@@ -1,8 +1,10 @@
 // The list families of mock/fault-families.ts, for the page being built: which one applies to
 // this request's operation and filters, and what it changes — nothing unless one is active.
 import type { AppContext } from './context.js';
+import { notFound } from './errors.js';
 import { deletedStillListed, leakCursor, leakFilter, leakSearch, limitIgnoredAfterFirstPage, pageBoundaryRepeats } from './fault-families.js';
 import type { FaultName } from './faults.js';
+import type { TeamId } from './store.js';
 
 export interface ListFaultEffects {
   /** The page draws from every team's records (a search or a filter that ignores the team). */
@@ -32,4 +34,16 @@ export function listFaultEffects(ctx: AppContext, op: string, query: Record<stri
     cursorTeam: on(leakCursor(op)),
     boundaryRepeats: views.some((v) => on(pageBoundaryRepeats(v))),
   };
+}
+
+/**
+ * filter-other-team-distinguishable: a list filtered by the id of another team's record answers
+ * 404, while the same filter naming no record answers an empty page — which tells the caller the
+ * other team's id exists.
+ */
+export function refuseOtherTeamsFilter(ctx: AppContext, team: TeamId, query: Record<string, unknown>): void {
+  if (!ctx.faults.on('filter-other-team-distinguishable')) return;
+  const ids = ID_FILTERS.map((f) => query[f]).filter((v): v is string => typeof v === 'string' && v !== '');
+  const cols = Object.values(ctx.store.collections);
+  if (ids.some((id) => cols.some((col) => col.get(team, id, true) !== undefined && col.get(team, id) === undefined))) throw notFound();
 }

@@ -43,5 +43,10 @@ export function ownReference(ctx: AppContext, col: Collection, team: TeamId, id:
   const own = col.get(team, id, ctx.faults.on('cross-team-reference-accepted'));
   if (own) return own;
   const other = col.get(team, id, true);
-  return other && deferCrossTeam(ctx, badRequest('Unknown reference', { [`${col.name.replace(/s$/, '')}_id`]: 'no such record' })) ? other : undefined;
+  const field = `${col.name.replace(/s$/, '')}_id`;
+  // refused with the status of a missing reference, but in words that say the record exists
+  if (other && ctx.faults.on('reference-says-other-team')) {
+    throw badRequest('The referenced record belongs to another team', { [field]: 'belongs to another team' });
+  }
+  return other && deferCrossTeam(ctx, badRequest('Unknown reference', { [field]: 'no such record' })) ? other : undefined;
 }

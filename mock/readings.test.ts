@@ -48,6 +48,13 @@ describe('the mock serving every alternative reading', () => {
     expect((await t.call('GET', '/projects', { key: 'none' })).status).toBe(403);
     expect((await t.call('GET', '/projects', { key: 'noApi' })).status).toBe(403);
     expect((await t.call('GET', '/projects/not-a-uuid')).status).toBe(404);
+    // uuid-spellings=accept: other spellings of the same UUID name it; a changed version does not
+    const pid: string = (await t.call('GET', '/projects?limit=1')).json.data[0].id;
+    for (const form of [pid.replace(/-/g, ''), `{${pid}}`, `urn:uuid:${pid}`, ` ${pid.toUpperCase()} `]) {
+      const res = await t.call('GET', `/projects/${encodeURIComponent(form)}`);
+      expect([res.status, res.json.id], form).toEqual([200, pid]);
+    }
+    expect((await t.call('GET', `/projects/${pid.slice(0, 14)}0${pid.slice(15)}`)).status).toBe(404);
     expect((await t.call('GET', '/projects')).json.data).toHaveLength(10);
     expect((await t.call('GET', '/projects/')).json.data).toHaveLength(10);
     const over = await t.call('GET', '/projects?limit=51');
@@ -64,6 +71,10 @@ describe('the mock serving every alternative reading', () => {
     const body = { first_name: 'A' };
     expect((await t.call('POST', '/employees', { body, headers: { 'idempotency-key': 'k1' } })).status).toBe(200);
     expect((await t.call('POST', '/employees', { body: { first_name: 'B' }, headers: { 'idempotency-key': 'k1' } })).status).toBe(409);
+    // request-noise=gateway: every error answer carries its own latency header and timing field
+    const [m1, m2] = [await t.call('GET', `/projects/${crypto.randomUUID()}`), await t.call('GET', `/projects/${crypto.randomUUID()}`)];
+    expect([m1.status, m1.json.error.code, typeof m1.json.took_us, typeof m1.headers['x-upstream-latency-us']]).toEqual([404, 'not_found', 'number', 'string']);
+    expect([m1.headers['x-upstream-latency-us'], m1.json.took_us]).not.toEqual([m2.headers['x-upstream-latency-us'], m2.json.took_us]);
     const file = await t.call('POST', '/files', { raw: uploadForm('abc') });
     expect(file.status).toBe(200);
     const del = await t.call('DELETE', `/files/${file.json.id}`);

@@ -28,6 +28,8 @@ export const readings = [
     '§4 "opaque value"; rules 1–2 require 400 only for a cursor that "cannot be decoded" or was issued for another sort/order: an unsigned cursor that decodes may be honoured.'),
   r('malformed-id', ['400', '404'],
     '§4 fixes the id pattern, not the status for an id outside it; "reported as missing, the same as an id that does not exist" (404 not_found) is as valid as 400.'),
+  r('uuid-spellings', ['refuse', 'accept'],
+    '§4 fixes the pattern of the id clients send, not a status for other spellings, and §9 counts "relaxed validation" as non-breaking: a server whose UUID parser (Go uuid.Parse, .NET Guid, Rust uuid) reads a spelling of the same UUID (no hyphens, braces, urn:uuid:, surrounding whitespace) may serve the record it names.'),
   r('create-status', ['201', '200'], '§4 "Success status codes: not shown, except 200 for a repeated capture."'),
   r('auth-failure-status', ['401', '403'], '§5 rule 5: "the status returned for a missing or invalid key: not shown".'),
   r('plan-limit-status', ['402', '403'], '§7 "the status used for plan-limit errors: not shown".'),
@@ -42,6 +44,8 @@ export const readings = [
     '§4 shows the lists at /projects, /assignments, ...; whether /projects/ (a trailing slash) is the same route is a routing choice the document does not fix.'),
   r('organization-shape', ['as-projects', 'other'],
     '§2 gives each resource its older shape on its own ("A second, older shape of the project also appears"; "An older organization shape also appears"): organizations may come in the other shape than projects.'),
+  r('request-noise', ['none', 'gateway'],
+    '§7 fixes the error envelope, not the headers around it, and §9 allows "new response fields (REST clients must ignore unknown fields)": a deployment behind a gateway adds a per-request header (a latency, a request id) to its answers, and may put a per-request number (a timing) in its error bodies.'),
   r('timestamp-format', ['rfc3339-z', 'offset', 'space'],
     '§2 "Formats of timestamps and dates ... are not shown": e.g. 2026-01-02T03:04:05.678+00:00 (offset) or 2026-01-02 03:04:05.678+00:00 (space).'),
 ] as const satisfies readonly ReadingInfo[];

@@ -134,7 +134,7 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
 
   async function handle(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const params = req.params as { id?: string; };
-    if (params.id !== undefined) checkId(ctx, params.id);
+    if (params.id !== undefined) params.id = checkId(ctx, params.id);
     const idemKey = mutating ? headerValue(req.headers['idempotency-key']) : undefined;
     if (idemKey !== undefined && idemKey.length > 255) throw badRequest('Invalid idempotency key', { 'idempotency-key': 'at most 255 characters' });
     if (idemKey !== undefined && ctx.faults.on('idem-header-rejected')) throw badRequest('Unexpected header', { 'idempotency-key': 'is not supported' });
@@ -189,13 +189,32 @@ export function headerValue(v: string | string[] | undefined): string | undefine
   return s === undefined || s === '' ? undefined : s;
 }
 
-/** §4: a path id must match PATH_ID_PATTERN; otherwise 400 bad_request with detail.id (reading malformed-id: 404 not_found). */
-export function checkId(ctx: AppContext, id: string): void {
+/**
+ * §4: a path id must match PATH_ID_PATTERN; otherwise 400 bad_request with detail.id (reading
+ * malformed-id: 404 not_found). Returns the id the handler looks up: under reading
+ * uuid-spellings=accept, another spelling of a canonical UUID is read as it.
+ */
+export function checkId(ctx: AppContext, id: string): string {
   const nilOrMax = /^(0{8}-0{4}-0{4}-0{4}-0{12}|f{8}-f{4}-f{4}-f{4}-f{12})$/i.test(id);
   if (nilOrMax && ctx.faults.on('nil-id-rejected')) throw badRequest('Invalid id', { id: 'must be a version 1-8 UUID' });
-  if (isPathId(id) || ctx.faults.on('malformed-id-accepted')) return;
+  if (isPathId(id) || ctx.faults.on('malformed-id-accepted')) return id;
+  const canonical = ctx.readings.value('uuid-spellings') === 'accept' ? canonicalSpelling(id) : undefined;
+  if (canonical !== undefined) return canonical;
   if (ctx.readings.value('malformed-id') === '404') throw notFound();
   throw badRequest('Invalid id', { id: 'must be a canonical UUID' });
+}
+
+/**
+ * The canonical form of a spelling of the same UUID that Go's uuid.Parse, .NET's Guid.Parse or
+ * Rust's uuid accept (no hyphens, braces, a urn:uuid: prefix, surrounding whitespace); a form
+ * that changes the value (another version or variant, a character more or less) has none.
+ */
+function canonicalSpelling(id: string): string | undefined {
+  let s = id.trim().toLowerCase();
+  if (s.startsWith('urn:uuid:')) s = s.slice(9);
+  else if (s.startsWith('{') && s.endsWith('}')) s = s.slice(1, -1);
+  if (/^[0-9a-f]{32}$/.test(s)) s = `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  return isPathId(s) ? s : undefined;
 }
 
 export { ApiError };

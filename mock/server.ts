@@ -5,6 +5,7 @@
 // route may be answered by its handler before the framework (mock/direct-reads.ts).
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AppContext, Timeouts } from './context.js';
 import { JSON_BODY_LIMIT_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH } from './context.js';
@@ -68,6 +69,15 @@ export function toApiError(err: unknown): ApiError {
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) return new ApiError(status, status === 413 ? 'payload_too_large' : 'bad_request', e.message || 'Bad request');
   return new ApiError(500, 'internal_error', 'Internal error');
+}
+
+/**
+ * Reading request-noise=gateway: what a gateway and a timing middleware add to each error answer,
+ * different every time (numbers of varying length, so the length of the body varies too).
+ */
+function gatewayNoise(ctx: AppContext): { header: string; took: number; } | undefined {
+  if (ctx.readings.value('request-noise') !== 'gateway') return undefined;
+  return { header: String(randomInt(1, 1_000_000)), took: randomInt(1, 1_000_000) };
 }
 
 /** The error body under the active faults. */
@@ -156,7 +166,7 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, direc
   app.addHook('onRequest', (req, _reply, done) => {
     const cfg = req.routeOptions.config as Partial<RouteConfig> | undefined;
     try {
-      req.principal = ctx.auth.authenticate(req.headers.authorization, cfg?.scope);
+      req.principal = ctx.auth.authenticate(req.headers.authorization, cfg?.scope, cfg?.operationId);
       done();
     } catch (err) {
       const lifted = refusalFaultActive(ctx) && err instanceof ApiError ? liftAuthRefusal(ctx, req, err) : undefined;
@@ -184,8 +194,11 @@ export async function buildServer(ctx: AppContext, openapi: ServedOpenApi, direc
     const short = ctx.shape === 'legacy' && cfg?.legacyErrors === true && !api.extra;
     reply.code(api.status).header('content-type', JSON_TYPE);
     if (api.status === 401) reply.header('www-authenticate', 'Bearer');
-    if (api.code === 'not_found' && !api.detail && !short && !ctx.faults.active) return reply.send(NOT_FOUND_JSON);
-    return reply.send(JSON.stringify(faultedErrorBody(ctx, api, short)));
+    const noise = gatewayNoise(ctx);
+    if (noise) reply.header('x-upstream-latency-us', noise.header);
+    if (api.code === 'not_found' && !api.detail && !short && !ctx.faults.active && !noise) return reply.send(NOT_FOUND_JSON);
+    const body = faultedErrorBody(ctx, api, short);
+    return reply.send(JSON.stringify(noise ? { ...body, took_us: noise.took } : body));
   });
 
   app.setNotFoundHandler(() => {

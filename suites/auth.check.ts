@@ -5,14 +5,31 @@ import { randomBytes } from 'node:crypto';
 import { ensure, errorCode, expectStatus, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiRequest, ApiResponse, Auth } from './harness/client.js';
-import { expectErrorEnvelope } from './harness/problems.js';
-import { createAssignmentFixture, marker, testFile } from './harness/records.js';
+import { expectErrorEnvelope, expectResource } from './harness/problems.js';
+import { createAssignmentFixture, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
+import { setup, shared } from './harness/setup.js';
 
 type Rec = Record<string, unknown>;
+
+/**
+ * A file and an attachment of the run (the attachment only when the download path is set) for
+ * the reads by id: with a random id, a route that skips authentication answers 404 like a refusal.
+ */
+const uploads = shared('a file and an attachment of team A to read', async (c: CheckContext): Promise<{ file: Rec; attachment?: Rec; }> => {
+  const f = await uploadFile(c, testFile(c, 8));
+  expectStatus(f, '2xx', 'POST /files');
+  const file = expectResource(f, 'file');
+  if (!c.settings.paths.attachmentDownload) return { file };
+  const { employee } = await createAssignmentFixture(c);
+  const a = await uploadAttachment(c, { type: 'employee', id: String(employee.id) }, testFile(c, 8));
+  expectStatus(a, '2xx', 'POST /attachments');
+  return { file, attachment: expectResource(a, 'attachment') };
+});
 
 /** One request per shown endpoint, aimed at records of the run, so a served request would succeed. */
 async function endpoints(c: CheckContext): Promise<(ApiRequest & { name: string; mutates: boolean; })[]> {
   const { project, employee, assignment } = await createAssignmentFixture(c);
+  const stored = await uploads(c);
   const s = c.settings.paths;
   const file = testFile(c, 8);
   const list: (ApiRequest & { name: string; mutates: boolean; })[] = [
@@ -45,13 +62,13 @@ async function endpoints(c: CheckContext): Promise<(ApiRequest & { name: string;
     },
     { name: 'DELETE /attachments/{id}', method: 'DELETE', path: `/attachments/${crypto.randomUUID()}`, mutates: true },
     { name: 'POST /files', method: 'POST', path: '/files', upload: { fields: {}, file }, mutates: true },
-    { name: 'GET /files/{id}', method: 'GET', path: `/files/${crypto.randomUUID()}`, mutates: false },
+    { name: 'GET /files/{id}', method: 'GET', path: `/files/${stored.file.id}`, mutates: false },
   ];
-  if (s.attachmentDownload) {
+  if (s.attachmentDownload && stored.attachment) {
     list.push({
       name: 'attachment download',
       method: s.attachmentDownload.method,
-      path: s.attachmentDownload.path.replace('{id}', crypto.randomUUID()),
+      path: s.attachmentDownload.path.replace('{id}', String(stored.attachment.id)),
       mutates: false,
     });
   }
@@ -74,6 +91,13 @@ async function unchanged(c: CheckContext, assignment: Rec): Promise<void> {
   ensure((res.body as Rec).role === assignment.role, 'a refused PATCH changed the assignment', res);
 }
 
+/** The reads refused above answer the team's key: the refusals were the key's, not a missing record's. */
+async function readableWithTheKey(c: CheckContext, eps: Awaited<ReturnType<typeof endpoints>>): Promise<void> {
+  await setup("the reads refused without the team's key answer with it", async () => {
+    for (const ep of eps.filter((e) => !e.mutates)) expectStatus(await c.api.send({ ...ep, auth: 'team' }), '2xx', `${ep.name} with the team key`);
+  });
+}
+
 async function refusedEverywhere(c: CheckContext, auth: Auth, label: string): Promise<void> {
   const eps = await endpoints(c);
   const statuses = new Set<number>();
@@ -83,6 +107,7 @@ async function refusedEverywhere(c: CheckContext, auth: Auth, label: string): Pr
     statuses.add(res.status);
   }
   c.reading(`auth.status ${label}`, [...statuses].sort().join(','));
+  await readableWithTheKey(c, eps);
   const { assignment } = await createAssignmentFixture(c);
   const patched = await c.api.send({ method: 'PATCH', path: `/assignments/${assignment.id}`, json: { role: 'x' }, auth });
   expectRefused(patched, `PATCH ${label}`);
@@ -120,7 +145,7 @@ check([
   for (const ep of eps) {
     const res = await c.api.send({ ...ep, auth: 'readOnly' });
     if (ep.mutates) expectRefused(res, `${ep.name} with the read-only key`);
-    else if (!['GET /files/{id}', 'attachment download'].includes(ep.name)) expectStatus(res, '2xx', `${ep.name} with the read-only key`);
+    else expectStatus(res, '2xx', `${ep.name} with the read-only key`);
   }
   const { assignment } = await createAssignmentFixture(c);
   expectRefused(await c.api.send({ method: 'DELETE', path: `/assignments/${assignment.id}`, auth: 'readOnly' }), 'DELETE with the read-only key');

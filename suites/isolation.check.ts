@@ -1,29 +1,31 @@
 // §1 "A record that belongs to another team is reported as missing, the same as an id that does
 // not exist"; §4 404 not_found; changelog 1.6.0. Isolation holds on every channel: GET, PATCH and
-// DELETE by id, downloads, lists and every filter, search q, cursors handed across teams, body
-// references and idempotency keys. Team B's records are created with its own key.
+// DELETE by id, downloads, body references and idempotency keys here; lists, filters, search and
+// cursors in isolation-lists.check.ts. Team B's records are created with its own key.
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
-import { check, type CheckContext } from './harness/check.js';
-import { expectLikeMissing } from './harness/missing.js';
+import { check } from './harness/check.js';
+import type { ApiResponse } from './harness/client.js';
+import { compareWithMissing, expectLikeMissing } from './harness/missing.js';
 import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
-import { aProject, attachmentsOf, createEmployee, marker, postAssignment, postOrganization, testFile, uploadAttachment } from './harness/records.js';
+import {
+  aProject,
+  attachmentsOf,
+  createEmployee,
+  marker,
+  postAssignment,
+  postOrganization,
+  testFile,
+  uploadAttachment,
+  uploadFile,
+} from './harness/records.js';
 import type { KeyName } from './harness/redact.js';
-import { randomId, teamB } from './harness/team-b.js';
-import { fetchPage, lists, SAMPLE_PAGES, sendList, walkWithin } from './harness/walk.js';
+import { teamB } from './harness/team-b.js';
 
 type Rec = Record<string, unknown>;
 const opts = { mutates: true, keys: ['otherTeam' as const] };
-const pageable = ['projects', 'assignments', 'organizations', 'cvs'] as const;
-
-/** Ids a team is seen holding: the first pages of every list (a bounded prefix on a large deployment). */
-async function idsOf(c: CheckContext, auth: KeyName): Promise<Set<unknown>> {
-  const ids = new Set<unknown>();
-  for (const list of pageable) for (const item of (await walkWithin(c, lists[list], { limit: 100, auth, maxPages: SAMPLE_PAGES })).items) ids.add(item.id);
-  return ids;
-}
 
 check([
   'ISO-GET-OTHER-TEAM-404',
@@ -86,101 +88,23 @@ check([
 }, opts);
 
 check([
-  'ISO-LIST-OWN-TEAM-ONLY',
-], "no list shows another team's record, filtered by its ids or not", async (c) => {
-  const b = await teamB(c);
-  const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, b.attachment.id, ...(await idsOf(c, 'otherTeam'))]);
-  for (const list of pageable) {
-    const w = await walkWithin(c, lists[list], { limit: 100, maxPages: SAMPLE_PAGES });
-    const leak = w.items.find((i) => theirs.has(i.id));
-    if (leak) fail(`GET ${lists[list].path} shows another team's record ${String(leak.id)}`, w.last);
-  }
-  const project = await aProject(c);
-  // an employee of the other team that has a CV (the run's own employees have none)
-  const theirCv = (await fetchPage(c, lists.cvs, { limit: 1, auth: 'otherTeam' })).page.data[0];
-  const filtered: [string, Record<string, string>][] = [
-    ['/assignments', { project_id: String(b.project.id) }],
-    ['/assignments', { employee_id: String(b.employee.id) }],
-    ['/assignments', { project_id: String(project.id), employee_id: String(b.employee.id) }],
-    ['/assignments', { project_id: String(b.project.id), employee_id: String(b.employee.id) }],
-    ['/cvs', { employee_id: String(b.employee.id) }],
-    ...(theirCv ? [['/cvs', { employee_id: String(theirCv.employee_id) }] as [string, Record<string, string>]] : []),
-    ['/attachments', { entity_type: 'project', entity_id: String(b.project.id) }],
-  ];
-  for (const [path, query] of filtered) {
-    const res = await c.api.send({ method: 'GET', path, query });
-    if (!is2xx(res)) {
-      expectStatus(res, '4xx', `GET ${path} filtered by another team's id`);
-      continue;
-    }
-    const data = (res.body as { data?: unknown[]; })?.data ?? [];
-    ensure(data.length === 0, `GET ${path}?${new URLSearchParams(query)} shows ${data.length} record(s) of another team`, res);
-  }
-}, opts);
-
-check([
-  'ISO-LIST-OWN-TEAM-ONLY',
-], "search q finds only the team's own records, even with another team's exact names", async (c) => {
-  const b = await teamB(c);
-  const theirs = new Set<unknown>([b.project.id, b.assignment.id, b.organization.id, ...(await idsOf(c, 'otherTeam'))]);
-  const probes: [string, string][] = [['/projects', String(b.project.title)], ['/organizations', String(b.organization.name)], [
-    '/assignments',
-    String(b.assignment.role),
-  ]];
-  const cv = (await fetchPage(c, lists.cvs, { limit: 1, auth: 'otherTeam' })).page.data[0];
-  if (cv) probes.push(['/cvs', String(cv.name)]);
-  for (const [path, q] of probes) {
-    const own = await sendList(c, path, { q, limit: 100 }, 'otherTeam');
-    if (is2xx(own)) {
-      c.reading(`search.q${path}`,
-        expectPage(own, lists[path.slice(1) as (typeof pageable)[number]].resource).data.length ? 'finds records by name' : 'no hit for an exact name');
-    }
-    const res = await sendList(c, path, { q, limit: 100 });
-    expectStatus(res, '2xx', `GET ${path}?q=`);
-    const leak = (res.body as { data?: Rec[]; }).data?.find((i) => theirs.has(i.id));
-    if (leak) fail(`GET ${path}?q=<another team's name> shows that team's record ${String(leak.id)}`, res);
-  }
-}, opts);
-
-check([
-  'ISO-LIST-OWN-TEAM-ONLY',
-  'LIST-PAGE-WALK',
-], "a cursor another team received serves only the caller's own records, or is refused", async (c) => {
-  await teamB(c);
-  const mine = await idsOf(c, 'team');
-  for (const list of pageable) {
-    const { page } = await fetchPage(c, lists[list], { limit: 1 });
-    if (!page.page.hasMore || !page.page.nextCursor) continue;
-    const res = await c.api.send({ method: 'GET', path: lists[list].path, query: { limit: 50, cursor: page.page.nextCursor }, auth: 'otherTeam' });
-    // refusing another team's cursor is as good as serving that team its own records (§4 shows no status for it)
-    if (res.status >= 400 && res.status < 500) {
-      c.reading(`cursor.other-team${lists[list].path}`, `refused with ${res.status}`);
-      continue;
-    }
-    expectStatus(res, '2xx', `GET ${lists[list].path} by the other team with this team's cursor`);
-    const leak = expectPage(res, lists[list].resource).data.find((i) => mine.has(i.id));
-    if (leak) fail(`another team following this team's cursor on ${lists[list].path} reads this team's record ${String(leak.id)}`, res);
-  }
-}, opts);
-
-check([
   'ISO-REFERENCE-OTHER-TEAM-AS-MISSING',
-], "create bodies referencing another team's records are refused like missing references, creating nothing", async (c) => {
+], "create bodies referencing another team's records are refused exactly like missing references, creating nothing", async (c) => {
   const b = await teamB(c);
   const project = await aProject(c);
   const employee = await createEmployee(c);
-  const bodies = [
-    { employee_id: b.employee.id, project_id: project.id },
-    { employee_id: employee.id, project_id: b.project.id },
-  ];
-  for (const body of bodies) {
-    const res = await postAssignment(c, body);
-    if (is2xx(res)) fail(`POST /assignments referencing another team's ${body.employee_id === b.employee.id ? 'employee' : 'project'} was accepted`, res);
-    const missing = await postAssignment(c, { ...body, ...(body.employee_id === b.employee.id ? { employee_id: randomId() } : { project_id: randomId() }) });
-    ensure(res.status === missing.status, `another team's reference answered ${res.status}, a missing one ${missing.status}`, res);
-  }
-  const res = await uploadAttachment(c, { type: 'project', id: String(b.project.id) }, testFile(c, 32));
-  if (is2xx(res)) fail("POST /attachments on another team's project was accepted", res);
+  /** Refused, and in every respect (status, code, message, detail, headers) as a missing reference is. */
+  const refusedLikeMissing = async (theirs: string, send: (id: string) => Promise<ApiResponse>, what: string) => {
+    const { theirs: res, differences } = await compareWithMissing(c, [theirs], ([x]) => send(x!));
+    if (is2xx(res)) fail(`${what} was accepted`, res);
+    if (differences.length) fail(`${what} is refused otherwise than a missing reference: ${differences.join('; ')}`, res);
+  };
+  await refusedLikeMissing(String(b.employee.id), (x) => postAssignment(c, { employee_id: x, project_id: project.id }),
+    "POST /assignments referencing another team's employee");
+  await refusedLikeMissing(String(b.project.id), (x) => postAssignment(c, { employee_id: employee.id, project_id: x }),
+    "POST /assignments referencing another team's project");
+  const file = testFile(c, 32);
+  await refusedLikeMissing(String(b.project.id), (x) => uploadAttachment(c, { type: 'project', id: x }, file), "POST /attachments on another team's project");
   const after = await attachmentsOf(c, { type: 'project', id: String(b.project.id) }, 'otherTeam');
   ensure(expectPage(after, 'attachment').data.every((a) => a.id === b.attachment.id), "an attachment appeared on another team's project", after);
 }, opts);
@@ -217,6 +141,30 @@ check([
   if (is2xx(other)) {
     ensure((other.body as Rec).id !== (org.body as Rec).id, "the other team's request with this team's key and body was answered with this team's organization",
       other);
+  }
+}, opts);
+
+check([
+  'ISO-IDEMPOTENCY-PER-TEAM',
+], "an idempotency key one team used on an upload never brings that team's record to the other team's upload", async (c) => {
+  const b = await teamB(c);
+  const project = await aProject(c);
+  // the same file each time: a key held across teams would replay the first upload as it is
+  const file = testFile(c, 64);
+  const uploads: [string, (auth: KeyName, key: string) => Promise<ApiResponse>][] = [
+    ['POST /files', (auth, key) => uploadFile(c, file, { auth, idempotencyKey: key })],
+    ['POST /attachments', (auth, key) =>
+      // each team on its own project: the request differs only in whose entity it names
+      uploadAttachment(c, { type: 'project', id: String(auth === 'team' ? project.id : b.project.id) }, file, { auth, idempotencyKey: key })],
+  ];
+  for (const [name, send] of uploads) {
+    const key = randomUUID();
+    const mine = await send('team', key);
+    expectStatus(mine, '2xx', `${name} with a fresh key`);
+    const theirs = await send('otherTeam', key);
+    if (is2xx(theirs)) {
+      ensure((theirs.body as Rec).id !== (mine.body as Rec).id, `the other team's ${name} with this team's key was answered with this team's record`, theirs);
+    } else c.reading(`idempotency.key-reach ${name}`, `a key one team used is refused to the other with ${theirs.status}`);
   }
 }, opts);
 

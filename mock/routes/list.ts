@@ -4,7 +4,7 @@
 // as long as nothing it shows or depends on changes.
 import type { AppContext } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
-import { listFaultEffects } from '../list-faults.js';
+import { listFaultEffects, refuseOtherTeamsFilter } from '../list-faults.js';
 import { type CachedPage, versionsOf } from '../page-cache.js';
 import { pageBytes, pageJson, paginate, parseListQuery, withEntries } from '../pagination.js';
 import type { ReadInput, Result } from '../route.js';
@@ -56,6 +56,7 @@ export function listPage(ctx: AppContext, input: ReadInput, spec: ListSource): R
   const f = ctx.faults;
   if (f.on('lists-broken')) throw new ApiError(500, 'internal_error', 'List unavailable');
   const { team } = input.principal;
+  refuseOtherTeamsFilter(ctx, team, input.query);
   const url = input.url;
   const hit = f.on('shape-mixed') ? undefined : ctx.pages.get(team, url);
   if (hit) return { status: 200, json: hit.body };

@@ -38,7 +38,8 @@ const runs: ReadingRun[] = [
     },
   },
   {
-    name: 'statuses: 200 creates, 403 for keys and plans, 409 reused JSON key, 404 malformed ids, 204 file delete, decimal 25 MB, offset timestamps',
+    name:
+      'statuses: 200 creates, 403 for keys and plans, 409 reused JSON key, 404 malformed ids, 204 file delete, decimal 25 MB, offset timestamps, per-request noise in errors, other UUID spellings served',
     choice: {
       'create-status': '200',
       'auth-failure-status': '403',
@@ -48,6 +49,8 @@ const runs: ReadingRun[] = [
       'file-delete': '204',
       'upload-limit': '25000000',
       'timestamp-format': 'offset',
+      'request-noise': 'gateway',
+      'uuid-spellings': 'accept',
     },
     observed: {
       'create.status': /^200$/,
@@ -56,6 +59,8 @@ const runs: ReadingRun[] = [
       'ids.non-canonical-status': /404/,
       'file-delete.answer': /^204/,
       'upload.limit': /^24995904 <= L/,
+      'isolation.per-request-noise': /header x-upstream-latency-us/,
+      'ids.other-spellings': /^served as the id it spells$/,
     },
   },
   {
