@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -52,7 +53,7 @@ export class BlobStore {
    * Rejects with SizeLimitExceeded as soon as more than `limit` bytes arrive (when a
    * limit is given); the partial file is removed.
    */
-  async write(source: AsyncIterable<Buffer>, limit?: number): Promise<StoredBlob> {
+  async write(source: Readable, limit?: number): Promise<StoredBlob> {
     const blobId = randomUUID();
     const tmp = `${this.path(blobId)}.part`;
     const iv = randomBytes(IV_BYTES);
@@ -62,25 +63,29 @@ export class BlobStore {
     const file = await open(tmp, 'wx');
     let isOpen = true;
     try {
-      // Ciphertext is held until WRITE_BYTES gather, so a small upload is one write of
-      // iv | ciphertext | tag: each file operation is a round trip through libuv's pool.
-      let held: Buffer[] = [iv];
-      let heldBytes = IV_BYTES;
-      for await (const chunk of source) {
-        size += chunk.length;
-        if (limit !== undefined && size > limit) throw new SizeLimitExceeded(limit);
-        hash.update(chunk);
-        const encrypted = cipher.update(chunk);
-        held.push(encrypted);
-        heldBytes += encrypted.length;
-        if (heldBytes >= WRITE_BYTES) {
-          await writeAll(file, held);
-          held = [];
-          heldBytes = 0;
+      // Through pipeline(): on a refusal the source is destroyed with the error and settled before
+      // this rejects, so the multipart parser discards the rest of the body and the connection
+      // stays usable. Ciphertext is held until WRITE_BYTES gather, so a small upload is one write
+      // of iv | ciphertext | tag: each file operation is a round trip through libuv's pool.
+      await pipeline(source, async (chunks: AsyncIterable<Buffer>) => {
+        let held: Buffer[] = [iv];
+        let heldBytes = IV_BYTES;
+        for await (const chunk of chunks) {
+          size += chunk.length;
+          if (limit !== undefined && size > limit) throw new SizeLimitExceeded(limit);
+          hash.update(chunk);
+          const encrypted = cipher.update(chunk);
+          held.push(encrypted);
+          heldBytes += encrypted.length;
+          if (heldBytes >= WRITE_BYTES) {
+            await writeAll(file, held);
+            held = [];
+            heldBytes = 0;
+          }
         }
-      }
-      held.push(cipher.final(), cipher.getAuthTag());
-      await writeAll(file, held);
+        held.push(cipher.final(), cipher.getAuthTag());
+        await writeAll(file, held);
+      });
       isOpen = false;
       await file.close();
       await rename(tmp, this.path(blobId));

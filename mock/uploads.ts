@@ -33,7 +33,10 @@ export function effectiveLimit(ctx: AppContext): number | undefined {
 async function receive(ctx: AppContext, input: Input): Promise<ReceivedUpload> {
   const limit = effectiveLimit(ctx);
   // Reading upload-limit=request-25000000: the whole request counts, so its declared length decides before a byte is stored.
-  if (limit !== undefined && ctx.uploadLimitCounts === 'request' && Number(input.req.headers['content-length'] ?? 0) > limit) throw payloadTooLarge(limit);
+  if (limit !== undefined && ctx.uploadLimitCounts === 'request' && Number(input.req.headers['content-length'] ?? 0) > limit) {
+    input.reply.header('connection', 'close');
+    throw payloadTooLarge(limit);
+  }
   const fields: Record<string, string> = {};
   let blob: StoredBlob | undefined;
   let file: Pick<MultipartFile, 'filename' | 'mimetype'> | undefined;
@@ -72,6 +75,9 @@ async function receive(ctx: AppContext, input: Input): Promise<ReceivedUpload> {
     throw error;
   };
   if (tooLarge) {
+    // The rest of the body is not read: the connection closes after the 413 (RFC 9110 §15.5.14), so a client still
+    // sending it never reuses a connection the server has given up on.
+    input.reply.header('connection', 'close');
     if (ctx.faults.on('upload-oversize-stored') && file) {
       // The fault stores a record for the rejected upload (without bytes).
       const truncated: ReceivedUpload = { blob: { blobId: 'missing', size: limit ?? 0, sha256: '' }, filename: file.filename, mime: file.mimetype, fields };
