@@ -20,6 +20,8 @@ import { type Shape, Views } from './views.js';
 export type { MockOptions } from './context.js';
 export { faults } from './faults.js';
 export { parseReadings, type ReadingChoice, ReadingError, readings } from './readings.js';
+/** The seed data's generator of pseudo-random numbers, for workloads that must repeat exactly (bench/). */
+export { prng } from './seed.js';
 
 export interface RunningMock {
   url: string;
