@@ -3,9 +3,9 @@
 // and the handlers (deep nesting, bodies that are not JSON objects).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../specs/index.js';
-import { type Reply, startTestMock, type TestMock } from '../testing/mock.js';
-import { MAX_JSON_DEPTH } from './context.js';
-import { rawExchange, type RawReply } from './raw-http.js';
+import { MAX_JSON_DEPTH } from './reference/context.js';
+import { type Reply, startTestMock, type TestMock } from './testing/client.js';
+import { rawExchange, type RawReply } from './testing/raw-http.js';
 
 let t: TestMock;
 let projectId: string;

@@ -1,6 +1,6 @@
 // Every §4 endpoint answers with a schema-valid body; auth, ids, isolation and errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestMock, type TestMock, uploadForm } from '../testing/mock.js';
+import { startTestMock, type TestMock, uploadForm } from './testing/client.js';
 
 let t: TestMock;
 let projectId: string;

@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../specs/index.js';
 import { assignmentPatch, employeeCreate, employeePatch, organizationCreate } from '../suites/harness/arbitraries.js';
-import { startTestMock, type TestMock } from '../testing/mock.js';
-import { rawExchange, type RawReply } from './raw-http.js';
+import { startTestMock, type TestMock } from './testing/client.js';
+import { rawExchange, type RawReply } from './testing/raw-http.js';
 
 const SEED = Number(process.env.MOCK_FUZZ_SEED ?? 1414);
 const RUNS = Number(process.env.MOCK_FUZZ_RUNS ?? 4000);

@@ -1,27 +1,34 @@
-// The reference mock's entry point (contract C3): start(options) → { url, settings, close }.
+// The reference mock's library entry (contract C3): start(options) → { url, settings, close }.
+// It composes three parts that import one way: the reference behaviour (reference/), a fault's
+// hooks into it (faults/), and, for a mock without a fault, the layer that answers plain reads
+// before the framework and keeps list pages (fast/). The seed data (seed/) fills the store.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Authenticator, type MockKeys, resolveKeys } from './auth.js';
-import { BlobStore } from './blob-store.js';
-import { type AppContext, BASE_PATH, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, type MockOptions } from './context.js';
-import { Faults } from './faults.js';
-import { IdempotencyStore } from './idempotency.js';
-import { CHOSEN_PATHS, type ServedOpenApi, servedOpenApi } from './openapi.js';
-import { PageCache } from './page-cache.js';
-import { CursorCodec, SortedViews } from './pagination.js';
-import { ReadingError, Readings } from './readings.js';
-import { sortFieldsSetting } from './routes/list.js';
-import { buildServer } from './server.js';
-import { createStore } from './store.js';
-import { type Shape, Views } from './views.js';
+import { fastLayer } from './fast/index.js';
+import { faultNamed, UnknownFault } from './faults/index.js';
+import type { MockOptions } from './options.js';
+import { buildServer, type Front, routeTable } from './reference/app.js';
+import { Authenticator, type MockKeys, resolveKeys } from './reference/auth.js';
+import { BlobStore } from './reference/blob-store.js';
+import { type AppContext, BASE_PATH, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './reference/context.js';
+import type { Hooks, RouteTable } from './reference/hooks.js';
+import { IdempotencyStore } from './reference/idempotency-store.js';
+import { sortFieldsSetting } from './reference/lists.js';
+import { CHOSEN_PATHS, type ServedOpenApi, servedOpenApi } from './reference/openapi.js';
+import { CursorCodec } from './reference/pagination.js';
+import { ReadingError, Readings } from './reference/readings.js';
+import { Render, type Shape } from './reference/render.js';
+import { createStore } from './reference/store.js';
+import { generateSeed } from './seed/generate.js';
+import { loadSeed } from './seed/load.js';
 
-export type { MockOptions } from './context.js';
-export { faults } from './faults.js';
-export { parseReadings, type ReadingChoice, ReadingError, readings } from './readings.js';
+export { type Fault, type FaultName, faults } from './faults/index.js';
+export type { MockOptions } from './options.js';
+export { parseReadings, type ReadingChoice, ReadingError, readings } from './reference/readings.js';
 /** The seed data's generator of pseudo-random numbers, for workloads that must repeat exactly (bench/). */
-export { prng } from './seed.js';
+export { prng } from './seed/generate.js';
 
 export interface RunningMock {
   url: string;
@@ -57,9 +64,11 @@ function encryptionKey(k: MockOptions['encryptionKey']): Buffer {
   return buf;
 }
 
-/** The per-start state of a mock (context, served description, keys) before any server is built on it. */
+/** The per-start state of a mock (context, routes, served description, keys) before any server is built on it. */
 export interface MockState {
   ctx: AppContext;
+  /** The routes the reference serves, as the fault (if any) edited them. */
+  table: RouteTable;
   openapi: ServedOpenApi;
   keys: MockKeys;
   dataDir: string;
@@ -67,19 +76,19 @@ export interface MockState {
   dispose(): Promise<void>;
 }
 
-/** What start() serves, without a server: tests build two servers on one state to compare them (mock/direct-reads.test.ts). */
+/** What start() serves, without a server: tests build two servers on one state to compare them (fast/direct-reads.test.ts). */
 export async function createState(options: MockOptions = {}): Promise<MockState> {
   checkOptions(options);
-  const faults = new Faults(options.fault);
   let readings: Readings;
+  let fault: ReturnType<typeof faultNamed> | undefined;
   try {
     readings = new Readings(options.readings);
+    fault = options.fault === undefined ? undefined : faultNamed(options.fault);
   } catch (err) {
-    throw err instanceof ReadingError ? new MockOptionsError(err.message) : err;
+    throw err instanceof ReadingError || err instanceof UnknownFault ? new MockOptionsError(err.message) : err;
   }
   const shape = options.shape ?? 'full';
   const keys = resolveKeys(options.keys);
-  const auth = new Authenticator(keys, faults, readings);
   const key = encryptionKey(options.encryptionKey);
   const ownsDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'api-mock-')));
@@ -90,42 +99,51 @@ export async function createState(options: MockOptions = {}): Promise<MockState>
       deprecate: options.deprecate ?? [],
       shape: organizationShape === shape ? shape : 'either',
       baseUrl: 'http://127.0.0.1:4010',
-      faults,
     });
-    const store = createStore(options.seed ?? 1, options.population);
-    if (faults.active?.startsWith('deleted-still-listed:')) { for (const col of Object.values(store.collections)) col.keepRemoved = true; }
+    const store = loadSeed(createStore(), generateSeed(options.seed ?? 1, options.population));
+    const hooks: Hooks = {};
     const ctx: AppContext = {
-      basePath: faults.on('v1-path-missing') ? '/api/public/v2' : BASE_PATH,
+      basePath: BASE_PATH,
       shape,
       store,
-      views: new Views(store, { project: shape, organization: organizationShape }, faults, options.extraFields === true, readings.value('timestamp-format')),
-      faults,
+      render: new Render(store, { project: shape, organization: organizationShape }, options.extraFields === true, readings.value('timestamp-format')),
       readings,
       codec: new CursorCodec(undefined, readings.value('cursor-format') === 'signed'),
-      sorted: new SortedViews(),
-      pages: new PageCache(),
       idem: new IdempotencyStore(Date.now, {
         ...(options.idempotencyMaxKeys !== undefined ? { maxKeys: options.idempotencyMaxKeys } : {}),
         ...(options.idempotencyMaxBytes !== undefined ? { maxBytes: options.idempotencyMaxBytes } : {}),
       }),
       blobs: await BlobStore.open(dataDir, key),
-      auth,
+      auth: new Authenticator(keys, readings),
       deprecated: openapi.deprecatedOperations,
       uploadLimit: Number(readings.value('upload-limit').replace(/^request-/, '')),
       uploadLimitCounts: readings.value('upload-limit').startsWith('request-') ? 'request' : 'file',
       timeouts: { requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, bodyMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS },
+      hooks,
     };
-    return { ctx, openapi, keys, dataDir, dispose };
+    if (fault) Object.assign(hooks, fault.hooks(ctx));
+    const table = routeTable(ctx, openapi);
+    return { ctx: { ...ctx, basePath: table.basePath }, table, openapi, keys, dataDir, dispose };
   } catch (err) {
     await dispose();
     throw err;
   }
 }
 
+/**
+ * The fast layer (fast/): list pages kept while current, plain reads answered before the framework.
+ * Only over the reference as written: under a fault's hooks everything goes through the pipeline.
+ */
+function withFastLayer(state: MockState, on: boolean): { table: RouteTable; front?: Front; } {
+  return on && Object.keys(state.ctx.hooks).length === 0 ? fastLayer(state.ctx, state.table) : { table: state.table };
+}
+
 export async function start(options: MockOptions = {}): Promise<RunningMock> {
-  const { ctx, openapi, keys, dataDir, dispose } = await createState(options);
+  const state = await createState(options);
+  const { ctx, openapi, keys, dataDir, dispose } = state;
   try {
-    const app = await buildServer(ctx, openapi, options.directReads !== false);
+    const { table, front } = withFastLayer(state, options.directReads !== false);
+    const app = await buildServer(ctx, table, front);
     await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : options.port;

@@ -1,9 +1,9 @@
 // Alternative readings: parsing, refusal of unknown names/values, and each branch served.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runMock } from '../bin/commands/mock.js';
-import { startTestMock, type TestMock, uploadForm } from '../testing/mock.js';
 import { start } from './index.js';
-import { formatTimestamp, parseReadings, ReadingError, Readings, readings } from './readings.js';
+import { formatTimestamp, parseReadings, ReadingError, Readings, readings } from './reference/readings.js';
+import { startTestMock, type TestMock, uploadForm } from './testing/client.js';
 
 afterEach(() => vi.restoreAllMocks());
 

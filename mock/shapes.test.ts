@@ -4,7 +4,7 @@
 // which no conforming blank exists ("" is no date): it is left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema, type SchemaName } from '../specs/index.js';
-import { startTestMock, type TestMock, uploadForm, walk } from '../testing/mock.js';
+import { startTestMock, type TestMock, uploadForm, walk } from './testing/client.js';
 
 const fields = (name: SchemaName) => Object.keys((schema(name) as { properties: object; }).properties).sort();
 const keys = (o: object) => Object.keys(o).sort();

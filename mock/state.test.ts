@@ -1,6 +1,6 @@
 // Project state rules (§3), the legacy shape (§2, §7) and deprecation signalling (§9).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestMock, type TestMock } from '../testing/mock.js';
+import { startTestMock, type TestMock } from './testing/client.js';
 
 let t: TestMock;
 beforeAll(async () => {

@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runMock } from '../bin/commands/mock.js';
 import { validate } from '../specs/index.js';
-import { startTestMock, type TestMock, uploadForm } from '../testing/mock.js';
-import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './context.js';
 import { MockOptionsError, start } from './index.js';
-import { rawExchange, type RawReply } from './raw-http.js';
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './reference/context.js';
+import { startTestMock, type TestMock, uploadForm } from './testing/client.js';
+import { rawExchange, type RawReply } from './testing/raw-http.js';
 
 const BODY_TIMEOUT_MS = 300;
 const REQUEST_TIMEOUT_MS = 1_500;

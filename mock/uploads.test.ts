@@ -4,8 +4,8 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { FormData as UndiciFormData } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bigMultipart, startTestMock, type TestMock, uploadForm, walk } from '../testing/mock.js';
-import { UPLOAD_LIMIT_BYTES } from './context.js';
+import { UPLOAD_LIMIT_BYTES } from './reference/context.js';
+import { bigMultipart, startTestMock, type TestMock, uploadForm, walk } from './testing/client.js';
 
 let t: TestMock;
 let projectId: string;

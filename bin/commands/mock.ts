@@ -1,8 +1,8 @@
 // The `mock` command: starts the reference mock in the foreground, prints the
 // CONFORMANCE_* settings as `export NAME=value` lines, and stops on SIGINT/SIGTERM.
-import { faults } from '../../mock/faults.js';
+import { faults } from '../../mock/index.js';
 import { type MockOptions, MockOptionsError, start } from '../../mock/index.js';
-import { parseReadings, ReadingError, readings } from '../../mock/readings.js';
+import { parseReadings, ReadingError, readings } from '../../mock/index.js';
 import { parseFlags, unknownValue, usageError } from '../args.js';
 
 export const mockHelp = `Usage: conformance mock [options]

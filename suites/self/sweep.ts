@@ -11,7 +11,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CheckMeta } from '../../contract/check.js';
 import { selects } from '../../contract/selection.js';
-import { faults as allFaults } from '../../mock/faults.js';
+import { faults as allFaults } from '../../mock/index.js';
 import { start } from '../../mock/index.js';
 import { buildReport } from '../../reports/build-report.js';
 import { loadCatalog } from '../../reports/catalog.js';

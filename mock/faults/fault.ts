@@ -1,0 +1,31 @@
+// A switchable non-conformance of the mock: the requirement ids (specs/requirements.json) a
+// conformance run must then report failed, and the hooks (mock/reference/hooks.ts) that make the
+// reference behave so. Faults are written one by one (written/) or generated in families over the
+// operation table (families.ts).
+import type { AppContext } from '../reference/context.js';
+import type { Hooks } from '../reference/hooks.js';
+
+export interface Fault {
+  name: string;
+  requirements: readonly string[];
+  description: string;
+  /** The project/organization shape the mock must serve for the fault to show. */
+  shape: 'full' | 'legacy';
+  /** The hooks of one mock with this fault on. */
+  hooks(ctx: AppContext): Hooks;
+}
+
+/** A written fault (`shape: 'legacy'` when it shows only in the older project/organization shape). */
+export const fault = <const N extends string>(
+  name: N,
+  requirements: readonly string[],
+  description: string,
+  hooks: (ctx: AppContext) => Hooks,
+  shape: Fault['shape'] = 'full',
+) => ({ name, requirements, description, shape, hooks }) satisfies Fault;
+
+/** Hooks that apply only to the operation `op` (the rest of the request goes as the reference has it). */
+export const only = (ops: string | readonly string[]) => {
+  const set = new Set(typeof ops === 'string' ? [ops] : ops);
+  return (operationId: string | undefined): boolean => operationId !== undefined && set.has(operationId);
+};

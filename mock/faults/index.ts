@@ -1,0 +1,56 @@
+// The mock's switchable non-conformances: `start({ fault })` turns on exactly one. Each names the
+// requirement ids (specs/requirements.json) a conformance run must then report failed, and carries
+// the hooks that make the reference behave so. Written ones by concern (written/), then the
+// families generated over the operation table (families.ts).
+import type { AppContext } from '../reference/context.js';
+import type { Hooks } from '../reference/hooks.js';
+import { type FamilyFaultName, familyFaults } from './families.js';
+import type { Fault } from './fault.js';
+import { authFaults } from './written/auth.js';
+import { errorFaults } from './written/errors.js';
+import { idempotencyFaults } from './written/idempotency.js';
+import { intakeFaults } from './written/intake.js';
+import { isolationFaults } from './written/isolation.js';
+import { paginationFaults } from './written/pagination.js';
+import { shapeFaults } from './written/shapes.js';
+import { stateFaults } from './written/state.js';
+import { uploadFaults } from './written/uploads.js';
+import { versioningFaults } from './written/versioning.js';
+
+export type { Fault };
+
+const written = [
+  ...paginationFaults,
+  ...isolationFaults,
+  ...idempotencyFaults,
+  ...uploadFaults,
+  ...shapeFaults,
+  ...errorFaults,
+  ...authFaults,
+  ...stateFaults,
+  ...intakeFaults,
+  ...versioningFaults,
+] as const;
+
+/** The hand-written faults, then the families generated over the endpoint table. */
+export const faults: readonly Fault[] = [...written, ...familyFaults()];
+
+/** The hand-written ones (faults.test.ts smokes each; the families are proven by the suites' self-test). */
+export const writtenFaults: readonly Fault[] = written;
+
+/** A fault's name: a written one, or one of a family's (typed by the family's name pattern). */
+export type FaultName = (typeof written)[number]['name'] | FamilyFaultName;
+
+export class UnknownFault extends Error {}
+
+/** The fault of that name, or an error naming the known ones. */
+export function faultNamed(name: string): Fault {
+  const found = faults.find((x) => x.name === name);
+  if (!found) throw new UnknownFault(`Unknown fault "${name}". Known faults: ${faults.map((x) => x.name).join(', ')}`);
+  return found;
+}
+
+/** The hooks of one mock with the fault `name` on (none without one). */
+export function hooksOf(name: string | undefined, ctx: AppContext): Hooks {
+  return name === undefined ? {} : faultNamed(name).hooks(ctx);
+}

@@ -1,0 +1,110 @@
+// How a stored row is shown, per resource and shape (§2, §7). Employees, assignments,
+// organizations, attachments and files are shown in the fullest shape their specs/
+// schema gives (full-shape.ts), so every record of a kind carries the same fields.
+// Serialized JSON is kept per entry object (entries are replaced on every change, so
+// what is kept never goes stale).
+import { fullShape } from './full-shape.js';
+import { formatTimestamp, type ReadingValue } from './readings.js';
+import type { Entry, Store } from './store.js';
+
+export type Shape = 'full' | 'legacy';
+type Obj = Record<string, unknown>;
+
+const PROJECT_FULL_ONLY = ['close_reason', 'close_reason_category', 'closed_at', 'contacts', 'last_activity_at', 'stage_changed_at'];
+const LEGACY_REFS = ['client_org_id', 'end_client_org_id', 'recruiter_org_id'];
+
+export class Render {
+  private readonly cache = new Map<string, WeakMap<Entry, string>>();
+  private readonly assignments = new WeakMap<Entry, { emp: Entry | undefined; json: string; }>();
+
+  constructor(
+    private readonly store: Store,
+    /** Per resource (reading organization-shape): projects and organizations each in their fuller or older shape. */
+    readonly shapes: { project: Shape; organization: Shape; },
+    private readonly extraFields = false,
+    private readonly timestamps: ReadingValue<'timestamp-format'> = 'rfc3339-z',
+  ) {}
+
+  private cached(kind: string, e: Entry, build: () => Obj): string {
+    let m = this.cache.get(kind);
+    if (!m) this.cache.set(kind, m = new WeakMap());
+    let s = m.get(e);
+    if (s === undefined) {
+      s = JSON.stringify(this.extra(build()));
+      m.set(e, s);
+    }
+    return s;
+  }
+
+  /** The "extra fields" mode adds unknown fields, which clients must ignore (§9); reading timestamp-format rewrites *_at. */
+  private extra(o: Obj): Obj {
+    const stamped = this.timestamps === 'rfc3339-z' ? o : restamp(o, this.timestamps);
+    return this.extraFields ? { ...stamped, x_unknown_field: 'clients ignore this', x_unknown_object: { nested: true } } : stamped;
+  }
+
+  project(e: Entry): string {
+    return this.cached('project', e, () => projectIn(this.shapes.project, e));
+  }
+
+  organization(e: Entry): string {
+    // The legacy schema leaves out last_activity_at and the newer address fields.
+    return this.cached('organization', e, () => fullShape(this.shapes.organization === 'legacy' ? 'organization-legacy' : 'organization', e.row));
+  }
+
+  employeeObj(e: Entry): Obj {
+    return fullShape('employee', e.row);
+  }
+
+  employee(e: Entry): string {
+    return this.cached('employee', e, () => this.employeeObj(e));
+  }
+
+  assignment(e: Entry): string {
+    // The embedded employee changes independently, so the cached JSON remembers which employee entry it embeds.
+    const emp = this.embeddedEntry(e);
+    const hit = this.assignments.get(e);
+    if (hit && hit.emp === emp) return hit.json;
+    const o = fullShape('assignment', emp ? { ...e.row, employee: this.employeeObj(emp) } : e.row);
+    const json = JSON.stringify(this.extra(o));
+    this.assignments.set(e, { emp, json });
+    return json;
+  }
+
+  /** The employee an assignment embeds: the one its employee_id names now. */
+  private embeddedEntry(e: Entry): Entry | undefined {
+    return this.store.collections.employees.get(e.team, String(e.row.employee_id));
+  }
+
+  cv(e: Entry): string {
+    return this.cached('cv', e, () => e.row);
+  }
+
+  attachment(e: Entry): string {
+    return this.cached('attachment', e, () => fullShape('attachment', e.row));
+  }
+
+  file(e: Entry): string {
+    return this.cached('file', e, () => fullShape('file', e.row));
+  }
+}
+
+/** A project in the fuller shape or the older one (§2: without the fuller shape's fields, with the organization references). */
+export function projectIn(shape: Shape, e: Entry): Obj {
+  const o: Obj = { ...e.row };
+  if (shape === 'legacy') {
+    for (const k of PROJECT_FULL_ONLY) delete o[k];
+    for (const k of LEGACY_REFS) if (typeof e.extra[k] === 'string') o[k] = e.extra[k];
+  }
+  return o;
+}
+
+/** Every string `*_at` field (nested objects included) in the chosen timestamp format. */
+function restamp(o: Obj, format: ReadingValue<'timestamp-format'>): Obj {
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (typeof v === 'string' && k.endsWith('_at')) out[k] = formatTimestamp(v, format);
+    else if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = restamp(v as Obj, format);
+    else out[k] = v;
+  }
+  return out;
+}
