@@ -43,7 +43,7 @@ export const COMMONJS_ENTRIES = { cli: 'bin/cli.ts' };
 export const ESM_ENTRIES = {
   mock: 'mock/index.ts',
   'container-relay': 'mock/container-relay.ts',
-  'bench-serve': 'mock/bench/serve.ts',
+  'bench-serve': 'bench/serve.ts',
 };
 
 /** The suites' harness, built to dist/harness/ (see harnessRoots). */

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { builtEntry } from '../../build/run.mjs';
+import { builtEntry } from '../build/run.mjs';
 
 export interface BenchServer {
   url: string;

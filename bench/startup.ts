@@ -17,11 +17,11 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { builtEntry } from '../../build/run.mjs';
-import { freePort } from '../../integrations/child-process.js';
+import { builtEntry } from '../build/run.mjs';
+import { freePort } from '../integrations/child-process.js';
 import { printTable } from './table.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OPENAPI = join(ROOT, 'specs/openapi.json');
 const PRISM_CLI = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
 const runs = Number(process.env.BENCH_STARTUP_RUNS ?? 5);

@@ -1,7 +1,7 @@
 -- wrk script of the mixed-workload benchmark: sends the requests of a sequence file
 -- (written by mixed.ts from sequence.ts's toLua) one after another, starting again at
 -- the end. Requests are formatted once, in init, so the script costs wrk next to nothing.
---   wrk -t1 -c16 -d3s -s mock/bench/mix.lua http://127.0.0.1:PORT -- /path/to/sequence.lua
+--   wrk -t1 -c16 -d3s -s bench/mix.lua http://127.0.0.1:PORT -- /path/to/sequence.lua
 
 local requests = {}
 local count = 0

@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { start } from '../index.js';
+import { start } from '../mock/index.js';
 
 interface Captured {
   status: number;

@@ -18,14 +18,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { startPrismMock } from '../../integrations/prism.js';
+import { startPrismMock } from '../integrations/prism.js';
 import { startBenchServer } from './children.js';
 import { type LoadResult, measure } from './load.js';
 import { printTable } from './table.js';
 import { measureWithWrk, wrkAvailable } from './wrk.js';
 
 const PATH = '/api/public/v1/projects?limit=50';
-const OPENAPI = fileURLToPath(new URL('../../specs/openapi.json', import.meta.url));
+const OPENAPI = fileURLToPath(new URL('../specs/openapi.json', import.meta.url));
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 3_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);

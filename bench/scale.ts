@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { printTable } from './table.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const populations = sizes.length > 0 ? sizes : [37, 5_000, 50_000];
 const seed = process.env.CONFORMANCE_SEED ?? '20240601';

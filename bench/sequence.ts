@@ -3,7 +3,7 @@
 // start, so every mock instance needs its own). The result is sent as is by wrk (mix.lua,
 // through toLua) or by the undici loop (load.ts).
 import { request } from 'undici';
-import { prng } from '../seed.js';
+import { prng } from '../mock/index.js';
 import { type Order, type Step, UPLOAD_BYTES } from './mix.js';
 
 const API = '/api/public/v1';

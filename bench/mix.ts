@@ -18,7 +18,7 @@
 //    5%  POST /files        multipart, one of 8 files of 16 KiB
 //   20%  PATCH /projects/{id} {"notes":"…"}
 //   20%  GET /projects?limit=L&order=O[&cursor=C]    as in the read mix
-import { prng } from '../seed.js';
+import { prng } from '../mock/index.js';
 
 export type Order = 'asc' | 'desc';
 
