@@ -1,7 +1,7 @@
 // Throughput on the mixed workloads of mix.ts (the read mix and the write mix), side by
 // side, each server in its own process and fresh for each mix:
 //   - the mock:                 default options (plain GETs of lists and records answered before
-//                               fastify, mock/direct-reads.ts; unchanged pages from the page cache)
+//                               fastify, mock/fast/direct-reads.ts; unchanged pages from the page cache)
 //   - the mock, fastify only:   directReads: false
 //   - Prism's mock:             `prism mock specs/openapi.json` (stateless: it answers each
 //                               operation's example, whatever the ids, cursors and bodies)

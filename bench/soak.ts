@@ -2,8 +2,8 @@
 // process, reading its resident set size (VmRSS) after a warm-up and at the end. Memory
 // that grows with the number of requests served (rather than with the data kept) shows
 // as an end RSS well above the warm-up one; the mock's bounded state is the idempotency
-// store (mock/idempotency.ts), the page cache (mock/page-cache.ts) and per-request
-// timeouts (mock/protocol.ts). Prints a table; a benchmark, not a test.
+// store (mock/reference/idempotency-store.ts), the page cache (mock/fast/page-cache.ts) and per-request
+// timeouts (mock/reference/protocol.ts). Prints a table; a benchmark, not a test.
 // The mix, cycled: list pages (a bounded set of URLs) and single records, PATCHes and
 // creates with fresh idempotency keys, replays of a few keys, assignments and uploads
 // created and deleted again (so the data stays the same size), attachment downloads,

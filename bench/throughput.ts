@@ -3,7 +3,7 @@
 // After the first request every answer of the mock comes from its page cache; mixed.ts
 // measures what a mix of requests costs.
 //   - the mock:            GET /api/public/v1/projects?limit=50 with a valid key; answered
-//                          before fastify (mock/direct-reads.ts), from the page cache
+//                          before fastify (mock/fast/direct-reads.ts), from the page cache
 //   - the mock, framework:  the same with every request through fastify (directReads: false)
 //   - Prism's mock:        `prism mock specs/openapi.json`, same request
 //   - a bare node:http:    answers every request with the bytes the mock answered
