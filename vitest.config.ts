@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
+      'build/**/*.test.ts',
       'specs/**/*.test.ts',
       'fixtures/**/*.test.ts',
       'mock/**/*.test.ts',
