@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningMock, start } from '../mock/index.js';
-import { cli } from '../testing/cli.js';
+import { cli } from './cli-in-process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');

@@ -2,8 +2,8 @@
 // run that stopped early (its unfinished checks are errors, never failures, and it is never green).
 import { describe, expect, it } from 'vitest';
 import { accountFor } from '../suites/harness/journal.js';
-import { fakeChecks, fakeInput } from '../testing/fake-run.js';
 import { buildReport } from './build-report.js';
+import { fakeChecks, fakeInput } from './fake-run.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { validateReport } from './schema.js';
