@@ -8,6 +8,7 @@ export default defineConfig({
     include: [
       'build/**/*.test.ts',
       'specs/**/*.test.ts',
+      'contract/**/*.test.ts',
       'fixtures/**/*.test.ts',
       'mock/**/*.test.ts',
       'reports/**/*.test.ts',

@@ -15,7 +15,7 @@ export const patternList = (value: string | undefined): string[] =>
     .map((s) => s.trim().toUpperCase())
     .filter(Boolean);
 
-/** The selection of raw settings (the environment over the settings file: suites/harness/config-source.ts). */
+/** The selection of raw settings (the environment over the settings file: config-source.ts). */
 export function selectionFrom(settings: Readonly<Record<string, string | undefined>>): Selection {
   return { only: patternList(settings.CONFORMANCE_ONLY), exclude: patternList(settings.CONFORMANCE_EXCLUDE) };
 }

@@ -1,8 +1,8 @@
 import type { UserConsoleLog } from 'vitest';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
+import { readSources } from '../contract/config-source.js';
 import { runContext } from '../contract/run.js';
 import { selectionFrom } from '../contract/selection.js';
-import { readSources } from '../suites/harness/config-source.js';
 import { buildReport } from './build-report.js';
 import { type Catalog, loadCatalog } from './catalog.js';
 import { colourWanted, type Paint, paint } from './colour.js';

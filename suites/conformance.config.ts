@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteUserConfig } from 'vitest/config';
 import { builtHarness } from '../build/run.mjs';
+import { readSources } from '../contract/config-source.js';
 import { narrows, runsUnder, selectionFrom } from '../contract/selection.js';
 import { ConformanceReporter } from '../reports/reporter.js';
-import { readSources } from './harness/config-source.js';
 import { suiteRegistrations } from './harness/registrations.js';
 
 // The conformance run: every suites/<concern>.check.ts against one target (see suites/global-setup.ts).

@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { requireConfig } from '../contract/config.js';
 import { runContext, setRunContext, stopRun, type TargetKind, updateRunContext } from '../contract/run.js';
+import type { Settings } from '../contract/settings.js';
 import { specVersion } from '../specs/version.js';
-import { requireConfig } from './harness/config.js';
 import { readAccounting } from './harness/journal.js';
 import { bundledScratchProjects, preflight, preflightLine, preflightPassed } from './harness/preflight.js';
-import type { Settings } from './harness/settings.js';
 import type { ProvidedTarget } from './harness/target.js';
 
 const OPENAPI = new URL('../specs/openapi.json', import.meta.url).pathname;

@@ -2,10 +2,10 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runContext, stopRun } from '../../contract/run.js';
+import type { Settings } from '../../contract/settings.js';
 import { validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
 import { REPORT_FILES } from '../../reports/write.js';
-import type { Settings } from '../../suites/harness/settings.js';
 import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, unknownValue, usageError } from '../args.js';
 import { planRun, type RunPlan } from './run-options.js';
 import { blockingFailures } from './summary.js';
@@ -73,7 +73,7 @@ async function checkPlan(plan: RunPlan): Promise<string | undefined> {
 
 /** All configuration errors at once, before the suites start (and before any request). */
 async function checkConfig(plan: RunPlan): Promise<{ problem: string; } | { settings: Settings; }> {
-  const { loadConfig } = await import('../../suites/harness/config.js');
+  const { loadConfig } = await import('../../contract/config.js');
   const result = loadConfig(process.env);
   if (!result.ok) return { problem: `configuration is invalid:\n${result.errors.map((e) => `  - [${e.code}] ${e.setting}: ${e.message}`).join('\n')}` };
   const s = result.settings;

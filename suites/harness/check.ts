@@ -6,13 +6,13 @@
 import { afterAll, test, type TestContext, TestRunner } from 'vitest';
 import { type CheckMeta, concernOf } from '../../contract/check.js';
 import { excludes, selects } from '../../contract/selection.js';
+import { type PathSetting, pathSettingNames } from '../../contract/settings.js';
 import { isKnownRequirement } from '../../specs/requirements.js';
 import type { ApiClient } from './client.js';
 import { beginCheck, type CheckState, endCheck, recordReading, recordWarning } from './current.js';
 import type { Ledger } from './ledger.js';
 import { type KeyName, keyVariables } from './redact.js';
 import { api, closeSession, installInspectors, notRun, onCheckAborted, stoppedBy, theLedger } from './session.js';
-import { type PathSetting, pathSettingNames } from './settings.js';
 import { SetupFailure } from './setup.js';
 import { type ProvidedTarget, target } from './target.js';
 

@@ -4,13 +4,13 @@
 // longer answering: CONFORMANCE_STOP_AFTER_NO_RESPONSE requests in a row without a response):
 // then requests in flight are aborted and only cleanup requests are sent.
 import { Agent, request as undiciRequest } from 'undici';
+import { API_PREFIX, type Settings } from '../../contract/settings.js';
 import { curlCommand } from './curl.js';
 import { currentCheck, type Exchange, recordExchange } from './current.js';
 import { type KeyName, keyVariables, makeRedactor, type Redactor } from './redact.js';
 import { encodeBody } from './request-body.js';
 import { readResponse } from './response-body.js';
 import { retryAfterMs, Semaphore } from './retry.js';
-import { API_PREFIX, type Settings } from './settings.js';
 import type { UploadFile } from './upload.js';
 
 export type Auth = KeyName | 'none' | { authorization: string; };

@@ -7,12 +7,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { requireConfig } from '../../contract/config.js';
+import type { Settings } from '../../contract/settings.js';
 import { type RunningMock, start } from '../../mock/index.js';
 import { ApiClient, resetTrafficForTests, stopTraffic } from './client.js';
-import { requireConfig } from './config.js';
 import { readAccounting, useJournal } from './journal.js';
 import { differingFields, Ledger } from './ledger.js';
-import type { Settings } from './settings.js';
 import type { ProvidedTarget } from './target.js';
 
 type Rec = Record<string, any>;

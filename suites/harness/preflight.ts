@@ -9,7 +9,7 @@
 // one or both are empty, the next list is compared (organizations, assignments, cvs); when every
 // list is empty for both keys, nothing can tell, and the isolation checks will.
 import { Agent, request } from 'undici';
-import { API_PREFIX, type Settings } from './settings.js';
+import { API_PREFIX, type Settings } from '../../contract/settings.js';
 
 export type PreflightCode =
   | 'target_unreachable'

@@ -1,5 +1,5 @@
 // Keys never leave the process: wherever one would be shown, its variable name is shown instead.
-import type { Settings } from './settings.js';
+import type { Settings } from '../../contract/settings.js';
 
 export type KeyName = 'team' | 'otherTeam' | 'readOnly' | 'noApiAccess';
 

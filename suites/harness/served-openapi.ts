@@ -1,6 +1,6 @@
 // The machine-readable description the target serves (CONFORMANCE_PATH_OPENAPI), and the operation
 // a request belongs to. Operations the suite does not know are ignored (§9: new endpoints are allowed).
-import { API_PREFIX } from './settings.js';
+import { API_PREFIX } from '../../contract/settings.js';
 
 export interface Operation {
   method: string;

@@ -1,7 +1,7 @@
 // What the test workers receive from the global setup (vitest provide/inject).
 import { inject } from 'vitest';
 import type { TargetKind } from '../../contract/run.js';
-import type { Settings } from './settings.js';
+import type { Settings } from '../../contract/settings.js';
 
 export interface ProvidedTarget {
   settings: Settings & { baseUrl: string; };

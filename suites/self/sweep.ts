@@ -10,6 +10,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CheckMeta } from '../../contract/check.js';
+import { requireConfig } from '../../contract/config.js';
 import { selects } from '../../contract/selection.js';
 import { faults as allFaults } from '../../mock/faults.js';
 import { start } from '../../mock/index.js';
@@ -18,7 +19,6 @@ import { loadCatalog } from '../../reports/catalog.js';
 import type { CheckResult } from '../../reports/types.js';
 import { type CheckDefinition, runCheck } from '../harness/check.js';
 import { resetTrafficForTests } from '../harness/client.js';
-import { requireConfig } from '../harness/config.js';
 import { bundledScratchProjects } from '../harness/preflight.js';
 import { closeSession } from '../harness/session.js';
 import { forgetDetectedShape } from '../harness/shape.js';

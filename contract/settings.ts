@@ -1,6 +1,7 @@
-// The typed target settings every part of the harness reads. Parsed and validated by config.ts;
-// plain data so they can be handed from the global setup to the test workers.
-import type { Selection } from '../../contract/selection.js';
+// The typed target settings (C4 in ARCHITECTURE.md) the harness, the reporter and `conformance run`
+// read. Parsed and validated by config.ts; plain data so they can be handed from the global setup
+// to the test workers.
+import type { Selection } from './selection.js';
 
 export type Shape = 'full' | 'legacy';
 export type ListResource = 'projects' | 'assignments' | 'organizations' | 'cvs';
