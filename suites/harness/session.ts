@@ -63,8 +63,8 @@ export function onCheckAborted(reason: unknown): void {
 export function installInspectors(): Promise<void> {
   inspectorsReady ??= (async () => {
     if (!target().settings.viaPrism) return;
-    const prism = (await import('../../integrations/prism.js')) as { installPrismInspector(): void; };
-    prism.installPrismInspector();
+    const { installPrismInspector } = await import('./prism-inspector.js');
+    installPrismInspector();
   })();
   return inspectorsReady;
 }
