@@ -78,6 +78,16 @@ export const defaults = {
   mockDeprecate: ['listCvs'],
 };
 
+/** The keys a run may be given; a check names those it needs besides the team's. */
+export type KeyName = keyof Settings['keys'];
+/** The setting of each key: shown wherever the key itself would be (keys never leave the process). */
+export const keySettingNames: Record<KeyName, string> = {
+  team: 'CONFORMANCE_API_KEY',
+  otherTeam: 'CONFORMANCE_API_KEY_OTHER_TEAM',
+  readOnly: 'CONFORMANCE_API_KEY_READ_ONLY',
+  noApiAccess: 'CONFORMANCE_API_KEY_NO_API_ACCESS',
+};
+
 /** Settings a check can require; a missing one skips the check with this name as the reason. */
 export type PathSetting = keyof Settings['paths'];
 export const pathSettingNames: Record<PathSetting, string> = {

@@ -6,12 +6,11 @@
 import { afterAll, test, type TestContext, TestRunner } from 'vitest';
 import { type CheckMeta, concernOf } from '../../contract/check.js';
 import { excludes, selects } from '../../contract/selection.js';
-import { type PathSetting, pathSettingNames } from '../../contract/settings.js';
+import { type KeyName, keySettingNames, type PathSetting, pathSettingNames } from '../../contract/settings.js';
 import { isKnownRequirement } from '../../specs/requirements.js';
 import type { ApiClient } from './client.js';
 import { beginCheck, type CheckState, endCheck, recordReading, recordWarning } from './current.js';
 import type { Ledger } from './ledger.js';
-import { type KeyName, keyVariables } from './redact.js';
 import { api, closeSession, installInspectors, notRun, onCheckAborted, stoppedBy, theLedger } from './session.js';
 import { SetupFailure } from './setup.js';
 import { type ProvidedTarget, target } from './target.js';
@@ -122,7 +121,7 @@ function skipReasonFor(t: ProvidedTarget, requirements: string[], options: Check
   if (excludes(t.settings.selection.exclude, requirements)) return 'excluded by CONFORMANCE_EXCLUDE';
   if (options.mutates && t.settings.readOnly) return 'CONFORMANCE_READ_ONLY=1: the check would change records';
   for (const need of options.needs ?? []) if (!t.settings.paths[need]) return `${pathSettingNames[need]} is not set`;
-  for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `${keyVariables[key]} is not set`;
+  for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `${keySettingNames[key]} is not set`;
   return undefined;
 }
 

@@ -5,7 +5,7 @@
 // Never holds a key or a record's content: kinds, ids, key names, field names.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import type { Leftovers, RunAccounting, StopCause, TouchedRecord } from '../../contract/run.js';
-import type { KeyName } from './redact.js';
+import type { KeyName } from '../../contract/settings.js';
 
 export type RecordKind = 'assignment' | 'attachment' | 'file' | 'organization' | 'employee';
 

@@ -2,7 +2,7 @@
 // request to send, and the views where an effect would show. Refusal checks run over this table,
 // so an endpoint added here is checked for every way a request can be refused.
 import { randomUUID } from 'node:crypto';
-import type { PathSetting } from '../../contract/settings.js';
+import type { KeyName, PathSetting } from '../../contract/settings.js';
 import { is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiRequest, ApiResponse } from './client.js';
@@ -17,7 +17,6 @@ import {
   uploadFile,
   workingEmployee,
 } from './records.js';
-import type { KeyName } from './redact.js';
 import { teamB } from './team-b.js';
 import { collection, organizationNamed, type Rec, type View, viewsOf } from './views.js';
 import { lists } from './walk.js';

@@ -3,11 +3,11 @@
 // about something else is blocked by it; a check naming the step's subject fails as before.
 // The post*/upload* helpers return the raw response: checks judge it themselves.
 import { randomUUID } from 'node:crypto';
+import type { KeyName } from '../../contract/settings.js';
 import { expectStatus, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse, Auth } from './client.js';
 import { expectResource } from './problems.js';
-import type { KeyName } from './redact.js';
 import { setup, shared } from './setup.js';
 import type { UploadFile } from './upload.js';
 import { fetchPage, lists, sendList } from './walk.js';
