@@ -17,9 +17,9 @@ import { defineConfig } from 'vitest/config';
 import { ConformanceReporter } from '../../../reports/reporter.ts';
 import { fakeCatalog } from '../../../reports/fake-run.ts';
 const here = new URL('.', import.meta.url).pathname;
-globalThis.__conformanceRun = { specVersion: '1.6.0', target: { kind: 'deployment', baseUrl: 'http://127.0.0.1:9' }, seed: 5, startedAt: new Date().toISOString() };
+const conformanceRun = { specVersion: '1.6.0', target: { kind: 'deployment', baseUrl: 'http://127.0.0.1:9' }, seed: 5, startedAt: new Date().toISOString() };
 const catalog = { entries: fakeCatalog, specVersion: '1.6.0', match: (p) => fakeCatalog.map((r) => r.id).filter((id) => p.some((x) => new RegExp('^' + x.replace(/\\*/g, '.*') + '$').test(id))) };
-export default defineConfig({ test: { root: here, include: ['*.check.ts'], reporters: [new ConformanceReporter({ dir: ${
+export default defineConfig({ test: { root: here, include: ['*.check.ts'], provide: { conformanceRun }, reporters: [new ConformanceReporter({ dir: ${
   JSON.stringify(outDir)
 }, catalog })] } });
 `;

@@ -3,6 +3,7 @@
 // and leaves CheckMeta (failure evidence and what it concerns, readings, warnings, request
 // count) on the task. A failure in shared setup (setup.ts) that is not the check's own subject
 // marks the check blocked rather than failed.
+import { pathToFileURL } from 'node:url';
 import { afterAll, test, type TestContext, TestRunner } from 'vitest';
 import { type CheckMeta, concernOf } from '../../contract/check.js';
 import { excludes, selects } from '../../contract/selection.js';
@@ -48,21 +49,35 @@ export interface CheckDefinition {
   concern: string;
 }
 
-declare global {
-  // eslint-disable-next-line no-var
-  var __conformanceCheckRegistry: { concern: string; checks: CheckDefinition[]; } | undefined;
-}
-
 // Suite files may share one worker (isolate: false): each file gets its own cleanup hook.
 const hookedFiles = new WeakSet<object>();
+
+/** Where check() records definitions instead of declaring tests: owned by collectChecks, set only while it loads a file. */
+let collecting: { concern: string; checks: CheckDefinition[]; } | undefined;
+
+/**
+ * The checks the suite files declare, as definitions rather than vitest tests, in file order: what
+ * the fault sweep (suites/self/sweep.ts) runs without vitest. Each file is imported once.
+ */
+export async function collectChecks(files: readonly string[]): Promise<CheckDefinition[]> {
+  const checks: CheckDefinition[] = [];
+  try {
+    for (const file of files) {
+      collecting = { concern: concernOf(file), checks };
+      await import(/* @vite-ignore */ pathToFileURL(file).href);
+    }
+  } finally {
+    collecting = undefined;
+  }
+  return checks;
+}
 
 export function check(requirements: string[], title: string, fn: (c: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const unknown = requirements.filter((id) => !isKnownRequirement(id));
   if (requirements.length === 0 || unknown.length) throw new Error(`check "${title}": unknown requirement id(s) ${unknown.join(', ') || '(none given)'}`);
   const name = `${title} [${requirements.join(', ')}]`;
-  const registry = globalThis.__conformanceCheckRegistry;
-  if (registry) {
-    registry.checks.push({ requirements, name, fn, options, concern: registry.concern });
+  if (collecting) {
+    collecting.checks.push({ requirements, name, fn, options, concern: collecting.concern });
     return;
   }
   const suite = TestRunner.getCurrentSuite();

@@ -2,7 +2,9 @@
 // bounded concurrency, bounded 429 retries, a redacted transcript of each exchange.
 // Traffic of the whole worker can be stopped (a signal, the run deadline, or the target no
 // longer answering: CONFORMANCE_STOP_AFTER_NO_RESPONSE requests in a row without a response):
-// then requests in flight are aborted and only cleanup requests are sent.
+// then requests in flight are aborted and only cleanup requests are sent. Per-worker state, owned
+// here: the response inspectors and the traffic stop (the fault sweep resets it per fault,
+// resetTrafficForTests); each ApiClient is the session's (session.ts).
 import { Agent, request as undiciRequest } from 'undici';
 import { API_PREFIX, type KeyName, keySettingNames, type Settings } from '../../contract/settings.js';
 import { redactString, type Secret } from '../../reports/redact.js';

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { requireConfig } from '../../contract/config.js';
+import { readAccounting } from '../../contract/journal.js';
 import type { Settings } from '../../contract/settings.js';
 import { type RunningMock, start } from '../../mock/index.js';
 import { ApiClient, resetTrafficForTests, stopTraffic } from './client.js';
-import { readAccounting, useJournal } from './journal.js';
+import { useJournal } from './journal.js';
 import { differingFields, Ledger } from './ledger.js';
 import type { ProvidedTarget } from './target.js';
 

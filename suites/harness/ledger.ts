@@ -10,10 +10,11 @@
 // At the end of the suite file every touched record is compared with its snapshot (GET) and every
 // differing field is written back, or removed (sent as null) when it was absent before; the
 // record is read again and reported back as it was, or not, with the fields that still differ.
+import type { RecordKind } from '../../contract/journal.js';
 import type { KeyName } from '../../contract/settings.js';
 import type { ApiClient, ApiResponse } from './client.js';
 import { trafficStop, TransportError } from './client.js';
-import { journal, type RecordKind } from './journal.js';
+import { journal } from './journal.js';
 import type { ProvidedTarget } from './target.js';
 
 export type Deletable = 'assignment' | 'attachment' | 'file';

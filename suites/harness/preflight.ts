@@ -164,20 +164,6 @@ async function checkTeams(pageA: unknown, pageB: unknown, get: (path: string, ke
   notes.push('both keys see no records in any list, so whether they belong to two teams is left to the isolation checks');
 }
 
-declare global {
-  // eslint-disable-next-line no-var
-  var __conformancePreflightPassed: string | undefined;
-}
-
-/** `conformance run` passed the preflight of this base URL before starting the suites (same process). */
-export function markPreflightPassed(baseUrl: string): void {
-  globalThis.__conformancePreflightPassed = baseUrl;
-}
-
-export function preflightPassed(baseUrl: string): boolean {
-  return globalThis.__conformancePreflightPassed === baseUrl;
-}
-
 /** The one line a failed preflight prints. */
 export function preflightLine(r: { code: string; message: string; }): string {
   return `preflight failed [${r.code}]: ${r.message}`;

@@ -139,6 +139,7 @@ export function createOrganization(c: CheckContext, body: Rec = {}, auth: KeyNam
   }, { subject: subjects.organizationCreate });
 }
 
+/** Tells apart the files one worker uploads (per-worker, owned here). */
 let fileSeed = 1;
 export function testFile(c: CheckContext, size: number, seed?: number): UploadFile {
   return {

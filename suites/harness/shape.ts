@@ -37,7 +37,10 @@ export function shapeOfRecord(kind: ShapedKind, record: Rec): Shape | undefined 
   return undefined;
 }
 
-/** Per resource: the shape seen, from which record, and whether a record showed it (not only lacked the other's fields). */
+/**
+ * Per resource: the shape seen, from which record, and whether a record showed it (not only lacked
+ * the other's fields). Per-worker state, owned here (the fault sweep forgets it per fault).
+ */
 const detected = new Map<ShapedKind, { shape: Shape; from: string; shown: boolean; }>();
 
 export function servedShape(kind: ShapedKind, record: unknown): Shape {
