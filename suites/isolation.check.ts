@@ -4,6 +4,7 @@
 // cursors in isolation-lists.check.ts. Team B's records are created with its own key.
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
+import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check } from './harness/check.js';
@@ -24,7 +25,6 @@ import {
 } from './harness/records.js';
 import { teamB } from './harness/team-b.js';
 
-type Rec = Record<string, unknown>;
 const opts = { mutates: true, keys: ['otherTeam' as const] };
 
 check([

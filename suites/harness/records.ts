@@ -3,6 +3,7 @@
 // about something else is blocked by it; a check naming the step's subject fails as before.
 // The post*/upload* helpers return the raw response: checks judge it themselves.
 import { randomUUID } from 'node:crypto';
+import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
 import { expectStatus, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
@@ -11,8 +12,6 @@ import { expectResource } from './problems.js';
 import { setup, shared } from './setup.js';
 import type { UploadFile } from './upload.js';
 import { fetchPage, lists, sendList } from './walk.js';
-
-type Rec = Record<string, unknown>;
 
 export const marker = (c: CheckContext) => `conformance ${c.target.runId}`;
 
