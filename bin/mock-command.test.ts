@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { faults } from '../mock/faults.js';
+import { faults } from '../mock/index.js';
 import { exportLine, mockHelp, runMock } from './commands/mock.js';
 
 function capture() {

@@ -4,7 +4,7 @@
 // faults run in two sweep processes (suites/self/sweep.ts): the same checks and report building,
 // without a vitest start-up per fault.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { faults } from '../../mock/faults.js';
+import { faults } from '../../mock/index.js';
 import { pooled, runConformance, runFaultSweep, type RunOutcome } from './runner.js';
 
 /** Every run deprecates one operation, so the deprecation checks have something to check. */

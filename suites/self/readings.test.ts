@@ -2,7 +2,7 @@
 // serves the alternative readings of mock/readings.ts (open points of the document, not faults),
 // and a full conformance run against each combination reports no must/implied requirement failed.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { type ReadingChoice, readings } from '../../mock/readings.js';
+import { type ReadingChoice, readings } from '../../mock/index.js';
 import { requirementById } from '../../specs/requirements.js';
 import { pooled, runConformance, type RunOutcome } from './runner.js';
 
