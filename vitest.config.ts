@@ -6,7 +6,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: [
+      'build/**/*.test.ts',
       'specs/**/*.test.ts',
+      'contract/**/*.test.ts',
       'fixtures/**/*.test.ts',
       'mock/**/*.test.ts',
       'reports/**/*.test.ts',

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { builtEntry } from '../build/run.mjs';
 import { requirements } from '../specs/requirements.js';
-import { cli } from '../testing/cli.js';
+import { cli } from './cli-in-process.js';
 import { commands } from './main.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -16,6 +16,18 @@ function capture() {
 afterEach(() => vi.restoreAllMocks());
 
 describe('runMock', () => {
+  it('exits 2 for an unknown reading or value', async () => {
+    capture();
+    expect(await runMock(['--reading', 'nope=1'])).toBe(2);
+    expect(await runMock(['--reading', 'max-limit=7'])).toBe(2);
+  });
+
+  it.each([[['--body-timeout', 'soon']], [['--request-timeout', '0']]])('exits 2 for %j, naming the timeout', async (argv) => {
+    const io = capture();
+    expect(await runMock(['--port', '0', ...argv])).toBe(2);
+    expect(io.err()).toMatch(/timeout/i);
+  });
+
   it('prints help and exits 0', async () => {
     const io = capture();
     expect(await runMock(['--help'])).toBe(0);

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../reports/build-report.js';
+import { fakeChecks, fakeInput } from '../reports/fake-run.js';
 import type { Report } from '../reports/types.js';
-import { cli } from '../testing/cli.js';
-import { fakeChecks, fakeInput } from '../testing/fake-run.js';
+import { cli } from './cli-in-process.js';
 import { compareReports } from './commands/report-compare.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conformance-report-diff-'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edit, original } from '../specs/document/edits.js';
-import { cli } from '../testing/cli.js';
+import { cli } from './cli-in-process.js';
 
 describe('conformance requirements check', () => {
   let dir: string;

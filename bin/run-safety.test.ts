@@ -11,12 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Rec } from '../contract/json.js';
 import { type RunningMock, start } from '../mock/index.js';
-import { cli } from '../testing/cli.js';
+import type { Report } from '../reports/types.js';
+import { cli } from './cli-in-process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
-type Rec = Record<string, any>;
 
 interface Outcome {
   code: number | null;
@@ -24,7 +25,7 @@ interface Outcome {
   stdout: string;
   stderr: string;
   ms: number;
-  report?: Rec;
+  report?: Report;
   junit?: string;
 }
 
@@ -73,7 +74,7 @@ async function run(
   const json = read('conformance.json');
   const junit = read('junit.xml');
   rmSync(dir, { recursive: true, force: true });
-  return { code, signal, stdout, stderr, ms: Date.now() - started, ...(json ? { report: JSON.parse(json) as Rec } : {}), junit };
+  return { code, signal, stdout, stderr, ms: Date.now() - started, ...(json ? { report: JSON.parse(json) as Report } : {}), junit };
 }
 
 const errorLines = (o: Outcome) => o.stderr.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn'));
@@ -124,7 +125,7 @@ async function allProjects(mock: RunningMock, key: string): Promise<Map<string, 
       headers: { authorization: `Bearer ${key}` },
     });
     const page = (await res.json()) as { data: Rec[]; page: { hasMore: boolean; nextCursor: string; }; };
-    for (const p of page.data) out.set(p.id, p);
+    for (const p of page.data) out.set(String(p.id), p);
     if (!page.page.hasMore) return out;
     cursor = page.page.nextCursor;
   }
@@ -228,22 +229,22 @@ describe('against the mock as a live deployment', () => {
     const after = [await allProjects(mock, keyA), await allProjects(mock, keyB)];
     for (const [team, projects] of before.entries()) {
       expect([...after[team]!.keys()].sort()).toEqual([...projects.keys()].sort());
-      const changed = [...projects.values()].filter((p) => withoutUpdatedAt(p) !== withoutUpdatedAt(after[team]!.get(p.id)!)).map((p) => p.id);
+      const changed = [...projects.values()].filter((p) => withoutUpdatedAt(p) !== withoutUpdatedAt(after[team]!.get(String(p.id))!)).map((p) => p.id);
       expect(changed, `team ${team === 0 ? 'A' : 'B'}: projects not back as found`).toEqual([]);
     }
     const report = o.report!;
     expect(report.runId).toMatch(/^cfm-/);
     expect(report.readOnly).toBe(false);
-    expect(report.touched.length).toBeGreaterThan(0);
-    expect(report.touched.every((t: Rec) => t.restored === true && !t.scratch)).toBe(true);
+    expect(report.touched?.length).toBeGreaterThan(0);
+    expect(report.touched!.every((t) => t.restored === true && !t.scratch)).toBe(true);
     // Stage changes, closing and archiving cannot be undone: without scratch projects they are skipped, with the reason.
     for (const id of ['STATE-STAGE-CHANGE-STAMPED', 'STATE-CLOSE-SETS-FIELDS', 'STATE-ARCHIVE-RECORDS-PRIOR']) {
-      const state = report.requirements.find((r: Rec) => r.id === id);
-      expect(state.status, id).toBe('skipped');
-      expect(state.reason, id).toContain('CONFORMANCE_SCRATCH_PROJECTS');
+      const state = report.requirements.find((r) => r.id === id);
+      expect(state?.status, id).toBe('skipped');
+      expect(state?.reason, id).toContain('CONFORMANCE_SCRATCH_PROJECTS');
     }
-    expect(report.leftovers.organizations.count).toBe(report.leftovers.organizations.ids.length);
-    expect(Object.keys(report.leftovers).sort()).toEqual(['employees', 'organizations']);
+    expect(report.leftovers?.organizations?.count).toBe(report.leftovers?.organizations?.ids.length);
+    expect(Object.keys(report.leftovers ?? {}).sort()).toEqual(['employees', 'organizations']);
     expect(o.stdout.match(/Left on the target: \d+ records/g)).toHaveLength(1);
     expect(o.stderr).not.toMatch(/cleanup:/);
   }, 180_000);
@@ -277,7 +278,7 @@ describe('a run that cannot go on stops, cleans up and says why', () => {
       expect(o.stderr).toContain('the run took longer than CONFORMANCE_RUN_TIMEOUT (6s)');
       const left = Object.keys(o.report?.leftovers ?? {});
       expect(left.filter((k) => !['organizations', 'employees'].includes(k)), JSON.stringify(o.report?.leftovers)).toEqual([]);
-      expect(o.report!.touched.every((t: Rec) => t.restored === true)).toBe(true);
+      expect(o.report!.touched!.every((t) => t.restored === true)).toBe(true);
     } finally {
       await relay.close();
     }
@@ -306,7 +307,7 @@ describe('a run that cannot go on stops, cleans up and says why', () => {
       expect(o.junit).toMatch(/<error message="/);
       const left = Object.keys(o.report?.leftovers ?? {});
       expect(left.filter((k) => !['organizations', 'employees'].includes(k)), JSON.stringify(o.report?.leftovers)).toEqual([]);
-      expect(o.report!.touched.every((t: Rec) => t.restored === true)).toBe(true);
+      expect(o.report!.touched!.every((t) => t.restored === true)).toBe(true);
     } finally {
       await relay.close();
     }

@@ -14,6 +14,9 @@
 //   dist/validators.cjs    ajv standalone code of every schema (specs/validator.ts loads it
 //                          when its schema hash matches the schemas on disk)
 //   dist/report-validator.cjs  the same of specs/report.schema.json (reports/schema.ts)
+//   dist/registrations.json    the suites' check registrations, read by the TypeScript compiler
+//                          (suites/harness/registrations.ts): a run from dist/ needs no compiler;
+//                          not written where the compiler is not installed (the mock's image)
 //   dist/harness/<path>.js the harness the conformance suites import, and the project modules it
 //                          imports, each source compiled to one ES module at its own path: the test
 //                          worker imports them as they are, without vitest's per-module transform
@@ -49,9 +52,17 @@ export const ESM_ENTRIES = {
 /** The suites' harness, built to dist/harness/ (see harnessRoots). */
 export const HARNESS_DIR = 'suites/harness';
 const HARNESS_OUT = join(DIST, 'harness');
+const REGISTRATIONS = join(DIST, 'registrations.json');
 
 /** Files that are not imported but still shape the build's output. */
-const EXTRA_INPUTS = ['build/bundle.mjs', 'specs/validator-code.ts', 'reports/schema.ts', 'specs/report.schema.json', 'package-lock.json'];
+const EXTRA_INPUTS = [
+  'build/bundle.mjs',
+  'specs/validator-code.ts',
+  'reports/schema.ts',
+  'specs/report.schema.json',
+  'suites/harness/registration-reader.ts',
+  'package-lock.json',
+];
 
 /** Superseded files stay this long, for a process that loaded the previous entry just before. */
 const STALE_CHUNK_MS = 60_000;
@@ -211,7 +222,7 @@ async function generate(source, name) {
   const tmp = join(DIST, `.generator-${source.replace(/\W/g, '-')}-${process.pid}.mjs`);
   writeFileSync(tmp, result.outputFiles[0].contents);
   try {
-    return (await import(pathToFileURL(tmp).href))[name]();
+    return await (await import(pathToFileURL(tmp).href))[name]();
   } finally {
     rmSync(tmp, { force: true });
   }
@@ -222,6 +233,16 @@ const precompileValidators = () => generate('specs/validator-code.ts', 'standalo
 
 /** The ajv standalone module of the report schema (reports/schema.ts). */
 const precompileReportValidator = () => generate('reports/schema.ts', 'reportValidatorCode');
+
+/** The suites' registrations (suites/harness/registrations.ts); undefined where `typescript`, a devDependency, is not installed. */
+async function readRegistrations() {
+  try {
+    return await generate('suites/harness/registrations.ts', 'registrationsManifest');
+  } catch (error) {
+    if (['MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND'].includes(error?.code) && /'typescript'/.test(error.message)) return undefined;
+    throw error;
+  }
+}
 
 function removeSuperseded(current) {
   const now = Date.now();
@@ -254,12 +275,13 @@ function schemaFiles() {
 export async function bundle() {
   const builtAt = Date.now();
   mkdirSync(DIST, { recursive: true });
-  const [esm, cjs, harness, validators, reportValidator] = await Promise.all([
+  const [esm, cjs, harness, validators, reportValidator, registrations] = await Promise.all([
     esmBuild(),
     commonJsBuild(),
     harnessBuild(),
     precompileValidators(),
     precompileReportValidator(),
+    readRegistrations(),
   ]);
   const harnessFiles = Object.fromEntries(harness.sources.map((s) => [s, toPosix(relative(DIST, harnessOutput(s)))]));
   const entryPaths = new Set([
@@ -271,6 +293,8 @@ export async function bundle() {
   );
   writeAtomically(join(DIST, 'validators.cjs'), validators);
   writeAtomically(join(DIST, 'report-validator.cjs'), reportValidator);
+  if (registrations) writeAtomically(REGISTRATIONS, registrations);
+  else rmSync(REGISTRATIONS, { force: true });
   for (const file of outputs) writeAtomically(file.path, file.contents);
   const hashOf = (path) => createHash('sha256').update(outputs.find((f) => f.path === path).contents).digest('hex').slice(0, 16);
   const entries = {

@@ -1,6 +1,10 @@
 // The run contract (C4 in ARCHITECTURE.md): what the conformance run's main process knows about
-// the run — its target, seed, run id, why it stopped — and the workers' account of it. The global
-// setup (suites/global-setup.ts) and `conformance run` write it; the reporter reads it.
+// the run — its target, seed, run id, why it stopped — and where the workers' account of it is.
+// It has one holder: the provided context of the run's vitest (its root project), which every
+// party of the main process reaches — the global setup (suites/global-setup.ts) writes it,
+// `conformance run` adds a stop (a signal, the deadline) and reads it back, the reporter reads it —
+// and which vitest hands to the test workers as a copy.
+import type { Vitest } from 'vitest/node';
 
 export type TargetKind = 'bundled-mock' | 'deployment' | 'container' | 'prism-mock';
 /** A report of a run that never resolved its target says so. */
@@ -33,7 +37,7 @@ export interface TouchedRecord {
   differences: string[];
 }
 
-/** The workers' account of the run (suites/harness/journal.ts), folded from their journal. */
+/** The workers' account of the run, folded from their journal (contract/journal.ts). */
 export interface RunAccounting {
   leftovers: Leftovers;
   touched: TouchedRecord[];
@@ -54,33 +58,34 @@ export interface RunContext {
   readOnly?: boolean;
   /** Why the run ended before its checks did (decided in the main process). */
   stopped?: RunStop;
-  /** The workers' account of the run, read when the report is built. */
-  accounting?: () => RunAccounting;
+  /** The journal the workers append their account to (contract/journal.ts), read when the report is built. */
+  journal?: string;
+  /** The base URL whose preflight `conformance run` passed before the suites started: not repeated. */
+  preflighted?: string;
 }
 
-// One value per process: vitest loads the global setup and the reporter as separate module
-// instances, so the context lives on globalThis rather than in a module variable.
-declare global {
-  // eslint-disable-next-line no-var
-  var __conformanceRun: Partial<RunContext> | undefined;
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** The run context so far; parts are missing before the global setup ran, or when it failed. */
+    conformanceRun?: Partial<RunContext>;
+  }
 }
+
+/** Who holds the run context: the run's vitest (its root project's provided context). */
+export type RunHolder = Pick<Vitest, 'provide' | 'getProvidedContext'>;
 
 /** The context so far; parts are missing before the global setup ran, or when it failed. */
-export function runContext(): Partial<RunContext> | undefined {
-  return globalThis.__conformanceRun;
+export function runContext(holder: RunHolder): Partial<RunContext> | undefined {
+  return holder.getProvidedContext().conformanceRun;
 }
 
-export function setRunContext(context: RunContext): void {
-  globalThis.__conformanceRun = context;
-}
-
-/** Adds to the context set so far (the target, once it is resolved). */
-export function updateRunContext(patch: Partial<RunContext>): void {
-  globalThis.__conformanceRun = { ...globalThis.__conformanceRun, ...patch };
+/** Adds to the context so far (the target, once it is resolved). */
+export function updateRunContext(holder: RunHolder, patch: Partial<RunContext>): void {
+  holder.provide('conformanceRun', { ...runContext(holder), ...patch });
 }
 
 /** Marks the run as stopped early (the first reason wins), creating the context if the run never got one. */
-export function stopRun(stop: RunStop): void {
-  const context = (globalThis.__conformanceRun ??= {});
-  context.stopped ??= stop;
+export function stopRun(holder: RunHolder, stop: RunStop): void {
+  if (runContext(holder)?.stopped) return;
+  updateRunContext(holder, { stopped: stop });
 }

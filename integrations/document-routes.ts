@@ -1,6 +1,7 @@
 // Which requests an OpenAPI document describes: the operations of its `paths`,
 // under the path of its first server URL. Used to decide what Prism can check.
 import { readFileSync } from 'node:fs';
+import { escapeRegExp } from '../specs/patterns.js';
 
 export interface DocumentRoutes {
   /** Path prefix of the document's first server URL ('' when none), e.g. '/api/public/v1'. */
@@ -15,10 +16,6 @@ interface Operation {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** `/projects/{id}` → /^\/projects\/[^/]+$/ */
 function templatePattern(template: string): RegExp {

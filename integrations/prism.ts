@@ -18,7 +18,6 @@ import { freePort, serve, type ServingProcess } from './child-process.js';
 import { readDocumentRoutes } from './document-routes.js';
 import { startFrontRouter } from './prism-front.js';
 
-export { installPrismInspector, PRISM_REQUIREMENT } from './prism-inspector.js';
 export { parseViolations, type PrismViolation, prismViolations, responseErrors } from './prism-violations.js';
 
 export interface PrismTarget {

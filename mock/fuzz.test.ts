@@ -8,8 +8,8 @@
 // 4000 requests); a failure prints the seed and the failing request.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assignmentPatch, employeeCreate, employeePatch, organizationCreate } from '../specs/arbitraries.js';
 import { validate } from '../specs/index.js';
-import { assignmentPatch, employeeCreate, employeePatch, organizationCreate } from '../suites/harness/arbitraries.js';
 import { startTestMock, type TestMock } from './testing/client.js';
 import { rawExchange, type RawReply } from './testing/raw-http.js';
 

@@ -13,11 +13,12 @@ import { buildServer, type Front, routeTable } from './reference/app.js';
 import { Authenticator, type MockKeys, resolveKeys } from './reference/auth.js';
 import { BlobStore } from './reference/blob-store.js';
 import { type AppContext, BASE_PATH, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './reference/context.js';
-import type { Hooks, RouteTable } from './reference/hooks.js';
+import type { Hooks } from './reference/hooks.js';
 import { IdempotencyStore } from './reference/idempotency-store.js';
 import { sortFieldsSetting } from './reference/lists.js';
 import { CHOSEN_PATHS, type ServedOpenApi, servedOpenApi } from './reference/openapi.js';
 import { CursorCodec } from './reference/pagination.js';
+import type { RouteTable } from './reference/pipeline.js';
 import { ReadingError, Readings } from './reference/readings.js';
 import { Render, type Shape } from './reference/render.js';
 import { createStore } from './reference/store.js';
@@ -121,8 +122,9 @@ export async function createState(options: MockOptions = {}): Promise<MockState>
       timeouts: { requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, bodyMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS },
       hooks,
     };
-    if (fault) Object.assign(hooks, fault.hooks(ctx));
-    const table = routeTable(ctx, openapi);
+    const { routes, ...faultHooks } = fault?.hooks(ctx) ?? {};
+    Object.assign(hooks, faultHooks);
+    const table = routeTable(openapi, routes);
     return { ctx: { ...ctx, basePath: table.basePath }, table, openapi, keys, dataDir, dispose };
   } catch (err) {
     await dispose();

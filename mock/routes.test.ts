@@ -14,7 +14,7 @@ describe('routes and the served description', () => {
       .filter(([method]) => METHODS.includes(method))
       .map(([method, op]) => `${method.toUpperCase()} ${path.replace(BASE_PATH, '')} ${String((op as { operationId: string; }).operationId)}`)
   );
-  const { routes } = routeTable({ basePath: BASE_PATH, hooks: {} }, openapi);
+  const { routes } = routeTable(openapi);
   const routed = routes.map((r) => `${r.method} ${r.path} ${r.operationId}`);
 
   it('every described operation has a route at its method and path', () => {

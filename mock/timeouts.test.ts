@@ -6,7 +6,6 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runMock } from '../bin/commands/mock.js';
 import { validate } from '../specs/index.js';
 import { MockOptionsError, start } from './index.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './reference/context.js';
@@ -136,15 +135,4 @@ describe('conformance mock flags', () => {
       await exited;
     }
   }, 30_000);
-
-  it.each([[['--body-timeout', 'soon']], [['--request-timeout', '0']]])('exits 2 for %j', async (argv) => {
-    const io = { err: '' };
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((io.err += String(s)), true));
-    try {
-      expect(await runMock(['--port', '0', ...argv])).toBe(2);
-      expect(io.err).toMatch(/timeout/i);
-    } finally {
-      spy.mockRestore();
-    }
-  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fakeChecks, fakeInput } from '../testing/fake-run.js';
 import { buildReport, NO_CHECK, NOT_SELECTED } from './build-report.js';
+import { fakeChecks, fakeInput } from './fake-run.js';
 
 const byId = (report: ReturnType<typeof buildReport>, id: string) => {
   const r = report.requirements.find((x) => x.id === id);

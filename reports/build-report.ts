@@ -8,8 +8,10 @@ import type { CatalogEntry, CheckMeta, CheckResult, Report, ReportCheck, ReportR
 export interface BuildInput {
   checks: readonly CheckResult[];
   catalog: readonly CatalogEntry[];
-  /** `globalThis.__conformanceRun`; any part may be missing. */
+  /** The run context (contract/run.ts); any part may be missing. */
   context?: Partial<RunContext>;
+  /** The workers' account of the run, read when the report is built (the run's journal: contract/journal.ts). */
+  accounting?: () => RunAccounting;
   /** CONFORMANCE_ONLY patterns, recorded in the report (empty: everything selected). */
   only?: readonly string[];
   /** Whether a requirement is selected by those patterns; default: all are. */
@@ -83,7 +85,7 @@ export function buildReport(input: BuildInput): Report {
   const byRequirement = new Map<string, Part[]>();
   const metas: { name: string; meta: CheckMeta; }[] = [];
   const outcomes: Outcome[] = [];
-  const accounting = readAccounting(ctx, errors);
+  const accounting = readAccounting(input.accounting, errors);
   const stopped: { cause: NonNullable<Report['stopped']>['cause']; message: string; code?: string; } | undefined = ctx.stopped ?? accounting?.stopped;
   for (const result of input.checks) {
     const meta = checkMeta(result);
@@ -173,10 +175,10 @@ export function buildReport(input: BuildInput): Report {
 }
 
 /** The workers' account (records left, records touched and restored, requests); its failure is a run error. */
-function readAccounting(ctx: Partial<RunContext>, errors: RunError[]): RunAccounting | undefined {
-  if (typeof ctx.accounting !== 'function') return undefined;
+function readAccounting(read: BuildInput['accounting'], errors: RunError[]): RunAccounting | undefined {
+  if (read === undefined) return undefined;
   try {
-    return ctx.accounting();
+    return read();
   } catch (e) {
     errors.push({ source: 'run', message: `the run's account could not be read: ${(e as Error).message}` });
     return undefined;

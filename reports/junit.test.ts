@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fakeInput } from '../testing/fake-run.js';
 import { buildReport } from './build-report.js';
+import { fakeInput } from './fake-run.js';
 import { renderJunit, xmlEscape } from './junit.js';
 
 /** A small well-formedness check: balanced elements, quoted attributes, no raw `<` or bare `&` in text. */

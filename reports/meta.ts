@@ -1,10 +1,10 @@
 import { concernOf } from '../contract/check.js';
+import { isRecord } from '../contract/json.js';
 import type { CheckFailureMeta, CheckMeta, CheckResult, HttpRequestRecord, HttpResponseRecord, WarningMeta } from './types.js';
 
 // The metadata comes from check code running in workers; a malformed field must
 // degrade the report (missing transcript) rather than crash the reporter.
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const int = (v: unknown): number | undefined => (Number.isInteger(v) ? (v as number) : undefined);

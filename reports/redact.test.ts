@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fakeInput, PLANTED_KEY } from '../testing/fake-run.js';
 import { buildReport } from './build-report.js';
+import { fakeInput, PLANTED_KEY } from './fake-run.js';
 import { redactDeep, redactString, secretsFrom } from './redact.js';
 import { writeReport } from './write.js';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLANTED_KEY } from '../testing/fake-run.js';
+import { PLANTED_KEY } from './fake-run.js';
 import { validateReport } from './schema.js';
 import type { Report } from './types.js';
 
@@ -15,11 +15,11 @@ const outDir = join(fixture, 'report');
 const config = `
 import { defineConfig } from 'vitest/config';
 import { ConformanceReporter } from '../../../reports/reporter.ts';
-import { fakeCatalog } from '../../../testing/fake-run.ts';
+import { fakeCatalog } from '../../../reports/fake-run.ts';
 const here = new URL('.', import.meta.url).pathname;
-globalThis.__conformanceRun = { specVersion: '1.6.0', target: { kind: 'deployment', baseUrl: 'http://127.0.0.1:9' }, seed: 5, startedAt: new Date().toISOString() };
+const conformanceRun = { specVersion: '1.6.0', target: { kind: 'deployment', baseUrl: 'http://127.0.0.1:9' }, seed: 5, startedAt: new Date().toISOString() };
 const catalog = { entries: fakeCatalog, specVersion: '1.6.0', match: (p) => fakeCatalog.map((r) => r.id).filter((id) => p.some((x) => new RegExp('^' + x.replace(/\\*/g, '.*') + '$').test(id))) };
-export default defineConfig({ test: { root: here, include: ['*.check.ts'], reporters: [new ConformanceReporter({ dir: ${
+export default defineConfig({ test: { root: here, include: ['*.check.ts'], provide: { conformanceRun }, reporters: [new ConformanceReporter({ dir: ${
   JSON.stringify(outDir)
 }, catalog })] } });
 `;

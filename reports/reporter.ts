@@ -1,8 +1,9 @@
 import type { UserConsoleLog } from 'vitest';
-import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason } from 'vitest/node';
-import { runContext } from '../contract/run.js';
+import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
+import { readSources } from '../contract/config-source.js';
+import { readAccounting } from '../contract/journal.js';
+import { type RunContext, runContext, type RunHolder } from '../contract/run.js';
 import { selectionFrom } from '../contract/selection.js';
-import { readSources } from '../suites/harness/config-source.js';
 import { buildReport } from './build-report.js';
 import { type Catalog, loadCatalog } from './catalog.js';
 import { colourWanted, type Paint, paint } from './colour.js';
@@ -72,6 +73,8 @@ export class ConformanceReporter implements Reporter {
   private readonly paint: Paint;
   private readonly verbose: boolean;
   private readonly progress: Progress;
+  /** The run's vitest, which holds the run context (contract/run.ts). */
+  private holder: RunHolder | undefined;
 
   constructor(private readonly options: ConformanceReporterOptions) {
     this.out = options.out ?? process.stdout;
@@ -80,10 +83,19 @@ export class ConformanceReporter implements Reporter {
     this.progress = new Progress(this.out, this.paint, options.expected);
   }
 
+  onInit(vitest: Vitest): void {
+    this.holder = vitest;
+  }
+
+  /** The run context so far (none outside a conformance run, e.g. a reporter under test without one). */
+  private context(): Partial<RunContext> | undefined {
+    return this.holder ? runContext(this.holder) : undefined;
+  }
+
   // The settings (and the bundled mock's generated keys) may appear in the environment
   // only while the run lasts, so they are collected at several points.
   private collectSecrets(): void {
-    const context = runContext();
+    const context = this.context();
     const extra = Object.fromEntries((this.options.secrets ?? []).map((v, i) => [`SECRET_${i}`, v]));
     const found = [...secretsFrom(process.env, context?.settings, extra), ...secretsFromConfigFile(process.env.CONFORMANCE_CONFIG)];
     for (const s of found) if (!this.secrets.has(s.value)) this.secrets.set(s.value, s);
@@ -125,12 +137,14 @@ export class ConformanceReporter implements Reporter {
     const { only, exclude } = selectionFrom(readSources(process.env).raw);
     const excluded = new Set(catalog.match(exclude));
     const selected = new Set(catalog.match(only).filter((id) => !excluded.has(id)));
-    const context = { specVersion: catalog.specVersion, ...runContext() };
+    const context = { specVersion: catalog.specVersion, ...this.context() };
     const mock = context.target?.kind === 'bundled-mock' ? await mockStart(process.env) : undefined;
+    const journal = context.journal;
     const report = buildReport({
       checks,
       catalog: catalog.entries,
       context,
+      ...(journal ? { accounting: () => readAccounting(journal) } : {}),
       only,
       isSelected: (id) => (only.length === 0 ? !excluded.has(id) : selected.has(id)),
       startedAt: this.startedAt.toISOString(),

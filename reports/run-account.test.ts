@@ -1,9 +1,9 @@
 // The report's account of the run: run id, read-only, leftovers, touched records, requests, and a
 // run that stopped early (its unfinished checks are errors, never failures, and it is never green).
 import { describe, expect, it } from 'vitest';
-import { accountFor } from '../suites/harness/journal.js';
-import { fakeChecks, fakeInput } from '../testing/fake-run.js';
+import { accountFor } from '../contract/journal.js';
 import { buildReport } from './build-report.js';
+import { fakeChecks, fakeInput } from './fake-run.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { validateReport } from './schema.js';
@@ -40,7 +40,7 @@ describe('the run account in the report', () => {
 
   it('writes runId, readOnly, requests, leftovers and touched into a schema-valid report', () => {
     const input = fakeInput();
-    const report = buildReport({ ...input, context: { ...input.context, runId: 'cfm-1-abc', readOnly: true, accounting } });
+    const report = buildReport({ ...input, context: { ...input.context, runId: 'cfm-1-abc', readOnly: true }, accounting });
     expect(report).toMatchObject({ runId: 'cfm-1-abc', readOnly: true, requests: 15 });
     expect(report.leftovers?.organizations?.ids).toEqual(['org-1']);
     expect(report.touched).toHaveLength(3);
@@ -101,7 +101,7 @@ describe('the run account in the report', () => {
     const input = fakeInput();
     const report = buildReport({
       ...input,
-      context: { ...input.context, accounting: () => accountFor([{ e: 'stopped', cause: 'target-unresponsive', message: 'the target stopped answering' }]) },
+      accounting: () => accountFor([{ e: 'stopped', cause: 'target-unresponsive', message: 'the target stopped answering' }]),
     });
     expect(report.stopped?.cause).toBe('target-unresponsive');
     expect(report.errors).toContainEqual({ source: 'run', message: 'the run stopped early: the target stopped answering' });
@@ -111,11 +111,8 @@ describe('the run account in the report', () => {
     const input = fakeInput();
     const report = buildReport({
       ...input,
-      context: {
-        ...input.context,
-        accounting: () => {
-          throw new Error('disk gone');
-        },
+      accounting: () => {
+        throw new Error('disk gone');
       },
     });
     expect(report.errors).toContainEqual({ source: 'run', message: "the run's account could not be read: disk gone" });

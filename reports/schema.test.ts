@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fakeInput } from '../testing/fake-run.js';
 import { buildReport } from './build-report.js';
+import { fakeInput } from './fake-run.js';
 import { reportSchemaPath, validateReport } from './schema.js';
 import { renderReport, ReportWriteError } from './write.js';
 

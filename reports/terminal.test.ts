@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fakeInput } from '../testing/fake-run.js';
 import { buildReport } from './build-report.js';
 import { colourWanted, paint } from './colour.js';
+import { fakeInput } from './fake-run.js';
 import { Progress } from './progress.js';
 import { renderTerminalSummary } from './terminal.js';
 

@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { globRegExp } from './patterns.js';
 
 export type RequirementLevel = 'must' | 'implied' | 'not-testable';
 /** server: checked by the suites; client: honoured by the suite's own tolerance; spec: checked by the spec-diff tool. */
@@ -83,19 +84,9 @@ export const isKnownRequirement = (id: string): boolean => byId.has(id);
 export const isTestable = (r: Requirement): boolean => r.level !== 'not-testable';
 export const testableRequirements = (): readonly Requirement[] => requirements.filter(isTestable);
 
-// Globs: `*` any run of characters, `?` one character; case-insensitive (ids are upper case).
-function globToRegExp(pattern: string): RegExp {
-  const body = pattern
-    .trim()
-    .split('')
-    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`, 'i');
-}
-
 /** Catalog ids matched by any of the patterns (exact ids or globs like `LIST-*`), in catalog order. */
 export function matchRequirementIds(patterns: readonly string[]): string[] {
-  const regexps = patterns.filter((p) => p.trim() !== '').map(globToRegExp);
+  const regexps = patterns.filter((p) => p.trim() !== '').map(globRegExp);
   return requirements.filter((r) => regexps.some((re) => re.test(r.id))).map((r) => r.id);
 }
 

@@ -2,14 +2,13 @@
 // unknown key the answer is 4xx with no data and nothing changes; a read-only key cannot mutate;
 // a plan without API access answers the plan-limit error.
 import { randomBytes } from 'node:crypto';
+import type { Rec } from '../contract/json.js';
 import { ensure, errorCode, expectStatus, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiRequest, ApiResponse, Auth } from './harness/client.js';
 import { expectErrorEnvelope, expectResource } from './harness/problems.js';
 import { createAssignmentFixture, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
 import { setup, shared } from './harness/setup.js';
-
-type Rec = Record<string, unknown>;
 
 /**
  * A file and an attachment of the run (the attachment only when the download path is set) for

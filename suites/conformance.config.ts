@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { Plugin, ViteUserConfig } from 'vitest/config';
 import { builtHarness } from '../build/run.mjs';
+import { readSources } from '../contract/config-source.js';
 import { narrows, runsUnder, selectionFrom } from '../contract/selection.js';
 import { ConformanceReporter } from '../reports/reporter.js';
-import { readSources } from './harness/config-source.js';
 import { suiteRegistrations } from './harness/registrations.js';
 
 // The conformance run: every suites/<concern>.check.ts against one target (see suites/global-setup.ts).
@@ -17,9 +17,11 @@ export async function conformanceConfig(env: NodeJS.ProcessEnv = process.env): P
   const suitesDir = fileURLToPath(new URL('.', import.meta.url));
   const selection = selectionFrom(readSources(env).raw);
 
+  // dist/ first (built or rebuilt when stale): its registrations manifest spares the run the compiler.
+  const harness = await builtHarness();
   // With CONFORMANCE_ONLY or CONFORMANCE_EXCLUDE, files with no selected check are not even loaded
   // (their checks would all be skipped); the reporter lists their requirements as "not selected".
-  const registrations = suiteRegistrations(suitesDir);
+  const registrations = await suiteRegistrations(suitesDir);
   const files = narrows(selection)
     ? [...new Set(registrations.filter((r) => runsUnder(selection, r.requirements)).map((r) => r.file))]
     : ['suites/*.check.ts'];
@@ -32,7 +34,7 @@ export async function conformanceConfig(env: NodeJS.ProcessEnv = process.env): P
   }
 
   return {
-    plugins: [prebuiltHarness(await builtHarness())],
+    plugins: [prebuiltHarness(harness)],
     test: {
       root: fileURLToPath(new URL('..', import.meta.url)),
       include: files.length ? files : ['suites/*.check.ts'],

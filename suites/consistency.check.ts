@@ -2,6 +2,7 @@
 // read back through every view the API offers — GET by id, every list and filter it belongs to,
 // every embedded copy — and each agrees with what the change answered (§2, §4). A PATCH changes
 // the fields it names and no other; a deleted record is gone from every view.
+import type { Rec } from '../contract/json.js';
 import { expectEveryView } from './harness/agreement.js';
 import { ensure, expectStatus, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
@@ -18,11 +19,11 @@ import {
   uploadAttachment,
   uploadFile,
 } from './harness/records.js';
-import { canonical, type Rec, type Subject, viewsOf } from './harness/views.js';
+import { canonical, type Subject, viewsOf } from './harness/views.js';
 
 const opts = { mutates: true };
 /** Stamped by the server on any write (§2 lists them; their rules are not shown). */
-const SERVER_STAMPED = ['updated_at', 'last_activity_at'];
+const WRITE_STAMPS = ['updated_at', 'last_activity_at'];
 const show = (v: unknown) => JSON.stringify(v);
 
 /** Values no create-time default has, so a PATCH that re-applies defaults is seen. */
@@ -45,7 +46,7 @@ async function sendResource(c: CheckContext, req: ApiRequest, resource: Resource
 /** The PATCH changed exactly what it names: every other field of `before` is unchanged in the answer. */
 function expectOnlyNamedChanged(before: Rec, after: Rec, body: Rec, res: ApiResponse, what: string): void {
   for (const [k, v] of Object.entries(body)) ensure(canonical(after[k]) === canonical(v), `${what} answered ${k}=${show(after[k])}, sent ${show(v)}`, res);
-  const changed = Object.keys(before).filter((k) => !(k in body) && !SERVER_STAMPED.includes(k) && k in after && canonical(before[k]) !== canonical(after[k]));
+  const changed = Object.keys(before).filter((k) => !(k in body) && !WRITE_STAMPS.includes(k) && k in after && canonical(before[k]) !== canonical(after[k]));
   if (changed.length) fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res);
 }
 
@@ -94,7 +95,7 @@ check([
   const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id });
   // Assigning it may stamp the employee (updated_at's rules are not shown): the stamps aside.
   await expectEveryView(c, viewsOf(c, { kind: 'employee', id: String(employee.id), assignments: [String(assignment.id)] }), employee, 'after POST /employees',
-    SERVER_STAMPED);
+    WRITE_STAMPS);
 }, opts);
 
 check([
@@ -188,7 +189,7 @@ check([
   ensure((record.employee as Rec | undefined)?.id === second.id,
     `the answer embeds employee ${show((record.employee as Rec | undefined)?.id)}, not the new ${String(second.id)}`, res);
   await expectEveryView(c, viewsOf(c, { kind: 'employee', id: String(second.id), assignments: [String(assignment.id)] }), second,
-    'after reassigning, the new employee', SERVER_STAMPED);
+    'after reassigning, the new employee', WRITE_STAMPS);
   const moved: Subject = { kind: 'assignment', id: String(assignment.id), employee_id: String(second.id), project_id: String(project.id) };
   await expectEveryView(c, viewsOf(c, moved), record, 'after reassigning');
   const old: Subject = { kind: 'assignment', id: String(assignment.id), employee_id: String(first.id), project_id: String(project.id) };

@@ -1,4 +1,5 @@
 // §7 Errors: the envelopes, detail as a map of strings, the stated codes; required create fields.
+import type { Rec } from '../contract/json.js';
 import { validate } from '../specs/index.js';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check } from './harness/check.js';
@@ -7,8 +8,6 @@ import { expectErrorEnvelope } from './harness/problems.js';
 import { aProject, createEmployee, postAssignment } from './harness/records.js';
 import { detectedShape } from './harness/shape.js';
 import { fetchPage, lists, walk } from './harness/walk.js';
-
-type Rec = Record<string, unknown>;
 
 function expectJsonError(res: ApiResponse, what: string, shortAllowed = false): void {
   ensure(/json/.test(res.headers['content-type'] ?? ''), `${what}: content-type ${res.headers['content-type']} is not JSON`, res);

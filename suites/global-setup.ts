@@ -1,20 +1,20 @@
 // Resolves the target before any check runs: validates the settings (all errors at once, before
 // any request), starts the bundled mock / container / Prism when asked, runs the preflight (is the
-// target there, are the keys right), fixes and prints the seed, sets the run context for the
-// reporter and hands the settings to the test workers. A target that does not start, or fails the
-// preflight, is recorded in the run context (the report says so) and ends the run.
+// target there, are the keys right), fixes and prints the seed, writes the run context (held by the
+// run's vitest, contract/run.ts: the reporter and `conformance run` read it) and hands the settings
+// to the test workers. A target that does not start, or fails the preflight, is recorded in the run
+// context (the report says so) and ends the run.
 import { randomBytes, randomInt } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { runContext, setRunContext, stopRun, type TargetKind, updateRunContext } from '../contract/run.js';
+import { requireConfig } from '../contract/config.js';
+import { runContext, type RunHolder, stopRun, type TargetKind, updateRunContext } from '../contract/run.js';
+import type { Settings } from '../contract/settings.js';
 import { specVersion } from '../specs/version.js';
-import { requireConfig } from './harness/config.js';
-import { readAccounting } from './harness/journal.js';
-import { bundledScratchProjects, preflight, preflightLine, preflightPassed } from './harness/preflight.js';
-import type { Settings } from './harness/settings.js';
+import { bundledScratchProjects, preflight, preflightLine } from './harness/preflight.js';
 import type { ProvidedTarget } from './harness/target.js';
 
 const OPENAPI = new URL('../specs/openapi.json', import.meta.url).pathname;
@@ -41,15 +41,16 @@ export default async function setup(project: TestProject): Promise<Stop> {
   const runId = `cfm-${seed.toString(36)}-${randomBytes(3).toString('hex')}`;
   const journal = join(tmpdir(), `conformance-${runId}.jsonl`);
   const intended: TargetKind = initial.target === 'prism-mock' ? 'prism-mock' : initial.image ? 'container' : initial.baseUrl ? 'deployment' : 'bundled-mock';
-  setRunContext({
-    ...runContext(), // a stop recorded before the setup ran (a signal) stays
+  // The run's vitest holds the run context; a stop recorded before the setup ran (a signal) stays.
+  const run = project.vitest;
+  updateRunContext(run, {
     specVersion,
     seed,
     runId,
     readOnly: initial.readOnly,
     target: { kind: intended, baseUrl: initial.baseUrl ?? '' },
     startedAt: new Date().toISOString(),
-    accounting: () => readAccounting(journal),
+    journal,
   });
   let resolved: Resolved;
   try {
@@ -57,7 +58,7 @@ export default async function setup(project: TestProject): Promise<Stop> {
   } catch (e) {
     const detail = firstLine((e as Error).message).replace(/^container \S+ did not become ready: (Error: )?/, '');
     const message = `${intended === 'container' ? `container ${initial.image}` : `the ${intended} target`} could not be started: ${detail}`;
-    stopRun({ cause: 'target-not-started', message });
+    stopRun(run, { cause: 'target-not-started', message });
     throw quiet(message);
   }
   const stops: Stop[] = [resolved.stop];
@@ -67,19 +68,18 @@ export default async function setup(project: TestProject): Promise<Stop> {
   try {
     const settings = requireConfig(mergeEnv(resolved.env)) as Settings & { baseUrl: string; };
     settings.seed = seed;
-    const scratch = await checkTarget(resolved, settings);
+    const scratch = await checkTarget(run, resolved, settings);
     if (scratch.length > 0 && settings.scratchProjects.length === 0) settings.scratchProjects = scratch;
-    if (runContext()?.stopped) throw quiet(runContext()!.stopped!.message); // interrupted while starting
+    const stopped = runContext(run)?.stopped;
+    if (stopped) throw quiet(stopped.message); // interrupted while starting
     if (settings.viaPrism) {
-      const prism = (await import('../integrations/prism.js')) as {
-        startPrismProxy(o: { upstream: string; openapiPath: string; }): Promise<{ url: string; stop: Stop; }>;
-      };
-      const proxy = await prism.startPrismProxy({ upstream: settings.baseUrl, openapiPath: OPENAPI });
+      const { startPrismProxy } = await import('../integrations/prism.js');
+      const proxy = await startPrismProxy({ upstream: settings.baseUrl, openapiPath: OPENAPI });
       stops.unshift(proxy.stop);
       settings.baseUrl = proxy.url;
     }
     const shape = settings.shape !== 'auto' ? settings.shape : resolved.kind === 'bundled-mock' ? (settings.mock.shape ?? 'full') : undefined;
-    updateRunContext({
+    updateRunContext(run, {
       target: {
         kind: resolved.kind,
         baseUrl: settings.baseUrl,
@@ -128,9 +128,9 @@ async function prepareSuites(project: TestProject): Promise<void> {
  * The preflight of a started target (a deployment's already ran in `conformance run`, before the
  * suites started). Returns the projects the bundled mock sets aside for testing.
  */
-async function checkTarget(resolved: Resolved, s: Settings & { baseUrl: string; }): Promise<string[]> {
+async function checkTarget(run: RunHolder, resolved: Resolved, s: Settings & { baseUrl: string; }): Promise<string[]> {
   if (resolved.kind === 'prism-mock') return []; // stateless examples: nothing to preflight
-  if (resolved.kind === 'deployment' && preflightPassed(s.baseUrl)) return [];
+  if (resolved.kind === 'deployment' && runContext(run)?.preflighted === s.baseUrl) return [];
   const ownKeys = resolved.kind === 'deployment' || (resolved.kind === 'container' && !!process.env.CONFORMANCE_API_KEY);
   const r = await preflight({
     baseUrl: s.baseUrl,
@@ -141,7 +141,7 @@ async function checkTarget(resolved: Resolved, s: Settings & { baseUrl: string; 
     scratchProjects: s.scratchProjects,
   });
   if (!r.ok) {
-    stopRun({ cause: 'preflight', code: r.code, message: preflightLine(r) });
+    stopRun(run, { cause: 'preflight', code: r.code, message: preflightLine(r) });
     throw quiet(preflightLine(r));
   }
   for (const note of r.notes) console.log(`[conformance] preflight: ${note}`);
@@ -163,8 +163,8 @@ function mergeEnv(targetEnv: Record<string, string>): NodeJS.ProcessEnv {
 
 async function resolveTarget(s: Settings, seed: number): Promise<Resolved> {
   if (s.target === 'prism-mock') {
-    const prism = (await import('../integrations/prism.js')) as { startPrismMock(o: { openapiPath: string; }): Promise<{ url: string; stop: Stop; }>; };
-    const mock = await prism.startPrismMock({ openapiPath: OPENAPI });
+    const { startPrismMock } = await import('../integrations/prism.js');
+    const mock = await startPrismMock({ openapiPath: OPENAPI });
     // Prism's mock checks only that a bearer header is present; any two distinct tokens do.
     return {
       kind: 'prism-mock',
@@ -173,19 +173,15 @@ async function resolveTarget(s: Settings, seed: number): Promise<Resolved> {
     };
   }
   if (s.image) {
-    const container = (await import('../integrations/container.js')) as {
-      startContainerTarget(env: NodeJS.ProcessEnv): Promise<{ baseUrl: string; settings: Record<string, string>; stop: Stop; }>;
-    };
-    const c = await container.startContainerTarget(process.env);
+    const { startContainerTarget } = await import('../integrations/container.js');
+    const c = await startContainerTarget(process.env);
     return { kind: 'container', stop: c.stop, env: { ...c.settings, CONFORMANCE_BASE_URL: c.baseUrl } };
   }
   if (!s.baseUrl) {
     // The only place the harness touches the mock: the bundled target, as built in dist/ (rebuilt first when stale).
     const { builtEntry } = await import('../build/run.mjs');
-    const { start, parseReadings } = (await import(/* @vite-ignore */ pathToFileURL(await builtEntry('mock')).href)) as {
-      start(o: object): Promise<{ url: string; settings: Record<string, string>; close: Stop; }>;
-      parseReadings(s: string): object;
-    };
+    // The build of mock/index.ts: typed from its source, which the compiler checks.
+    const { start, parseReadings } = (await import(/* @vite-ignore */ pathToFileURL(await builtEntry('mock')).href)) as typeof import('../mock/index.js');
     // CONFORMANCE_MOCK_READINGS=name=value,... : conforming alternatives the bundled mock serves (mock/readings.ts).
     const readings = process.env.CONFORMANCE_MOCK_READINGS ? { readings: parseReadings(process.env.CONFORMANCE_MOCK_READINGS) } : {};
     const mock = await start({

@@ -1,6 +1,7 @@
 // §4 "Every mutating endpoint takes an optional header idempotency-key": a retry with the same key
 // and body replays the first response and creates one record; concurrent retries create one.
 import { randomUUID } from 'node:crypto';
+import type { Rec } from '../contract/json.js';
 import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
@@ -19,8 +20,6 @@ import {
 } from './harness/records.js';
 import { canonical } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
-
-type Rec = Record<string, unknown>;
 
 async function assignmentsOf(c: CheckContext, employeeId: unknown): Promise<Rec[]> {
   return (await walk(c, { ...lists.assignments, query: { employee_id: String(employeeId) } }, { limit: 100 })).items;

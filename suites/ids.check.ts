@@ -1,6 +1,7 @@
 // §4 "The path parameter id is a UUID matching the canonical UUID pattern (versions 1 to 8,
 // variant 8/9/a/b), or the all-zero UUID, or the all-f UUID."
 import { readFileSync } from 'node:fs';
+import type { Rec } from '../contract/json.js';
 import { PATH_ID_PATTERN } from '../specs/ids.js';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check } from './harness/check.js';
@@ -8,7 +9,6 @@ import type { ApiResponse } from './harness/client.js';
 import { createAssignmentFixture, createOrganization, testFile, uploadFile } from './harness/records.js';
 import { lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
-type Rec = Record<string, unknown>;
 const vectors = JSON.parse(readFileSync(new URL('../fixtures/ids.json', import.meta.url), 'utf8')) as { invalid: string[]; };
 
 /**

@@ -1,12 +1,12 @@
 // §1 capture intake (path configurable): a capture answers a pending review item; deduplication on
 // (team, source, external_id); a repeat answers the existing item with 200.
 import { randomUUID } from 'node:crypto';
+import type { Rec } from '../contract/json.js';
+import type { KeyName } from '../contract/settings.js';
 import { ensure, expectStatus } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
-import type { KeyName } from './harness/redact.js';
 
-type Rec = Record<string, unknown>;
 const opts = { mutates: true, needs: ['captureIntake' as const] };
 
 interface Capture {

@@ -2,16 +2,16 @@
 // exist": no list channel reaches another team's records — the lists, every filter, search q with
 // the other team's exact names, cursors handed across teams. Team B's records are created with its
 // own key; isolation by id, references and idempotency keys are in isolation.check.ts.
+import type { Rec } from '../contract/json.js';
+import type { KeyName } from '../contract/settings.js';
 import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { expectAnswerLikeMissing } from './harness/missing.js';
 import { expectPage } from './harness/problems.js';
 import { aProject } from './harness/records.js';
-import type { KeyName } from './harness/redact.js';
 import { type TeamB, teamB } from './harness/team-b.js';
 import { type BoundedWalk, fetchPage, lists, type ListSpec, SAMPLE_PAGES, sendList, walkWithin } from './harness/walk.js';
 
-type Rec = Record<string, unknown>;
 const opts = { mutates: true, keys: ['otherTeam' as const] };
 const pageable = ['projects', 'assignments', 'organizations', 'cvs'] as const;
 

@@ -4,6 +4,8 @@
 // cursors in isolation-lists.check.ts. Team B's records are created with its own key.
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
+import type { Rec } from '../contract/json.js';
+import type { KeyName } from '../contract/settings.js';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
@@ -21,10 +23,8 @@ import {
   uploadAttachment,
   uploadFile,
 } from './harness/records.js';
-import type { KeyName } from './harness/redact.js';
 import { teamB } from './harness/team-b.js';
 
-type Rec = Record<string, unknown>;
 const opts = { mutates: true, keys: ['otherTeam' as const] };
 
 check([

@@ -4,16 +4,16 @@
 // combined. Exhaustive comparisons run where the list is complete within the page budget — the
 // lists the run fills itself always are; on a larger deployment the others are checked on a prefix.
 import fc from 'fast-check';
+import type { Rec } from '../contract/json.js';
+import type { ListResource } from '../contract/settings.js';
 import { CheckFailure, ensure, expectStatus, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { distinctValues, inferSortField, isOrdered } from './harness/order.js';
 import { type Population, population } from './harness/population.js';
 import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
-import type { ListResource } from './harness/settings.js';
 import { type BoundedWalk, duplicates, fetchPage, lists, type ListSpec, walkWithin } from './harness/walk.js';
 
-type Rec = Record<string, unknown>;
 const pageable: ListResource[] = ['projects', 'assignments', 'organizations', 'cvs'];
 
 /** A list or filtered list, with the sort values a walk of it may use. */

@@ -9,6 +9,7 @@
 // no request writing, on an already closed project too, and adds close_reason and
 // close_reason_category to an open one). Cost does not grow with the deployment: candidates come
 // from the scratch projects and at most CONFORMANCE_WALK_PAGES pages of the project list.
+import type { Rec } from '../contract/json.js';
 import { expectEveryView } from './harness/agreement.js';
 import { ensure, expectStatus, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
@@ -18,7 +19,6 @@ import { detectedShape } from './harness/shape.js';
 import { disagreements, viewsOf } from './harness/views.js';
 import { fetchPage, lists } from './harness/walk.js';
 
-type Rec = Record<string, unknown>;
 const CLOSE_FIELDS = ['closed_at', 'close_reason', 'close_reason_category', 'status'];
 const PAGE_SIZE = 100;
 

@@ -2,7 +2,8 @@
 // deletes; after every step the target agrees with a model (what was deleted is gone, what was
 // patched reads back, lists agree).
 import fc from 'fast-check';
-import { assignmentPatch, employeePatch } from './harness/arbitraries.js';
+import type { Rec } from '../contract/json.js';
+import { assignmentPatch, employeePatch } from '../specs/arbitraries.js';
 import { ensure, expectStatus } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { expectResource } from './harness/problems.js';
@@ -11,7 +12,6 @@ import { aProject, createAssignment, createEmployee, createOrganization, testFil
 import { disagreements, newestFirst } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
 
-type Rec = Record<string, unknown>;
 interface Model {
   employees: string[];
   assignments: Map<string, { role: unknown; employee_id: string; }>;

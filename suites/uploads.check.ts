@@ -3,6 +3,7 @@
 // request), more than 25 MiB refused.
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
+import type { Rec } from '../contract/json.js';
 import { type Concerning, ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import { type ApiResponse, TransportError } from './harness/client.js';
@@ -11,7 +12,6 @@ import { expectPage, expectResource } from './harness/problems.js';
 import { property } from './harness/property.js';
 import { attachmentsOf, createEmployee, testFile, uploadAttachment, uploadFile } from './harness/records.js';
 
-type Rec = Record<string, unknown>;
 const MB25 = 25_000_000;
 const MIB25 = 26_214_400;
 /**

@@ -1,8 +1,6 @@
 // The `mock` command: starts the reference mock in the foreground, prints the
 // CONFORMANCE_* settings as `export NAME=value` lines, and stops on SIGINT/SIGTERM.
-import { faults } from '../../mock/index.js';
-import { type MockOptions, MockOptionsError, start } from '../../mock/index.js';
-import { parseReadings, ReadingError, readings } from '../../mock/index.js';
+import { faults, type MockOptions, MockOptionsError, parseReadings, ReadingError, readings, start } from '../../mock/index.js';
 import { parseFlags, unknownValue, usageError } from '../args.js';
 
 export const mockHelp = `Usage: conformance mock [options]

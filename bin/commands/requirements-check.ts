@@ -69,7 +69,7 @@ async function checksById(): Promise<Map<string, Check[]>> {
   const { suiteRegistrations } = await import('../../suites/harness/registrations.js');
   const byId = new Map<string, Check[]>();
   try {
-    for (const { requirements, title, file, line } of suiteRegistrations(suitesDir)) {
+    for (const { requirements, title, file, line } of await suiteRegistrations(suitesDir)) {
       for (const id of requirements) byId.set(id, [...(byId.get(id) ?? []), { title, file, line }]);
     }
   } catch {

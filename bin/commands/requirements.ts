@@ -43,7 +43,7 @@ export async function runRequirements(argv: string[]): Promise<number> {
       r.id
     )).replace(/^unknown requirement/, 'no requirement matches'));
   }
-  const checks = suiteRegistrations(suitesDir);
+  const checks = await suiteRegistrations(suitesDir);
   const byId = new Map<string, Registration[]>();
   for (const c of checks) for (const id of c.requirements) byId.set(id, [...(byId.get(id) ?? []), c]);
   const { unknown, uncovered } = catalog.coverage(byId.keys(), { subjects: ['server'] });

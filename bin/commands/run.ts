@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runContext, stopRun } from '../../contract/run.js';
+import { runContext, type RunStop, stopRun, updateRunContext } from '../../contract/run.js';
+import type { Settings } from '../../contract/settings.js';
 import { validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
 import { REPORT_FILES } from '../../reports/write.js';
-import type { Settings } from '../../suites/harness/settings.js';
 import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, unknownValue, usageError } from '../args.js';
 import { planRun, type RunPlan } from './run-options.js';
 import { blockingFailures } from './summary.js';
@@ -73,7 +73,7 @@ async function checkPlan(plan: RunPlan): Promise<string | undefined> {
 
 /** All configuration errors at once, before the suites start (and before any request). */
 async function checkConfig(plan: RunPlan): Promise<{ problem: string; } | { settings: Settings; }> {
-  const { loadConfig } = await import('../../suites/harness/config.js');
+  const { loadConfig } = await import('../../contract/config.js');
   const result = loadConfig(process.env);
   if (!result.ok) return { problem: `configuration is invalid:\n${result.errors.map((e) => `  - [${e.code}] ${e.setting}: ${e.message}`).join('\n')}` };
   const s = result.settings;
@@ -83,10 +83,13 @@ async function checkConfig(plan: RunPlan): Promise<{ problem: string; } | { sett
   return { settings: s };
 }
 
-/** A deployment's preflight, before vitest even starts: a wrong key or a dead address is one line, fast. */
-async function preflightDeployment(s: Settings): Promise<string | undefined> {
-  if (!s.baseUrl || s.image || s.target) return undefined; // started targets are checked once they run (global setup)
-  const { preflight, preflightLine, markPreflightPassed } = await import('../../suites/harness/preflight.js');
+/**
+ * A deployment's preflight, before vitest even starts: a wrong key or a dead address is one line,
+ * fast. Returns the problem, or the base URL that passed (the global setup does not repeat it).
+ */
+async function preflightDeployment(s: Settings): Promise<{ problem: string; } | { passed?: string; }> {
+  if (!s.baseUrl || s.image || s.target) return {}; // started targets are checked once they run (global setup)
+  const { preflight, preflightLine } = await import('../../suites/harness/preflight.js');
   const r = await preflight({
     baseUrl: s.baseUrl,
     keys: s.keys,
@@ -95,10 +98,9 @@ async function preflightDeployment(s: Settings): Promise<string | undefined> {
     strict: true,
     scratchProjects: s.scratchProjects,
   });
-  if (!r.ok) return preflightLine(r);
+  if (!r.ok) return { problem: preflightLine(r) };
   for (const note of r.notes) out(`[conformance] preflight: ${note}`);
-  markPreflightPassed(s.baseUrl);
-  return undefined;
+  return { passed: s.baseUrl };
 }
 
 const duration = (ms: number) => (ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`);
@@ -150,12 +152,9 @@ export async function runRun(argv: string[]): Promise<number> {
     err(`conformance run: ${config.problem}`);
     return EXIT_USAGE;
   }
-  // Nothing of an earlier run in this process carries over.
-  globalThis.__conformanceRun = undefined;
-  globalThis.__conformancePreflightPassed = undefined;
-  const preflightProblem = await preflightDeployment(config.settings);
-  if (preflightProblem) {
-    err(`conformance run: ${preflightProblem}`);
+  const preflighted = await preflightDeployment(config.settings);
+  if ('problem' in preflighted) {
+    err(`conformance run: ${preflighted.problem}`);
     return EXIT_USAGE;
   }
   const files = {
@@ -165,8 +164,7 @@ export async function runRun(argv: string[]): Promise<number> {
   };
   // A stale report must not pass for this run's.
   for (const f of Object.values(files)) rmSync(f, { force: true });
-  const interrupted = await runSuites(config.settings);
-  const stopped = runContext()?.stopped;
+  const { interrupted, stopped } = await runSuites(config.settings, preflighted.passed);
   if (stopped?.cause === 'preflight') {
     err(`conformance run: ${stopped.message}`);
     return EXIT_USAGE;
@@ -188,9 +186,10 @@ export async function runRun(argv: string[]): Promise<number> {
  * The suites under vitest, bounded: SIGINT/SIGTERM and the run deadline cancel the run (checks
  * stop sending, each suite file's cleanup still runs, the reporter writes the report marked as
  * stopped); a second signal, or a cleanup outliving STOP_GRACE_MS, quits at once. Returns the
- * signal that interrupted the run, if one did.
+ * signal that interrupted the run, if one did, and why the run stopped early, if it did (from the
+ * run context, which the run's vitest holds: contract/run.ts).
  */
-async function runSuites(s: Settings): Promise<NodeJS.Signals | undefined> {
+async function runSuites(s: Settings, preflighted: string | undefined): Promise<{ interrupted?: NodeJS.Signals; stopped?: RunStop; }> {
   const { createVitest } = await import('vitest/node');
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
   const before = new Map(signals.map((sig) => [sig, process.listeners(sig)]));
@@ -203,15 +202,15 @@ async function runSuites(s: Settings): Promise<NodeJS.Signals | undefined> {
     vitest = await createVitest('test', { ...test, config: false, run: true, watch: false }, vite);
   } catch (e) {
     err(`conformance run: the run could not start: ${(e as Error).message}`);
-    stopRun({ cause: 'target-not-started', message: `the run could not start: ${(e as Error).message}` });
-    return undefined;
+    return {};
   }
+  if (preflighted) updateRunContext(vitest, { preflighted });
   // vitest exits the process on a signal; here a signal stops the run and lets it clean up instead.
   for (const sig of signals) for (const l of process.listeners(sig)) if (!before.get(sig)!.includes(l)) process.off(sig, l as () => void);
   let interrupted: NodeJS.Signals | undefined;
   let grace: NodeJS.Timeout | undefined;
   const stop = (cause: 'interrupted' | 'deadline', message: string) => {
-    stopRun({ cause, message });
+    stopRun(vitest, { cause, message });
     err(`conformance run: ${message}: no new requests; cleaning up and writing the report${cause === 'interrupted' ? ' (again to quit at once)' : ''}`);
     grace ??= setTimeout(() => {
       err(`conformance run: the cleanup did not end within ${STOP_GRACE_MS / 1000} s; quitting (records may be left: see the run id above)`);
@@ -234,17 +233,20 @@ async function runSuites(s: Settings): Promise<NodeJS.Signals | undefined> {
   };
   for (const sig of signals) process.on(sig, onSignal);
   const deadline = setTimeout(() => stop('deadline', `the run took longer than CONFORMANCE_RUN_TIMEOUT (${duration(s.runTimeoutMs)})`), s.runTimeoutMs);
+  let stopped: RunStop | undefined;
   try {
     await vitest.start([]);
   } catch (e) {
     // A target that did not start or failed its preflight is in the run context (and the report);
     // anything else is printed here.
-    if (!runContext()?.stopped) err(`conformance run: the run could not start: ${(e as Error).message}`);
+    if (!runContext(vitest)?.stopped) err(`conformance run: the run could not start: ${(e as Error).message}`);
   } finally {
+    // Read before vitest closes: closing clears what it holds.
+    stopped = runContext(vitest)?.stopped;
     clearTimeout(deadline);
     await vitest.close().catch(() => undefined);
     clearTimeout(grace);
     for (const sig of signals) process.off(sig, onSignal);
   }
-  return interrupted;
+  return { ...(interrupted ? { interrupted } : {}), ...(stopped ? { stopped } : {}) };
 }

@@ -12,8 +12,7 @@ import { isPathId } from '../../specs/index.js';
 import type { AppContext } from '../reference/context.js';
 import { operationHeaders } from '../reference/deprecation.js';
 import type { Exchange, Result } from '../reference/exchange.js';
-import type { RouteTable } from '../reference/hooks.js';
-import { answerRead, JSON_TYPE, type ReadRoute } from '../reference/pipeline.js';
+import { answerRead, JSON_TYPE, type ReadRoute, type RouteTable } from '../reference/pipeline.js';
 import { PageArena } from './page-arena.js';
 import type { PageCache } from './page-cache.js';
 

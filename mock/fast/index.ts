@@ -4,7 +4,7 @@
 // to the reference's.
 import type { Front } from '../reference/app.js';
 import type { AppContext } from '../reference/context.js';
-import type { RouteTable } from '../reference/hooks.js';
+import type { RouteTable } from '../reference/pipeline.js';
 import { DirectReads } from './direct-reads.js';
 import { cachedLists, PageCache, type PageCacheOptions } from './page-cache.js';
 

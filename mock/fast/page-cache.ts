@@ -9,8 +9,7 @@
 // by body bytes (PageCacheOptions); the oldest pages go first. A page that could never fit
 // is not kept.
 import type { PageBasis } from '../reference/exchange.js';
-import type { RouteTable } from '../reference/hooks.js';
-import type { RouteDef } from '../reference/pipeline.js';
+import type { RouteDef, RouteTable } from '../reference/pipeline.js';
 import type { TeamId } from '../reference/store.js';
 
 export interface CachedPage {

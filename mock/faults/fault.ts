@@ -4,6 +4,10 @@
 // operation table (families.ts).
 import type { AppContext } from '../reference/context.js';
 import type { Hooks } from '../reference/hooks.js';
+import type { RoutesEdit } from '../reference/pipeline.js';
+
+/** A fault's hooks, and the edit of the served routes it makes at start. */
+export type FaultHooks = Hooks & { routes?: RoutesEdit; };
 
 export interface Fault {
   name: string;
@@ -12,7 +16,7 @@ export interface Fault {
   /** The project/organization shape the mock must serve for the fault to show. */
   shape: 'full' | 'legacy';
   /** The hooks of one mock with this fault on. */
-  hooks(ctx: AppContext): Hooks;
+  hooks(ctx: AppContext): FaultHooks;
 }
 
 /** A written fault (`shape: 'legacy'` when it shows only in the older project/organization shape). */
@@ -20,7 +24,7 @@ export const fault = <const N extends string>(
   name: N,
   requirements: readonly string[],
   description: string,
-  hooks: (ctx: AppContext) => Hooks,
+  hooks: (ctx: AppContext) => FaultHooks,
   shape: Fault['shape'] = 'full',
 ) => ({ name, requirements, description, shape, hooks }) satisfies Fault;
 

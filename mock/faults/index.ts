@@ -2,8 +2,6 @@
 // requirement ids (specs/requirements.json) a conformance run must then report failed, and carries
 // the hooks that make the reference behave so. Written ones by concern (written/), then the
 // families generated over the operation table (families.ts).
-import type { AppContext } from '../reference/context.js';
-import type { Hooks } from '../reference/hooks.js';
 import { type FamilyFaultName, familyFaults } from './families.js';
 import type { Fault } from './fault.js';
 import { authFaults } from './written/auth.js';
@@ -17,7 +15,7 @@ import { stateFaults } from './written/state.js';
 import { uploadFaults } from './written/uploads.js';
 import { versioningFaults } from './written/versioning.js';
 
-export type { Fault };
+export type { Fault, FaultHooks } from './fault.js';
 
 const written = [
   ...paginationFaults,
@@ -48,9 +46,4 @@ export function faultNamed(name: string): Fault {
   const found = faults.find((x) => x.name === name);
   if (!found) throw new UnknownFault(`Unknown fault "${name}". Known faults: ${faults.map((x) => x.name).join(', ')}`);
   return found;
-}
-
-/** The hooks of one mock with the fault `name` on (none without one). */
-export function hooksOf(name: string | undefined, ctx: AppContext): Hooks {
-  return name === undefined ? {} : faultNamed(name).hooks(ctx);
 }

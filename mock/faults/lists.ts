@@ -5,9 +5,9 @@ import type { AppContext } from '../reference/context.js';
 import { ApiError, badRequest } from '../reference/errors.js';
 import type { Exchange } from '../reference/exchange.js';
 import type { Hooks } from '../reference/hooks.js';
-import type { ListPlan } from '../reference/lists.js';
 import { SORT_FIELDS } from '../reference/lists.js';
 import { servedOperations } from '../reference/openapi.js';
+import type { ListPlan } from '../reference/pagination.js';
 import type { CursorPayload } from '../reference/pagination.js';
 import { type Collection, compareKeys, type Entry, type TeamId } from '../reference/store.js';
 

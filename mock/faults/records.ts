@@ -2,14 +2,13 @@
 // operation table: an operation's records are of the kind its success body names (ProjectPage,
 // Assignment, FileRecord, ...), in `data` for a list; an assignment embeds its employee. Faults
 // that rewrite what a response shows, or change a stored record and answer it again, use these.
+import type { Rec } from '../../contract/json.js';
 import type { SchemaName } from '../../specs/index.js';
 import type { AppContext } from '../reference/context.js';
 import type { Exchange, Result } from '../reference/exchange.js';
 import type { Answer, Hooks } from '../reference/hooks.js';
 import { servedOperations } from '../reference/openapi.js';
 import type { Collection, Entry, ResourceName } from '../reference/store.js';
-
-export type Obj = Record<string, unknown>;
 
 export const RECORD_KINDS = ['project', 'assignment', 'attachment', 'employee', 'organization', 'file', 'cv'] as const satisfies readonly SchemaName[];
 export type RecordKind = (typeof RECORD_KINDS)[number];
@@ -58,26 +57,26 @@ export const kindOfCollection = (col: Collection): RecordKind | undefined =>
   (Object.entries(COLLECTION_OF) as [RecordKind, ResourceName][]).find(([, c]) => c === col.name)?.[0];
 
 /** Each record of `kind` in a JSON body of `operationId`: list items, the record itself, an assignment's embedded employee. */
-function eachRecord(operationId: string, body: unknown, kind: RecordKind, visit: (o: Obj) => Obj): unknown {
+function eachRecord(operationId: string, body: unknown, kind: RecordKind, visit: (o: Rec) => Rec): unknown {
   const a = answersWith(operationId);
   if (!a || body === null || typeof body !== 'object') return body;
-  const one = (o: Obj): Obj => {
+  const one = (o: Rec): Rec => {
     let out = o;
     if (a.kind === kind) out = visit(out);
     if (a.kind === 'assignment' && kind === 'employee' && out.employee && typeof out.employee === 'object') {
-      out = { ...out, employee: visit(out.employee as Obj) };
+      out = { ...out, employee: visit(out.employee as Rec) };
     }
     return out;
   };
   if (a.list) {
-    const page = body as Obj;
-    return Array.isArray(page.data) ? { ...page, data: (page.data as Obj[]).map(one) } : body;
+    const page = body as Rec;
+    return Array.isArray(page.data) ? { ...page, data: (page.data as Rec[]).map(one) } : body;
   }
-  return one(body as Obj);
+  return one(body as Rec);
 }
 
 /** A respond hook that edits every record of `kind` the successful JSON answers show. */
-export function editRecords(kind: RecordKind, edit: (o: Obj, ex: Exchange) => Obj): NonNullable<Hooks['respond']> {
+export function editRecords(kind: RecordKind, edit: (o: Rec, ex: Exchange) => Rec): NonNullable<Hooks['respond']> {
   return (ex, answer) => {
     if (!ex || answer.error || answer.status >= 300 || answer.body === undefined || answer.body.length === 0) return answer;
     if (!answersWith(ex.operationId)) return answer;
@@ -87,10 +86,10 @@ export function editRecords(kind: RecordKind, edit: (o: Obj, ex: Exchange) => Ob
 }
 
 /** A respond hook that edits the JSON body of the successful answers of the operations `ops` (all when empty). */
-export function editBody(ops: readonly string[], edit: (body: Obj, ex: Exchange) => Obj): NonNullable<Hooks['respond']> {
+export function editBody(ops: readonly string[], edit: (body: Rec, ex: Exchange) => Rec): NonNullable<Hooks['respond']> {
   return (ex, answer: Answer) => {
     if (!ex || (ops.length > 0 && !ops.includes(ex.operationId)) || answer.error || answer.status >= 300 || !answer.body?.length) return answer;
-    return { ...answer, body: JSON.stringify(edit(JSON.parse(String(answer.body)) as Obj, ex)) };
+    return { ...answer, body: JSON.stringify(edit(JSON.parse(String(answer.body)) as Rec, ex)) };
   };
 }
 
@@ -100,6 +99,6 @@ export const operationsOf = (method: 'get' | 'post' | 'patch' | 'delete'): strin
 
 /** The id of the record a JSON result shows. */
 export const idOf = (r: Result): string | undefined => {
-  const id = (JSON.parse(String(r.json)) as Obj).id;
+  const id = (JSON.parse(String(r.json)) as Rec).id;
   return typeof id === 'string' ? id : undefined;
 };

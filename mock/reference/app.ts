@@ -8,13 +8,24 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AppContext, Timeouts } from './context.js';
-import { JSON_BODY_LIMIT_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH } from './context.js';
+import { BASE_PATH, JSON_BODY_LIMIT_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH } from './context.js';
 import { ApiError, badRequest, errorBody, errorJson, NOT_FOUND_JSON, notFound } from './errors.js';
-import type { RouteTable } from './hooks.js';
 import { nestedDeeperThan } from './json-depth.js';
 import type { ServedOpenApi } from './openapi.js';
 import { servedOperations } from './openapi.js';
-import { authenticate, deliver, errorAnswer, exchangeOf, JSON_TYPE, markMultipart, placeRoutes, register, type RouteHandler } from './pipeline.js';
+import {
+  authenticate,
+  deliver,
+  errorAnswer,
+  exchangeOf,
+  JSON_TYPE,
+  markMultipart,
+  placeRoutes,
+  register,
+  type RouteHandler,
+  type RoutesEdit,
+  type RouteTable,
+} from './pipeline.js';
 import { clientErrorHandler, guardRequest, protocolListeners, serverOptions } from './protocol.js';
 import { assignmentRoutes } from './resources/assignments.js';
 import { attachmentRoutes } from './resources/attachments.js';
@@ -32,8 +43,8 @@ const openapiRoute = (openapi: ServedOpenApi): RouteHandler => ({
   handler: () => ({ status: 200, json: openapi.json }),
 });
 
-/** Every route of the mock, placed by the operation table, under the base path; then the routes hook, if any. */
-export function routeTable(ctx: Pick<AppContext, 'basePath' | 'hooks'>, openapi: ServedOpenApi): RouteTable {
+/** Every route of the mock, placed by the operation table, under the base path; then `edit`, if any. */
+export function routeTable(openapi: ServedOpenApi, edit?: RoutesEdit): RouteTable {
   const handlers = [
     ...projectRoutes,
     ...assignmentRoutes,
@@ -45,8 +56,8 @@ export function routeTable(ctx: Pick<AppContext, 'basePath' | 'hooks'>, openapi:
     ...intakeRoutes,
     openapiRoute(openapi),
   ];
-  const table: RouteTable = { basePath: ctx.basePath, routes: placeRoutes(handlers, servedOperations()) };
-  return ctx.hooks.routes ? ctx.hooks.routes(table) : table;
+  const table: RouteTable = { basePath: BASE_PATH, routes: placeRoutes(handlers, servedOperations()) };
+  return edit ? edit(table) : table;
 }
 
 const FASTIFY_ERRORS: Record<string, (e: FastifyError) => ApiError> = {

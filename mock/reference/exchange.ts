@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Principal, Scope } from './auth.js';
+import type { StoredBlob } from './blob-store.js';
 import type { Collection, Entry, TeamId } from './store.js';
 
 /** What a handler answers: JSON already serialized (a Buffer when built from pre-encoded items), or a stream. */
@@ -66,4 +67,19 @@ export interface Exchange {
 export interface Input extends Exchange {
   req: FastifyRequest;
   reply: FastifyReply;
+}
+
+/** The file part of an upload as stored. */
+export interface ReceivedFile {
+  blob: StoredBlob;
+  filename: string;
+  mime: string;
+}
+
+export interface ReceivedUpload {
+  /** The part named `file`, when one was sent. */
+  file?: ReceivedFile;
+  fields: Record<string, string>;
+  /** The fields sent after the file part (§4 fixes no order of parts). */
+  fieldsAfterFile: string[];
 }

@@ -5,10 +5,8 @@
 // it (so none for an enum, a uuid, or an object such as a Stage). Nested resources (an
 // embedded employee, addresses) take their own schema's shape. Fields the schema does
 // not name are left out. Computed once per schema.
+import type { Rec } from '../../contract/json.js';
 import { ANNOTATION_FORMATS, schema, type SchemaName, strictFormatHolds, validate } from '../../specs/index.js';
-
-type Obj = Record<string, unknown>;
-type Json = Record<string, unknown>;
 
 /** How one property is shown: its blank (if any) and the schema of its items or object (if a resource). */
 export interface PropertyPlan {
@@ -18,20 +16,20 @@ export interface PropertyPlan {
 }
 
 /** `x.json#/a/b` or `x.json` against the schemas of specs/: the node it names and the schema it names, if whole. */
-function resolve(node: Json): { node: Json; whole?: SchemaName; } {
+function resolve(node: Rec): { node: Rec; whole?: SchemaName; } {
   let cur = node;
   for (let hops = 0; typeof cur.$ref === 'string' && hops < 8; hops++) {
     const [file, pointer = ''] = (cur.$ref as string).split('#');
     const name = file!.replace(/\.json$/, '') as SchemaName;
-    let target = schema(name) as Json;
-    for (const part of pointer.split('/').filter(Boolean)) target = target[part] as Json;
+    let target = schema(name) as Rec;
+    for (const part of pointer.split('/').filter(Boolean)) target = target[part] as Rec;
     if (pointer === '') return { node: target, whole: name };
     cur = target;
   }
   return { node: cur };
 }
 
-function blankOf(node: Json): (() => unknown) | undefined {
+function blankOf(node: Rec): (() => unknown) | undefined {
   const types = ([] as unknown[]).concat(node.type ?? []);
   if (types.includes('null')) return () => null;
   switch (types[0]) {
@@ -57,7 +55,7 @@ const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
  * precompiled lenient validator and the annotation formats checked on their own, so that no
  * schema is compiled at run time (full-shape.test.ts holds this to the strict validator).
  */
-export function accepts(name: SchemaName, prop: string, node: Json, value: unknown): boolean {
+export function accepts(name: SchemaName, prop: string, node: Rec, value: unknown): boolean {
   const errors = validate(name, { id: SAMPLE_ID, [prop]: value }).errors;
   if (errors.some((e) => e.path === `/${prop}` || e.path.startsWith(`/${prop}/`))) return false;
   const format = node.format;
@@ -66,11 +64,11 @@ export function accepts(name: SchemaName, prop: string, node: Json, value: unkno
 
 /** Which property shows which blank; `judge` says whether the schema accepts a candidate blank. */
 export function planOf(name: SchemaName, judge: typeof accepts = accepts): PropertyPlan[] {
-  const properties = (schema(name) as { properties?: Record<string, Json>; }).properties ?? {};
+  const properties = (schema(name) as { properties?: Record<string, Rec>; }).properties ?? {};
   return Object.entries(properties).map(([prop, raw]) => {
     const { node, whole } = resolve(raw);
     if (whole) return { name: prop, nested: { schema: whole, many: false } };
-    const items = node.type === 'array' && node.items ? resolve(node.items as Json).whole : undefined;
+    const items = node.type === 'array' && node.items ? resolve(node.items as Rec).whole : undefined;
     const plan: PropertyPlan = { name: prop, ...(items ? { nested: { schema: items, many: true } } : {}) };
     const blank = blankOf(node);
     if (!blank) return plan;
@@ -82,10 +80,10 @@ export function planOf(name: SchemaName, judge: typeof accepts = accepts): Prope
 const plans = new Map<SchemaName, PropertyPlan[]>();
 
 /** `row` in the fullest shape of the resource `name` (a new object; `row` is not changed). */
-export function fullShape(name: SchemaName, row: Obj): Obj {
+export function fullShape(name: SchemaName, row: Rec): Rec {
   let plan = plans.get(name);
   if (!plan) plans.set(name, plan = planOf(name));
-  const out: Obj = {};
+  const out: Rec = {};
   for (const p of plan) {
     const v = row[p.name];
     if (v === undefined) {
@@ -93,9 +91,9 @@ export function fullShape(name: SchemaName, row: Obj): Obj {
     } else if (p.nested && v !== null && typeof v === 'object') {
       const nested = p.nested;
       out[p.name] = nested.many && Array.isArray(v)
-        ? v.map((item) => (item !== null && typeof item === 'object' ? fullShape(nested.schema, item as Obj) : item))
+        ? v.map((item) => (item !== null && typeof item === 'object' ? fullShape(nested.schema, item as Rec) : item))
         : !nested.many && !Array.isArray(v)
-        ? fullShape(nested.schema, v as Obj)
+        ? fullShape(nested.schema, v as Rec)
         : v;
     } else {
       out[p.name] = v;

@@ -2,23 +2,17 @@
 // Each hook is optional; absent, the reference behaves as written. A hook that wraps a stage is
 // given `next`, the reference's own stage: it may call it and change what it gives, catch what it
 // throws (a refusal let through), or not call it at all. The mock's switchable faults (mock/faults/)
-// are made of these hooks; the reference itself never asks which fault is on.
+// are made of these hooks; the reference itself never asks which fault is on. The one edit made at
+// start, of the served routes (which operations exist, at which path, under which base path), is
+// RoutesEdit of app.ts: the routes name the context these hooks are part of.
 import type { Readable } from 'node:stream';
 import type { Principal } from './auth.js';
 import type { ApiError } from './errors.js';
 import type { Exchange, Result } from './exchange.js';
+import type { ReceivedUpload } from './exchange.js';
 import type { Claim } from './idempotency-store.js';
-import type { ListPlan } from './lists.js';
-import type { Page } from './pagination.js';
-import type { RouteDef } from './pipeline.js';
+import type { ListPlan, Page } from './pagination.js';
 import type { Collection, Entry } from './store.js';
-import type { ReceivedUpload } from './uploads.js';
-
-/** The served routes, each at its path under the base path. */
-export interface RouteTable {
-  basePath: string;
-  routes: RouteDef[];
-}
 
 /** What a lookup is for: reading, changing or deleting the record a path id names, or a body's reference to one. */
 export type Access = 'read' | 'write' | 'delete' | 'reference';
@@ -54,8 +48,6 @@ export interface IdempotencyHooks {
 }
 
 export interface Hooks {
-  /** The served routes, edited once at start (which operations exist, at which path, under which base path). */
-  routes?(table: RouteTable): RouteTable;
   /** The most bytes an upload may hold (the reference's: the reading upload-limit); undefined: no limit. */
   uploadLimit?(limit: number): number | undefined;
   /** A fresh id of a record created through the API. */

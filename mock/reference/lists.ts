@@ -4,8 +4,8 @@
 // (Result.page), so whoever keeps answers knows when one is stale.
 import type { AppContext } from './context.js';
 import type { Exchange, PageBasis, Result } from './exchange.js';
-import { type ListQuery, type Page, pageBytes, paginate, parseListQuery } from './pagination.js';
-import type { Collection, Entry, IndexFilter, ResourceName, TeamId } from './store.js';
+import { type Filter, type ListPlan, type ListSource, type Page, pageBytes, paginate, parseListQuery } from './pagination.js';
+import type { Entry, IndexFilter, ResourceName } from './store.js';
 
 /** Documented sort fields per list; the first is the default (order default: asc, reading default-order). */
 export const SORT_FIELDS = {
@@ -19,35 +19,6 @@ export const SORT_FIELDS = {
 /** The CONFORMANCE_SORT_FIELDS value (the suite's settings name the four paginated lists it walks). */
 export const sortFieldsSetting = (): string =>
   (['projects', 'assignments', 'organizations', 'cvs'] as const).map((r) => `${r}=${SORT_FIELDS[r].join(',')}`).join(';');
-
-/** A filter of a list: only entries whose `field` equals `value` (the query parameter has the field's name). */
-export interface Filter {
-  field: string;
-  value: string;
-}
-
-/** What a list endpoint lists: its collection, orders, search, filters and how an item is shown. */
-export interface ListSource {
-  col: Collection;
-  sortFields: readonly string[];
-  /** The name-like field `q` searches (case-insensitive substring). */
-  searchField: string;
-  /** The filters the query gives. */
-  filters: readonly Filter[];
-  view: (e: Entry) => string;
-  /** Other collections the items embed (assignments embed employees). */
-  dependsOn?: readonly Collection[];
-}
-
-/** A list request about to be cut into a page. */
-export interface ListPlan {
-  source: ListSource;
-  query: ListQuery;
-  /** Whose records are listed. */
-  team: TeamId;
-  /** The entries to cut the page from, ascending by (sort value, id), when drawn otherwise than from the team's index. */
-  entries?: readonly Entry[];
-}
 
 /** The filters of the query among `fields`: a parameter absent or empty is no filter. */
 export function filtersOf(query: Record<string, unknown>, fields: readonly string[]): Filter[] {

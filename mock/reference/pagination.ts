@@ -8,7 +8,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError, badRequest } from './errors.js';
 import type { PageBuffers } from './exchange.js';
 import type { Readings } from './readings.js';
-import { compareKeys, type Entry } from './store.js';
+import { type Collection, compareKeys, type Entry, type TeamId } from './store.js';
 
 export type Order = 'asc' | 'desc';
 export type SortValue = string | number | boolean | null;
@@ -232,4 +232,33 @@ export function pageBytes(items: readonly Buffer[], page: Page, readings?: Readi
   });
   out.write(tail, at);
   return out;
+}
+
+/** A filter of a list: only entries whose `field` equals `value` (the query parameter has the field's name). */
+export interface Filter {
+  field: string;
+  value: string;
+}
+
+/** What a list endpoint lists: its collection, orders, search, filters and how an item is shown. */
+export interface ListSource {
+  col: Collection;
+  sortFields: readonly string[];
+  /** The name-like field `q` searches (case-insensitive substring). */
+  searchField: string;
+  /** The filters the query gives. */
+  filters: readonly Filter[];
+  view: (e: Entry) => string;
+  /** Other collections the items embed (assignments embed employees). */
+  dependsOn?: readonly Collection[];
+}
+
+/** A list request about to be cut into a page. */
+export interface ListPlan {
+  source: ListSource;
+  query: ListQuery;
+  /** Whose records are listed. */
+  team: TeamId;
+  /** The entries to cut the page from, ascending by (sort value, id), when drawn otherwise than from the team's index. */
+  entries?: readonly Entry[];
 }

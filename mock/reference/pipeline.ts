@@ -50,6 +50,15 @@ export interface PipelineRoute extends RouteBase {
 
 export type RouteDef = ReadRoute | PipelineRoute;
 
+/** The served routes, each at its path under the base path. */
+export interface RouteTable {
+  basePath: string;
+  routes: RouteDef[];
+}
+
+/** An edit of the served routes, made once at start (which operations exist, at which path, under which base path). */
+export type RoutesEdit = (table: RouteTable) => RouteTable;
+
 /** What a resource module declares per operation: everything but the method and path, which the
  *  operation table owns (specs/openapi/operations.ts and the mock's chosen paths, openapi.ts). */
 export type RouteHandler = Omit<ReadRoute, 'method' | 'path'> | Omit<PipelineRoute, 'method' | 'path'>;

@@ -1,6 +1,7 @@
 // What a list's filter parameters accept, read from the operation table and its parameter
 // components (specs/openapi/): whether each is required, a UUID, or one of listed values. The
 // same description is served to clients (openapi.ts), so the mock cannot refuse what it publishes.
+import type { Rec } from '../../contract/json.js';
 import { schema, schemaNames } from '../../specs/index.js';
 import { parameters, SCHEMAS } from '../../specs/openapi/components.js';
 import type { Endpoint } from '../../specs/openapi/operations.js';
@@ -13,21 +14,20 @@ export interface QueryRule {
   values?: readonly string[];
 }
 
-type Json = Record<string, unknown>;
 interface Parameter {
   name: string;
   required?: boolean;
-  schema?: Json;
+  schema?: Rec;
 }
 
 /** A component reference (`#/components/schemas/<title>/<pointer>`) resolved in the schema whose title it names. */
-function resolve(node: Json): Json {
+function resolve(node: Rec): Rec {
   const ref = node.$ref;
   if (typeof ref !== 'string' || !ref.startsWith(SCHEMAS)) return node;
   const [title, ...pointer] = ref.slice(SCHEMAS.length).split('/');
-  const name = schemaNames.find((n) => (schema(n) as Json).title === title);
+  const name = schemaNames.find((n) => (schema(n) as Rec).title === title);
   if (!name) throw new Error(`parameter schema ${ref} names no schema of specs/schemas/`);
-  return pointer.reduce<Json>((at, part) => at[part] as Json, schema(name) as Json);
+  return pointer.reduce<Rec>((at, part) => at[part] as Rec, schema(name) as Rec);
 }
 
 export function queryRules(endpoint: Pick<Endpoint, 'filters'>): QueryRule[] {

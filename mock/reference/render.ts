@@ -3,12 +3,12 @@
 // schema gives (full-shape.ts), so every record of a kind carries the same fields.
 // Serialized JSON is kept per entry object (entries are replaced on every change, so
 // what is kept never goes stale).
+import type { Rec } from '../../contract/json.js';
 import { fullShape } from './full-shape.js';
 import { formatTimestamp, type ReadingValue } from './readings.js';
 import type { Entry, Store } from './store.js';
 
 export type Shape = 'full' | 'legacy';
-type Obj = Record<string, unknown>;
 
 const PROJECT_FULL_ONLY = ['close_reason', 'close_reason_category', 'closed_at', 'contacts', 'last_activity_at', 'stage_changed_at'];
 const LEGACY_REFS = ['client_org_id', 'end_client_org_id', 'recruiter_org_id'];
@@ -25,7 +25,7 @@ export class Render {
     private readonly timestamps: ReadingValue<'timestamp-format'> = 'rfc3339-z',
   ) {}
 
-  private cached(kind: string, e: Entry, build: () => Obj): string {
+  private cached(kind: string, e: Entry, build: () => Rec): string {
     let m = this.cache.get(kind);
     if (!m) this.cache.set(kind, m = new WeakMap());
     let s = m.get(e);
@@ -37,7 +37,7 @@ export class Render {
   }
 
   /** The "extra fields" mode adds unknown fields, which clients must ignore (§9); reading timestamp-format rewrites *_at. */
-  private extra(o: Obj): Obj {
+  private extra(o: Rec): Rec {
     const stamped = this.timestamps === 'rfc3339-z' ? o : restamp(o, this.timestamps);
     return this.extraFields ? { ...stamped, x_unknown_field: 'clients ignore this', x_unknown_object: { nested: true } } : stamped;
   }
@@ -51,7 +51,7 @@ export class Render {
     return this.cached('organization', e, () => fullShape(this.shapes.organization === 'legacy' ? 'organization-legacy' : 'organization', e.row));
   }
 
-  employeeObj(e: Entry): Obj {
+  employeeObj(e: Entry): Rec {
     return fullShape('employee', e.row);
   }
 
@@ -89,8 +89,8 @@ export class Render {
 }
 
 /** A project in the fuller shape or the older one (§2: without the fuller shape's fields, with the organization references). */
-export function projectIn(shape: Shape, e: Entry): Obj {
-  const o: Obj = { ...e.row };
+export function projectIn(shape: Shape, e: Entry): Rec {
+  const o: Rec = { ...e.row };
   if (shape === 'legacy') {
     for (const k of PROJECT_FULL_ONLY) delete o[k];
     for (const k of LEGACY_REFS) if (typeof e.extra[k] === 'string') o[k] = e.extra[k];
@@ -99,11 +99,11 @@ export function projectIn(shape: Shape, e: Entry): Obj {
 }
 
 /** Every string `*_at` field (nested objects included) in the chosen timestamp format. */
-function restamp(o: Obj, format: ReadingValue<'timestamp-format'>): Obj {
-  const out: Obj = {};
+function restamp(o: Rec, format: ReadingValue<'timestamp-format'>): Rec {
+  const out: Rec = {};
   for (const [k, v] of Object.entries(o)) {
     if (typeof v === 'string' && k.endsWith('_at')) out[k] = formatTimestamp(v, format);
-    else if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = restamp(v as Obj, format);
+    else if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = restamp(v as Rec, format);
     else out[k] = v;
   }
   return out;

@@ -6,28 +6,15 @@
 // stream, so the key is claimed first and compared after.
 import type { MultipartFile } from '@fastify/multipart';
 import { SizeLimitExceeded, type StoredBlob } from './blob-store.js';
+
+export type { ReceivedFile, ReceivedUpload };
 import type { AppContext } from './context.js';
 import { ApiError, badRequest, idempotencyKeyReused, payloadTooLarge } from './errors.js';
-import type { Input, Result } from './exchange.js';
+import type { Input, ReceivedFile, ReceivedUpload, Result } from './exchange.js';
 import { canonicalJson } from './idempotency-store.js';
 import { withIdempotency } from './idempotency.js';
 import { checkInput } from './pipeline.js';
 import { createdStatus } from './resources/common.js';
-
-/** The file part of an upload as stored. */
-export interface ReceivedFile {
-  blob: StoredBlob;
-  filename: string;
-  mime: string;
-}
-
-export interface ReceivedUpload {
-  /** The part named `file`, when one was sent. */
-  file?: ReceivedFile;
-  fields: Record<string, string>;
-  /** The fields sent after the file part (§4 fixes no order of parts). */
-  fieldsAfterFile: string[];
-}
 
 /** 413 for an upload over the limit; it says what was refused (the file's name and type, the fields). */
 export class UploadTooLarge extends ApiError {

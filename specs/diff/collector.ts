@@ -2,9 +2,9 @@
 // findings into one entry per edit (./edits.js). Findings inside the pagination or error envelope
 // that would break a client are reported as an envelope change (§9 names those apart).
 import { type ChangeKind, classify } from './classify.js';
-import { foldEdits } from './edits.js';
+import { type Finding, foldEdits, type Part } from './edits.js';
 import type { Resolver } from './resolve.js';
-import type { Change, Direction, Effect } from './types.js';
+import type { Change, Direction } from './types.js';
 
 /** Where in a response or request a schema sits, as far as §9's envelope rules care. */
 export type Role =
@@ -53,23 +53,11 @@ export function childRole(role: Role, property: string | undefined): Role {
   }
 }
 
-/**
- * What the edit changed: the node's own keywords (`node`), or its membership in the parent
- * (`member`: a property's presence and requiredness, which live in the parent schema).
- */
-export type Part = 'node' | 'member';
-
 export interface Site {
   operation?: string;
   /** Pointer of the edited node, when it differs from `location` (a referenced or shared node). */
   origin?: string;
   part?: Part;
-}
-
-/** One sighting of an edit: the walker meets a shared node once per place that reaches it. */
-export interface Finding extends Effect {
-  at: string;
-  part: Part;
 }
 
 export class Collector {

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import type { Finding } from './collector.js';
+import type { Finding } from './edits.js';
 import { foldEdits } from './edits.js';
 import { diffDocuments, formatJson, formatText, loadDocument } from './index.js';
 

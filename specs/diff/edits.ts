@@ -4,8 +4,19 @@
 // node, takes the kind of its strictest finding (breaking wins, per classify.ts) and lists every
 // finding under `affects`, so nothing a finding said is lost.
 import { classify, stricter } from './classify.js';
-import type { Finding } from './collector.js';
 import type { Change, Effect } from './types.js';
+
+/**
+ * What the edit changed: the node's own keywords (`node`), or its membership in the parent
+ * (`member`: a property's presence and requiredness, which live in the parent schema).
+ */
+export type Part = 'node' | 'member';
+
+/** One sighting of an edit: the walker meets a shared node once per place that reaches it. */
+export interface Finding extends Effect {
+  at: string;
+  part: Part;
+}
 
 export function foldEdits(findings: Finding[]): Change[] {
   const edits = new Map<string, Finding[]>();

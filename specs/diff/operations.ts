@@ -3,7 +3,7 @@
 // request body, responses and effective security.
 import { compareRequestBody, compareResponses } from './bodies.js';
 import type { Collector } from './collector.js';
-import { compareParameters } from './parameters.js';
+import { compareParameters, type Operation } from './parameters.js';
 import { escapeToken } from './pointer.js';
 import type { Located, Resolver } from './resolve.js';
 import { compareOperationSecurity } from './security.js';
@@ -11,12 +11,6 @@ import { isObject } from './types.js';
 
 export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 const DOCUMENTATION = ['summary', 'description', 'tags', 'operationId', 'externalDocs'];
-
-export interface Operation {
-  path: string;
-  pathItem: Located;
-  op: Located;
-}
 
 export const templateKey = (path: string): string => path.replace(/\{[^}]*\}/g, '{}');
 

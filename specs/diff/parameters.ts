@@ -4,10 +4,16 @@
 // Adding or removing a parameter edits the list holding it (the operation's or the path item's,
 // `at`); changing one edits the parameter itself, which several operations may share.
 import type { Collector } from './collector.js';
-import type { Operation } from './operations.js';
 import type { Located, Resolver } from './resolve.js';
 import { isObject, type Json } from './types.js';
 import { compareSchemas } from './walk-schema.js';
+
+/** One operation of one side: its path as written, its path item and the operation object. */
+export interface Operation {
+  path: string;
+  pathItem: Located;
+  op: Located;
+}
 
 interface Parameter {
   label: string;

@@ -3,16 +3,16 @@
 // and leaves CheckMeta (failure evidence and what it concerns, readings, warnings, request
 // count) on the task. A failure in shared setup (setup.ts) that is not the check's own subject
 // marks the check blocked rather than failed.
+import { pathToFileURL } from 'node:url';
 import { afterAll, test, type TestContext, TestRunner } from 'vitest';
 import { type CheckMeta, concernOf } from '../../contract/check.js';
 import { excludes, selects } from '../../contract/selection.js';
+import { type KeyName, keySettingNames, type PathSetting, pathSettingNames } from '../../contract/settings.js';
 import { isKnownRequirement } from '../../specs/requirements.js';
 import type { ApiClient } from './client.js';
 import { beginCheck, type CheckState, endCheck, recordReading, recordWarning } from './current.js';
 import type { Ledger } from './ledger.js';
-import { type KeyName, keyVariables } from './redact.js';
 import { api, closeSession, installInspectors, notRun, onCheckAborted, stoppedBy, theLedger } from './session.js';
-import { type PathSetting, pathSettingNames } from './settings.js';
 import { SetupFailure } from './setup.js';
 import { type ProvidedTarget, target } from './target.js';
 
@@ -49,21 +49,35 @@ export interface CheckDefinition {
   concern: string;
 }
 
-declare global {
-  // eslint-disable-next-line no-var
-  var __conformanceCheckRegistry: { concern: string; checks: CheckDefinition[]; } | undefined;
-}
-
 // Suite files may share one worker (isolate: false): each file gets its own cleanup hook.
 const hookedFiles = new WeakSet<object>();
+
+/** Where check() records definitions instead of declaring tests: owned by collectChecks, set only while it loads a file. */
+let collecting: { concern: string; checks: CheckDefinition[]; } | undefined;
+
+/**
+ * The checks the suite files declare, as definitions rather than vitest tests, in file order: what
+ * the fault sweep (suites/self/sweep.ts) runs without vitest. Each file is imported once.
+ */
+export async function collectChecks(files: readonly string[]): Promise<CheckDefinition[]> {
+  const checks: CheckDefinition[] = [];
+  try {
+    for (const file of files) {
+      collecting = { concern: concernOf(file), checks };
+      await import(/* @vite-ignore */ pathToFileURL(file).href);
+    }
+  } finally {
+    collecting = undefined;
+  }
+  return checks;
+}
 
 export function check(requirements: string[], title: string, fn: (c: CheckContext) => Promise<void>, options: CheckOptions = {}): void {
   const unknown = requirements.filter((id) => !isKnownRequirement(id));
   if (requirements.length === 0 || unknown.length) throw new Error(`check "${title}": unknown requirement id(s) ${unknown.join(', ') || '(none given)'}`);
   const name = `${title} [${requirements.join(', ')}]`;
-  const registry = globalThis.__conformanceCheckRegistry;
-  if (registry) {
-    registry.checks.push({ requirements, name, fn, options, concern: registry.concern });
+  if (collecting) {
+    collecting.checks.push({ requirements, name, fn, options, concern: collecting.concern });
     return;
   }
   const suite = TestRunner.getCurrentSuite();
@@ -122,7 +136,7 @@ function skipReasonFor(t: ProvidedTarget, requirements: string[], options: Check
   if (excludes(t.settings.selection.exclude, requirements)) return 'excluded by CONFORMANCE_EXCLUDE';
   if (options.mutates && t.settings.readOnly) return 'CONFORMANCE_READ_ONLY=1: the check would change records';
   for (const need of options.needs ?? []) if (!t.settings.paths[need]) return `${pathSettingNames[need]} is not set`;
-  for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `${keyVariables[key]} is not set`;
+  for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `${keySettingNames[key]} is not set`;
   return undefined;
 }
 

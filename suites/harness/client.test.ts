@@ -2,11 +2,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { defaults, type Settings } from '../../contract/settings.js';
 import { addResponseInspector, ApiClient, resetTrafficForTests, RunStopped, stopTraffic, trafficStop, TransportError } from './client.js';
 import { curlCommand } from './curl.js';
 import { beginCheck, endCheck } from './current.js';
 import { retryAfterMs } from './retry.js';
-import { defaults, type Settings } from './settings.js';
 
 const KEY = 'sk_live_abcdefghijklmnop';
 const OTHER = 'sk_live_qrstuvwxyz012345';

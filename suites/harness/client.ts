@@ -2,15 +2,17 @@
 // bounded concurrency, bounded 429 retries, a redacted transcript of each exchange.
 // Traffic of the whole worker can be stopped (a signal, the run deadline, or the target no
 // longer answering: CONFORMANCE_STOP_AFTER_NO_RESPONSE requests in a row without a response):
-// then requests in flight are aborted and only cleanup requests are sent.
+// then requests in flight are aborted and only cleanup requests are sent. Per-worker state, owned
+// here: the response inspectors and the traffic stop (the fault sweep resets it per fault,
+// resetTrafficForTests); each ApiClient is the session's (session.ts).
 import { Agent, request as undiciRequest } from 'undici';
+import { API_PREFIX, type KeyName, keySettingNames, type Settings } from '../../contract/settings.js';
+import { redactString, type Secret } from '../../reports/redact.js';
 import { curlCommand } from './curl.js';
 import { currentCheck, type Exchange, recordExchange } from './current.js';
-import { type KeyName, keyVariables, makeRedactor, type Redactor } from './redact.js';
 import { encodeBody } from './request-body.js';
 import { readResponse } from './response-body.js';
 import { retryAfterMs, Semaphore } from './retry.js';
-import { API_PREFIX, type Settings } from './settings.js';
 import type { UploadFile } from './upload.js';
 
 export type Auth = KeyName | 'none' | { authorization: string; };
@@ -102,13 +104,21 @@ const truncate = (s: string) => (s.length > BODY_LIMIT ? `${s.slice(0, BODY_LIMI
 export class ApiClient {
   private readonly agent: Agent;
   private readonly gate: Semaphore;
-  private readonly redact: Redactor;
+  /** The run's keys: transcripts and curl commands show each one's setting instead. */
+  private readonly keys: Secret[];
   sent = 0;
 
   constructor(private readonly settings: Settings & { baseUrl: string; }) {
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: settings.concurrency });
     this.gate = new Semaphore(settings.concurrency);
-    this.redact = makeRedactor(settings.keys);
+    this.keys = (Object.keys(keySettingNames) as KeyName[]).flatMap((k) => {
+      const value = settings.keys[k];
+      return value ? [{ value, replacement: `$${keySettingNames[k]}` }] : [];
+    });
+  }
+
+  private redact(text: string): string {
+    return redactString(text, this.keys);
   }
 
   url(path: string, query?: ApiRequest['query']): string {
@@ -145,9 +155,9 @@ export class ApiClient {
       shown.authorization = this.redact(auth.authorization);
     } else if (auth !== 'none') {
       const key = this.settings.keys[auth];
-      if (key === undefined) throw new Error(`${keyVariables[auth]} is not set`);
+      if (key === undefined) throw new Error(`${keySettingNames[auth]} is not set`);
       real.authorization = `Bearer ${key}`;
-      shown.authorization = `Bearer $${keyVariables[auth]}`;
+      shown.authorization = `Bearer $${keySettingNames[auth]}`;
     }
     if (req.idempotencyKey !== undefined) real['idempotency-key'] = shown['idempotency-key'] = req.idempotencyKey;
     return { real, shown };

@@ -1,5 +1,6 @@
 // The state of the check that is running in this worker: its transcript, request count,
-// readings and property-run evidence. Checks of one file run one at a time.
+// readings and property-run evidence. Checks of one file run one at a time. Per-worker state,
+// owned here: runCheck (check.ts) begins and ends it around each check.
 
 import type { Exchange, Warning } from '../../contract/check.js';
 

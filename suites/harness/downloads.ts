@@ -1,9 +1,9 @@
 // The attachment download (§4: "download of an attachment as a decrypted byte stream"), whose path
 // is a setting (CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD): the bytes are hashed as they arrive.
+import type { KeyName } from '../../contract/settings.js';
 import { type Concerning, ensure, expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse } from './client.js';
-import type { KeyName } from './redact.js';
 import { sha256Of, type UploadFile } from './upload.js';
 
 /** Downloads attachment `id`; the download path must be configured (c.settings.paths.attachmentDownload). */

@@ -4,7 +4,6 @@ import { selects } from '../../contract/selection.js';
 import { validate } from '../../specs/index.js';
 import { httpDate, parseDeprecation } from './deprecation.js';
 import { isOrdered } from './order.js';
-import { registrationsIn } from './registrations.js';
 import { operationFor, operationsOf } from './served-openapi.js';
 import { shapeOfRecord } from './shape.js';
 import { fileBytes, multipartBody, sha256Of } from './upload.js';
@@ -91,9 +90,5 @@ describe('harness building blocks', () => {
     expect(operationFor(ops, 'GET', `/api/public/v1/projects/${id}`)?.operationId).toBe('getProject');
     expect(operationFor(ops, 'GET', '/api/public/v1/cvs')?.deprecated).toBe(false);
     expect(operationFor(ops, 'DELETE', '/api/public/v1/cvs')).toBeUndefined();
-  });
-
-  test('registrations are read from check() calls', () => {
-    expect(registrationsIn('f', "check(['A-B', 'C-D'], 't', f);\ncheck(['E-F'], 't', g)").map((r) => r.requirements)).toEqual([['A-B', 'C-D'], ['E-F']]);
   });
 });

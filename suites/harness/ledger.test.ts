@@ -7,15 +7,16 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { requireConfig } from '../../contract/config.js';
+import { readAccounting } from '../../contract/journal.js';
+import type { Rec } from '../../contract/json.js';
+import type { Settings } from '../../contract/settings.js';
 import { type RunningMock, start } from '../../mock/index.js';
 import { ApiClient, resetTrafficForTests, stopTraffic } from './client.js';
-import { requireConfig } from './config.js';
-import { readAccounting, useJournal } from './journal.js';
+import { useJournal } from './journal.js';
 import { differingFields, Ledger } from './ledger.js';
-import type { Settings } from './settings.js';
 import type { ProvidedTarget } from './target.js';
 
-type Rec = Record<string, any>;
 let mock: RunningMock;
 let dir: string;
 let journalFile: string;
@@ -43,7 +44,7 @@ function fixture(extra: Record<string, string> = {}, baseUrl?: string): { api: A
 async function projects(api: ApiClient): Promise<Rec[]> {
   return ((await api.send({ method: 'GET', path: '/projects', query: { limit: 100 } })).body as { data: Rec[]; }).data;
 }
-const get = async (api: ApiClient, id: string) => (await api.send({ method: 'GET', path: `/projects/${id}` })).body as Rec;
+const get = async (api: ApiClient, id: unknown) => (await api.send({ method: 'GET', path: `/projects/${String(id)}` })).body as Rec;
 const withoutUpdatedAt = (p: Rec) => JSON.stringify({ ...p, updated_at: undefined });
 
 describe('pre-existing records', () => {
@@ -133,9 +134,9 @@ describe('records the run created', () => {
     const { api, ledger } = fixture({ CONFORMANCE_PATH_FILE_DELETE: '' });
     const project = (await projects(api))[0]!;
     const emp = (await api.send({ method: 'POST', path: '/employees', json: { first_name: 'conformance cfm-test' } })).body as Rec;
-    ledger.keep('employee', emp.id);
+    ledger.keep('employee', String(emp.id));
     const asg = (await api.send({ method: 'POST', path: '/assignments', json: { employee_id: emp.id, project_id: project.id } })).body as Rec;
-    ledger.add('assignment', asg.id);
+    ledger.add('assignment', String(asg.id));
     ledger.add('file', '0b6f4c1e-8d2a-4f3b-9c4d-5e6f7a8b9c0d');
     await ledger.cleanup();
     expect((await api.send({ method: 'GET', path: `/assignments/${asg.id}` })).status).toBe(404);

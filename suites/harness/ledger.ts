@@ -10,25 +10,26 @@
 // At the end of the suite file every touched record is compared with its snapshot (GET) and every
 // differing field is written back, or removed (sent as null) when it was absent before; the
 // record is read again and reported back as it was, or not, with the fields that still differ.
+import type { RecordKind } from '../../contract/journal.js';
+import type { Rec } from '../../contract/json.js';
+import type { KeyName } from '../../contract/settings.js';
 import type { ApiClient, ApiResponse } from './client.js';
 import { trafficStop, TransportError } from './client.js';
-import { journal, type RecordKind } from './journal.js';
-import type { KeyName } from './redact.js';
+import { journal } from './journal.js';
 import type { ProvidedTarget } from './target.js';
 
 export type Deletable = 'assignment' | 'attachment' | 'file';
 /** Resources a check may change without having created them. */
 export type Touchable = 'projects' | 'organizations' | 'employees';
 type Patchable = Touchable | 'assignments';
-type Rec = Record<string, unknown>;
 
 /** Never compared: a restore is itself a change. */
 const IGNORED = new Set(['updated_at']);
 /**
- * Set by the server, not by a request body (§3 stamps, creation data): a change that moves one of
- * them cannot be undone on a record the run did not create.
+ * Fields no request body writes, set by the server (§3 stamps, creation data): a change that moves
+ * one of them cannot be undone on a record the run did not create.
  */
-export const SERVER_STAMPED = new Set(['id', 'created_at', 'stage_changed_at', 'archived_from_stage', 'archived_from_status', 'last_activity_at']);
+const UNWRITABLE = new Set(['id', 'created_at', 'stage_changed_at', 'archived_from_stage', 'archived_from_status', 'last_activity_at']);
 /** §3 state fields: restored together, so that a server deriving one from another ends where it started. */
 const STATE_FIELDS = ['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category'];
 /** Resources with a GET by id (§4): their snapshot and their final state are read, not assumed. */
@@ -233,11 +234,11 @@ export class Ledger {
     // Without a GET, every snapshotted field is written back.
     const differing = readable
       ? differingFields(t.before, now, t.fields)
-      : [...(t.fields ?? Object.keys(t.before))].filter((k) => !IGNORED.has(k) && !SERVER_STAMPED.has(k));
+      : [...(t.fields ?? Object.keys(t.before))].filter((k) => !IGNORED.has(k) && !UNWRITABLE.has(k));
     if (differing.length === 0) return { ...head, back: true, differences: [] };
     const value = (k: string) => (k in t.before ? t.before[k] : null);
     const body: Rec = {};
-    for (const k of differing) if (!SERVER_STAMPED.has(k)) body[k] = value(k);
+    for (const k of differing) if (!UNWRITABLE.has(k)) body[k] = value(k);
     if (differing.some((k) => STATE_FIELDS.includes(k))) {
       for (const k of STATE_FIELDS) if (k in t.before || k in now) body[k] = value(k);
     }
@@ -250,7 +251,7 @@ export class Ledger {
       now = await read();
       if (typeof now === 'string') return { ...head, back: false, differences: [`(not verified: ${now})`] };
       // A server that accepts its stamps in a body gets them back too; one that refuses loses nothing.
-      const stamped = differingFields(t.before, now, t.fields).filter((k) => SERVER_STAMPED.has(k) && k !== 'id');
+      const stamped = differingFields(t.before, now, t.fields).filter((k) => UNWRITABLE.has(k) && k !== 'id');
       if (stamped.length > 0) {
         await send({ method: 'PATCH', path, json: Object.fromEntries(stamped.map((k) => [k, value(k)])), auth: t.auth });
         now = await read();

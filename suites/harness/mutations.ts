@@ -2,6 +2,8 @@
 // request to send, and the views where an effect would show. Refusal checks run over this table,
 // so an endpoint added here is checked for every way a request can be refused.
 import { randomUUID } from 'node:crypto';
+import type { Rec } from '../../contract/json.js';
+import type { KeyName, PathSetting } from '../../contract/settings.js';
 import { is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiRequest, ApiResponse } from './client.js';
@@ -16,10 +18,8 @@ import {
   uploadFile,
   workingEmployee,
 } from './records.js';
-import type { KeyName } from './redact.js';
-import type { PathSetting } from './settings.js';
 import { teamB } from './team-b.js';
-import { collection, organizationNamed, type Rec, type View, viewsOf } from './views.js';
+import { collection, organizationNamed, type View, viewsOf } from './views.js';
 import { lists } from './walk.js';
 
 /** Why a mutation is refused: each must leave no trace. */

@@ -2,12 +2,11 @@
 // attachments of one entity); projects cannot be created, so their walks use what the deployment
 // has. Shared per suite file (setup.ts): one attempt, and when it fails the checks that need it are
 // blocked by it.
+import type { Rec } from '../../contract/json.js';
 import { expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
 import { anotherProject, aProject, createAssignment, createEmployee, createOrganization, testFile, uploadAttachment } from './records.js';
 import { shared } from './setup.js';
-
-type Rec = Record<string, unknown>;
 
 export interface Population {
   project: Rec;

@@ -9,7 +9,7 @@
 // one or both are empty, the next list is compared (organizations, assignments, cvs); when every
 // list is empty for both keys, nothing can tell, and the isolation checks will.
 import { Agent, request } from 'undici';
-import { API_PREFIX, type Settings } from './settings.js';
+import { API_PREFIX, type KeyName as AnyKey, keySettingNames, type Settings } from '../../contract/settings.js';
 
 export type PreflightCode =
   | 'target_unreachable'
@@ -44,12 +44,8 @@ class Failed extends Error {
   }
 }
 
-type KeyName = 'team' | 'otherTeam' | 'readOnly';
-const VARIABLE: Record<KeyName, string> = {
-  team: 'CONFORMANCE_API_KEY',
-  otherTeam: 'CONFORMANCE_API_KEY_OTHER_TEAM',
-  readOnly: 'CONFORMANCE_API_KEY_READ_ONLY',
-};
+/** The keys the preflight tries (a key without API access is refused by design). */
+type KeyName = Exclude<AnyKey, 'noApiAccess'>;
 
 interface Answer {
   status: number;
@@ -111,7 +107,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   };
   /** A key's answer on the project list, judged: refused keys and a wrong base address fail. */
   const judge = (key: KeyName, a: Answer): string | undefined => {
-    if (a.status === 401 || a.status === 402 || a.status === 403) return `${VARIABLE[key]} (${a.status})`;
+    if (a.status === 401 || a.status === 402 || a.status === 403) return `${keySettingNames[key]} (${a.status})`;
     if (o.strict && a.status === 404) {
       throw new Failed('not_the_api',
         `GET ${API_PREFIX}/projects answered 404 at ${o.baseUrl}: CONFORMANCE_BASE_URL does not look like the base address of the API (the suite appends ${API_PREFIX})`);
@@ -122,7 +118,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
           a.contentType || 'no content type'
         }, not JSON: CONFORMANCE_BASE_URL does not look like the base address of the API`);
     }
-    if (a.status >= 500) notes.push(`GET ${API_PREFIX}/projects with ${VARIABLE[key]} answered ${a.status}; the checks will report it`);
+    if (a.status >= 500) notes.push(`GET ${API_PREFIX}/projects with ${keySettingNames[key]} answered ${a.status}; the checks will report it`);
     return undefined;
   };
   try {
@@ -166,20 +162,6 @@ async function checkTeams(pageA: unknown, pageB: unknown, get: (path: string, ke
     return; // the pages differ: two teams
   }
   notes.push('both keys see no records in any list, so whether they belong to two teams is left to the isolation checks');
-}
-
-declare global {
-  // eslint-disable-next-line no-var
-  var __conformancePreflightPassed: string | undefined;
-}
-
-/** `conformance run` passed the preflight of this base URL before starting the suites (same process). */
-export function markPreflightPassed(baseUrl: string): void {
-  globalThis.__conformancePreflightPassed = baseUrl;
-}
-
-export function preflightPassed(baseUrl: string): boolean {
-  return globalThis.__conformancePreflightPassed === baseUrl;
 }
 
 /** The one line a failed preflight prints. */

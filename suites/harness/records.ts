@@ -3,16 +3,15 @@
 // about something else is blocked by it; a check naming the step's subject fails as before.
 // The post*/upload* helpers return the raw response: checks judge it themselves.
 import { randomUUID } from 'node:crypto';
+import type { Rec } from '../../contract/json.js';
+import type { KeyName } from '../../contract/settings.js';
 import { expectStatus, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse, Auth } from './client.js';
 import { expectResource } from './problems.js';
-import type { KeyName } from './redact.js';
 import { setup, shared } from './setup.js';
 import type { UploadFile } from './upload.js';
 import { fetchPage, lists, sendList } from './walk.js';
-
-type Rec = Record<string, unknown>;
 
 export const marker = (c: CheckContext) => `conformance ${c.target.runId}`;
 
@@ -139,6 +138,7 @@ export function createOrganization(c: CheckContext, body: Rec = {}, auth: KeyNam
   }, { subject: subjects.organizationCreate });
 }
 
+/** Tells apart the files one worker uploads (per-worker, owned here). */
 let fileSeed = 1;
 export function testFile(c: CheckContext, size: number, seed?: number): UploadFile {
   return {

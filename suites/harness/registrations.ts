@@ -1,49 +1,70 @@
-// The one static reader of check registrations: `check(['ID', ...], 'title', ...)` calls in
-// suites/*.check.ts, read without importing a suite or needing a target. The run's file
-// selection (suites/conformance.config.ts), the coverage test and `conformance requirements`
-// all read registrations through it, so they cannot disagree.
+// The suites' check registrations, as the run's file selection (suites/conformance.config.ts),
+// the coverage test and `conformance requirements` all read them, so they cannot disagree. They
+// are read from the source by one reader (registration-reader.ts, the TypeScript compiler); a run
+// from dist/ must not need the compiler, so the build writes what the reader read to
+// dist/registrations.json with the hash of each suite file, and that manifest is used while every
+// suite file is as it was read. Otherwise (a suite file edited since the build) the reader runs.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { concernOf } from '../../contract/check.js';
+import { fileURLToPath } from 'node:url';
+import type { Registration } from './registration-reader.js';
 
-export interface Registration {
-  requirements: string[];
-  /** The title as written (a template literal keeps its `${...}` parts). */
-  title: string;
-  concern: string;
-  /** Relative to the project root, e.g. suites/cursors.check.ts. */
-  file: string;
-  line: number;
+export type { Registration } from './registration-reader.js';
+
+/** dist/registrations.json: the registrations, and the hash of each suite file they were read from. */
+export interface RegistrationsManifest {
+  /** `suites/<file>` → SHA-256 of its source. */
+  files: Record<string, string>;
+  registrations: Registration[];
 }
 
-const STRING = /(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
-const REGISTRATION = /\bcheck\(\s*\[([^\]]*)\]\s*,\s*(['"`])((?:\\.|(?!\2)[^\\])*)\2/g;
-/** `const NAME = ['A', 'B']` of the same file, which a registration may spread (`...NAME`). */
-const CONSTANT = /const\s+([A-Z_]+)\s*=\s*\[([^\]]*)\]/g;
-const SPREAD = /\.\.\.([A-Z_]+)/g;
+const PROJECT_SUITES = fileURLToPath(new URL('..', import.meta.url));
+export const REGISTRATIONS_MANIFEST = fileURLToPath(new URL('../../dist/registrations.json', import.meta.url));
 
-const strings = (text: string) => [...text.matchAll(STRING)].map((m) => m[2] ?? '');
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-export function registrationsIn(file: string, source: string): Registration[] {
-  const constants = new Map([...source.matchAll(CONSTANT)].map((m) => [m[1]!, strings(m[2]!)] as const));
-  return [...source.matchAll(REGISTRATION)].map((m) => {
-    const list = m[1] ?? '';
-    const spread = [...list.matchAll(SPREAD)].flatMap((s) => constants.get(s[1]!) ?? [`<unknown constant ${s[1]}>`]);
-    return {
-      requirements: [...strings(list.replace(SPREAD, '')), ...spread],
-      title: m[3] ?? '',
-      concern: concernOf(file),
-      file,
-      line: source.slice(0, m.index).split('\n').length,
-    };
-  });
-}
-
-/** Every registration of `<suitesDir>/*.check.ts`, files in name order. */
-export function suiteRegistrations(suitesDir: string): Registration[] {
+/** The suite files of `suitesDir` in name order, named as reports name them (`suites/<file>`), with their sources. */
+function suiteSources(suitesDir: string): { file: string; source: string; }[] {
   const folder = basename(suitesDir);
   return readdirSync(suitesDir)
     .filter((f) => f.endsWith('.check.ts'))
     .sort()
-    .flatMap((f) => registrationsIn(`${folder}/${f}`, readFileSync(join(suitesDir, f), 'utf8')));
+    .map((f) => ({ file: `${folder}/${f}`, source: readFileSync(join(suitesDir, f), 'utf8') }));
+}
+
+function readManifest(path: string): RegistrationsManifest | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as RegistrationsManifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the manifest was read from exactly these sources. */
+function readFrom(manifest: RegistrationsManifest | undefined, sources: readonly { file: string; source: string; }[]): manifest is RegistrationsManifest {
+  if (!manifest?.files || !Array.isArray(manifest.registrations)) return false;
+  const files = Object.keys(manifest.files);
+  return files.length === sources.length && sources.every(({ file, source }) => manifest.files[file] === sha256(source));
+}
+
+/** Every registration of `<suitesDir>/*.check.ts`, files in name order, each file's in source order. */
+export async function suiteRegistrations(suitesDir: string = PROJECT_SUITES, manifestPath = REGISTRATIONS_MANIFEST): Promise<Registration[]> {
+  const sources = suiteSources(suitesDir);
+  const manifest = readManifest(manifestPath);
+  if (readFrom(manifest, sources)) return manifest.registrations;
+  return (await readRegistrations(sources)).registrations;
+}
+
+async function readRegistrations(sources: readonly { file: string; source: string; }[]): Promise<RegistrationsManifest> {
+  const { registrationsIn } = await import('./registration-reader.js');
+  return {
+    files: Object.fromEntries(sources.map(({ file, source }) => [file, sha256(source)])),
+    registrations: sources.flatMap(({ file, source }) => registrationsIn(file, source)),
+  };
+}
+
+/** dist/registrations.json as build/bundle.mjs writes it: the project's suites, read at build time. */
+export async function registrationsManifest(suitesDir: string = PROJECT_SUITES): Promise<string> {
+  return `${JSON.stringify(await readRegistrations(suiteSources(suitesDir)), null, 1)}\n`;
 }

@@ -1,6 +1,7 @@
 // The machine-readable description the target serves (CONFORMANCE_PATH_OPENAPI), and the operation
 // a request belongs to. Operations the suite does not know are ignored (§9: new endpoints are allowed).
-import { API_PREFIX } from './settings.js';
+import { API_PREFIX } from '../../contract/settings.js';
+import { escapeRegExp } from '../../specs/patterns.js';
 
 export interface Operation {
   method: string;
@@ -25,7 +26,5 @@ export function operationsOf(doc: unknown): Operation[] {
 
 /** The operation whose path template matches a request URL path. */
 export function operationFor(ops: Operation[], method: string, urlPath: string): Operation | undefined {
-  return ops.find((op) =>
-    op.method === method && new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`).test(urlPath)
-  );
+  return ops.find((op) => op.method === method && new RegExp(`^${op.path.split(/\{[^}]+\}/).map(escapeRegExp).join('[^/]+')}$`).test(urlPath));
 }

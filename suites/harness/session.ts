@@ -1,6 +1,8 @@
 // One client and one ledger per test worker (one suite file), closed after the file's checks.
 // The worker's account of the run (records created and left, records touched and restored,
-// requests sent, why traffic stopped) goes to the run's journal.
+// requests sent, why traffic stopped) goes to the run's journal. Per-worker state, owned here:
+// the client, the ledger and the reset hooks live from a file's first check to closeSession
+// (check() registers it after each file; the fault sweep calls it after each concern).
 import { ApiClient, onTrafficStop, RunStopped, stopTraffic, trafficStop, TransportError } from './client.js';
 import { journal, useJournal } from './journal.js';
 import { Ledger } from './ledger.js';
@@ -63,8 +65,8 @@ export function onCheckAborted(reason: unknown): void {
 export function installInspectors(): Promise<void> {
   inspectorsReady ??= (async () => {
     if (!target().settings.viaPrism) return;
-    const prism = (await import('../../integrations/prism.js')) as { installPrismInspector(): void; };
-    prism.installPrismInspector();
+    const { installPrismInspector } = await import('./prism-inspector.js');
+    installPrismInspector();
   })();
   return inspectorsReady;
 }

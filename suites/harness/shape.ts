@@ -6,13 +6,13 @@
 // a listed field may be left out of any record (RES-INHERENT-FIELDS), so an absence proves nothing,
 // except that an organization showing none of the fuller shape's fields is taken as the older one
 // until one shows them.
+import type { Rec } from '../../contract/json.js';
+import type { Shape } from '../../contract/settings.js';
 import { schema, type SchemaName } from '../../specs/index.js';
 import { recordReading } from './current.js';
-import type { Shape } from './settings.js';
 import { target } from './target.js';
 
 export type ShapedKind = 'project' | 'organization';
-type Rec = Record<string, unknown>;
 
 /** Properties of schema `a` that schema `b` does not have. */
 const only = (a: SchemaName, b: SchemaName): string[] => {
@@ -37,7 +37,10 @@ export function shapeOfRecord(kind: ShapedKind, record: Rec): Shape | undefined 
   return undefined;
 }
 
-/** Per resource: the shape seen, from which record, and whether a record showed it (not only lacked the other's fields). */
+/**
+ * Per resource: the shape seen, from which record, and whether a record showed it (not only lacked
+ * the other's fields). Per-worker state, owned here (the fault sweep forgets it per fault).
+ */
 const detected = new Map<ShapedKind, { shape: Shape; from: string; shown: boolean; }>();
 
 export function servedShape(kind: ShapedKind, record: unknown): Shape {

@@ -3,6 +3,7 @@
 // at the collected bodies through lenses, so a failure is attributed to the requirement whose
 // fields are wrong, not to whichever survey step met it first. Shared per suite file (setup.ts);
 // only a list that cannot be read (non-2xx) fails it, blocking the checks that look at the bodies.
+import { isRecord, type Rec } from '../../contract/json.js';
 import { expectStatus, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse } from './client.js';
@@ -18,10 +19,7 @@ export interface Sample {
   res: ApiResponse;
 }
 
-type Rec = Record<string, unknown>;
 type Take = (resource: Resource, res: ApiResponse, page?: boolean) => void;
-
-const isRecord = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Every page of a list, each taken as a sample; the walk stops where the page does not say how to go on. */
 async function pagesOf(c: CheckContext, list: ListSpec, take: Take): Promise<Rec[]> {

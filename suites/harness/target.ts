@@ -1,7 +1,8 @@
-// What the test workers receive from the global setup (vitest provide/inject).
+// What the test workers receive from the global setup (vitest provide/inject). Read once per
+// worker and kept here; the fault sweep and the harness's own tests provide it instead.
 import { inject } from 'vitest';
 import type { TargetKind } from '../../contract/run.js';
-import type { Settings } from './settings.js';
+import type { Settings } from '../../contract/settings.js';
 
 export interface ProvidedTarget {
   settings: Settings & { baseUrl: string; };
@@ -9,7 +10,7 @@ export interface ProvidedTarget {
   runId: string;
   seed: number;
   kind: TargetKind;
-  /** File the workers append their account to (suites/harness/journal.ts); unset: none is kept. */
+  /** File the workers append their account to (contract/journal.ts); unset: none is kept. */
   journal?: string;
 }
 

@@ -1,12 +1,12 @@
 // Records of the other team (team B), created with its key for the isolation checks. Shared per
 // suite file (setup.ts): when creating them fails, the isolation checks are blocked by it.
+import type { Rec } from '../../contract/json.js';
 import { expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
 import { expectResource } from './problems.js';
 import { aProject, createEmployee, createOrganization, postAssignment, subjects, testFile, uploadAttachment, uploadFile } from './records.js';
 import { setup, shared } from './setup.js';
 
-type Rec = Record<string, unknown>;
 export interface TeamB {
   project: Rec;
   employee: Rec;

@@ -2,14 +2,13 @@
 // that changed it — GET by id, each list and filter it belongs to, each embedded copy. A change is
 // checked through all of them; a view that cannot be read within the page budget says so
 // ('unknown') instead of guessing.
+import type { Rec } from '../../contract/json.js';
+import type { KeyName } from '../../contract/settings.js';
 import { fail, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse } from './client.js';
 import { expectPage } from './problems.js';
-import type { KeyName } from './redact.js';
 import { lists, type ListSpec, sendList, walkWithin } from './walk.js';
-
-export type Rec = Record<string, unknown>;
 
 export type Seen =
   | { state: 'present'; record: Rec; res: ApiResponse; }

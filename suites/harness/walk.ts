@@ -42,7 +42,10 @@ export interface BoundedWalk extends Walk {
   complete: boolean;
 }
 
-/** The largest limit each list path served after refusing a larger one, and the status of the refusal (learned once per run). */
+/**
+ * The largest limit each list path served after refusing a larger one, and the status of the
+ * refusal: learned once per worker and owned here (the fault sweep forgets it per fault).
+ */
 const servedLimit = new Map<string, { limit: number; status: number; }>();
 
 /**

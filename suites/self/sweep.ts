@@ -8,17 +8,17 @@
 //   node --import tsx suites/self/sweep.ts <out.json> <fault>[@legacy] ...
 // Environment: CONFORMANCE_SEED, CONFORMANCE_MOCK_DEPRECATE (comma-separated).
 import { readdirSync, writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CheckMeta } from '../../contract/check.js';
+import { requireConfig } from '../../contract/config.js';
 import { selects } from '../../contract/selection.js';
-import { faults as allFaults } from '../../mock/index.js';
-import { start } from '../../mock/index.js';
+import { faults as allFaults, start } from '../../mock/index.js';
 import { buildReport } from '../../reports/build-report.js';
 import { loadCatalog } from '../../reports/catalog.js';
 import type { CheckResult } from '../../reports/types.js';
-import { type CheckDefinition, runCheck } from '../harness/check.js';
+import { type CheckDefinition, collectChecks, runCheck } from '../harness/check.js';
 import { resetTrafficForTests } from '../harness/client.js';
-import { requireConfig } from '../harness/config.js';
 import { bundledScratchProjects } from '../harness/preflight.js';
 import { closeSession } from '../harness/session.js';
 import { forgetDetectedShape } from '../harness/shape.js';
@@ -40,15 +40,8 @@ class Skipped extends Error {
   readonly code = 'VITEST_PENDING';
 }
 
-async function loadChecks(): Promise<CheckDefinition[]> {
-  const registry = { concern: '', checks: [] as CheckDefinition[] };
-  globalThis.__conformanceCheckRegistry = registry;
-  for (const file of readdirSync(suitesDir).filter((f) => f.endsWith('.check.ts')).sort()) {
-    registry.concern = file.replace(/\.test\.ts$/, '');
-    await import(pathToFileURL(`${suitesDir}${file}`).href);
-  }
-  return registry.checks;
-}
+/** Every suite file, in name order (as the run's registrations list them). */
+const suiteFiles = (): string[] => readdirSync(suitesDir).filter((f) => f.endsWith('.check.ts')).sort().map((f) => join(suitesDir, f));
 
 const timeout = (ms: number, what: string) =>
   new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms).unref());
@@ -136,7 +129,7 @@ async function main(): Promise<void> {
   const deprecate = (process.env.CONFORMANCE_MOCK_DEPRECATE ?? 'listCvs').split(',').map((s) => s.trim()).filter(Boolean);
   // the checks' console lines (request counts per file) would only be noise here
   console.log = () => undefined;
-  const checks = await loadChecks();
+  const checks = await collectChecks(suiteFiles());
   const outcomes: SweepOutcome[] = [];
   for (const spec of specs) {
     outcomes.push(

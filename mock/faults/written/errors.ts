@@ -1,29 +1,29 @@
 // Written faults of the error envelopes (§7).
+import type { Rec } from '../../../contract/json.js';
 import type { Answer, Hooks } from '../../reference/hooks.js';
 import { fault } from '../fault.js';
-import type { Obj } from '../records.js';
 
 /** A respond hook editing the JSON body of error answers (`short`: only those in the short envelope). */
-const editError = (edit: (body: Obj, answer: Answer) => Obj, short = false): NonNullable<Hooks['respond']> => (_ex, answer) => {
+const editError = (edit: (body: Rec, answer: Answer) => Rec, short = false): NonNullable<Hooks['respond']> => (_ex, answer) => {
   if (!answer.error || (short && answer.error.envelope !== 'short')) return answer;
-  const body = JSON.parse(String(answer.body)) as Obj;
-  return { ...answer, body: JSON.stringify(edit({ ...body, error: { ...(body.error as Obj) } }, answer)) };
+  const body = JSON.parse(String(answer.body)) as Rec;
+  return { ...answer, body: JSON.stringify(edit({ ...body, error: { ...(body.error as Rec) } }, answer)) };
 };
 
 export const errorFaults = [
   fault('wrong-error-code', ['ERR-NOT-FOUND', 'ISO-GET-MISSING-404', 'ISO-GET-OTHER-TEAM-404', 'CHANGELOG-1-6-0-NOT-FOUND', 'ID-NIL-MAX-NOT-FOUND'],
     'not_found is reported as code missing', () => ({
-      respond: editError((b) => ((b.error as Obj).code === 'not_found' ? { ...b, error: { ...(b.error as Obj), code: 'missing' } } : b)),
+      respond: editError((b) => ((b.error as Rec).code === 'not_found' ? { ...b, error: { ...(b.error as Rec), code: 'missing' } } : b)),
     })),
   fault('detail-not-strings', ['ERR-DETAIL-MAP', 'ERR-ENVELOPES', 'ERR-FULL-ENVELOPE'], 'detail values are objects instead of strings', () => ({
-    respond: editError((b) => (b.detail ? { ...b, detail: Object.fromEntries(Object.entries(b.detail as Obj).map(([k, v]) => [k, { message: v }])) } : b)),
+    respond: editError((b) => (b.detail ? { ...b, detail: Object.fromEntries(Object.entries(b.detail as Rec).map(([k, v]) => [k, { message: v }])) } : b)),
   })),
   fault('error-envelope-broken', ['ERR-ENVELOPES', 'ERR-FULL-ENVELOPE'], 'errors are served as { message } without the error object', () => ({
-    respond: editError((b, a) => ({ message: (b.error as Obj).message, status: a.status })),
+    respond: editError((b, a) => ({ message: (b.error as Rec).message, status: a.status })),
   })),
   fault('short-envelope-broken', ['ERR-SHORT-ENVELOPE'], 'in the legacy shape, short-envelope errors lack error.code', () => ({
     respond: editError((b) => {
-      const { code: _code, ...error } = b.error as Obj;
+      const { code: _code, ...error } = b.error as Rec;
       return { ...b, error };
     }, true),
   }), 'legacy'),
@@ -37,7 +37,7 @@ export const errorFaults = [
   fault('plan-limit-fields-missing', ['LIMIT-PLAN-ERROR-FIELDS', 'AUTH-PLAN-NO-API-ACCESS'], 'the plan-limit error lacks feature, plan, current and limit',
     () => ({
       respond: editError((b) => {
-        const { feature: _f, plan: _p, current: _c, limit: _l, ...error } = b.error as Obj;
+        const { feature: _f, plan: _p, current: _c, limit: _l, ...error } = b.error as Rec;
         return { ...b, error };
       }),
     })),

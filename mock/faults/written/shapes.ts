@@ -1,10 +1,11 @@
 // Written faults of response shapes (§2 resources and their fields, §2 conventions).
+import type { Rec } from '../../../contract/json.js';
 import { projectIn } from '../../reference/render.js';
 import { fault } from '../fault.js';
-import { editBody, editRecords, type Obj, operationsOf } from '../records.js';
+import { editBody, editRecords, operationsOf } from '../records.js';
 
 /** The record with `field` set to `value` when it has the field (or always, with `always`). */
-const set = (field: string, value: (o: Obj) => unknown, always = true) => (o: Obj): Obj => (always || field in o ? { ...o, [field]: value(o) } : o);
+const set = (field: string, value: (o: Rec) => unknown, always = true) => (o: Rec): Rec => (always || field in o ? { ...o, [field]: value(o) } : o);
 
 export const shapeFaults = [
   fault('required-field-missing', ['RES-PROJECT-SHAPE', 'RES-PAGE-ENVELOPE'], 'projects are served without id', () => ({
@@ -23,7 +24,7 @@ export const shapeFaults = [
     respond: editRecords('employee', set('created_at', (o) => Date.parse(String(o.created_at)))),
   })),
   fault('stage-mistyped', ['STATE-STAGE-HIDDEN-SORT', 'RES-PROJECT-SHAPE'], 'stage hidden is served as a string and sort as a string', () => ({
-    respond: editRecords('project', (o) => (o.stage ? { ...o, stage: { ...(o.stage as Obj), hidden: 'false', sort: '10' } } : o)),
+    respond: editRecords('project', (o) => (o.stage ? { ...o, stage: { ...(o.stage as Rec), hidden: 'false', sort: '10' } } : o)),
   })),
   fault('status-mistyped', ['STATE-PROJECT-STATUS-STAGE', 'RES-PROJECT-SHAPE'], 'project status is served as a number', () => ({
     respond: editRecords('project', set('status', () => 1)),
@@ -71,10 +72,10 @@ export const shapeFaults = [
   }),
   fault('embedded-employee-defaults', ['EP-CREATE-PERSISTS', 'RES-ASSIGNMENT-EMBEDDED-CURRENT'],
     'the embedded employee shows is_active true and no skills, whatever the employee holds', () => ({
-      respond: editRecords('assignment', (o) => (o.employee ? { ...o, employee: { ...(o.employee as Obj), is_active: true, skills: [] } } : o)),
+      respond: editRecords('assignment', (o) => (o.employee ? { ...o, employee: { ...(o.employee as Rec), is_active: true, skills: [] } } : o)),
     })),
   fault('organization-mistyped', ['RES-ORGANIZATION-SHAPE', 'RES-ORGANIZATION-LEGACY-SHAPE'], 'organization address is_default is served as a string', () => ({
-    respond: editRecords('organization', (o) => ({ ...o, addresses: ((o.addresses as Obj[] | undefined) ?? []).map((a) => ({ ...a, is_default: 'yes' })) })),
+    respond: editRecords('organization', (o) => ({ ...o, addresses: ((o.addresses as Rec[] | undefined) ?? []).map((a) => ({ ...a, is_default: 'yes' })) })),
   }), 'legacy'),
   fault('attachment-entity-type-wrong', ['RES-ATTACHMENT-SHAPE'], 'attachment entity_type is served capitalized (outside the closed set)', () => ({
     respond: editRecords('attachment', set('entity_type', (o) => String(o.entity_type).charAt(0).toUpperCase() + String(o.entity_type).slice(1))),
@@ -82,8 +83,8 @@ export const shapeFaults = [
   fault('file-mistyped', ['RES-FILE-SHAPE'], 'file size is served as a string', () => ({ respond: editRecords('file', set('size', (o) => String(o.size))) })),
   fault('cv-hidden-wrong', ['RES-CV-DATA-HIDDEN', 'RES-CV-SHAPE'], 'CV section items carry hidden as a string', () => ({
     respond: editRecords('cv', (o) => {
-      const data = { ...(o.data as Obj) };
-      for (const [k, v] of Object.entries(data)) if (Array.isArray(v)) data[k] = v.map((item: Obj) => ({ ...item, hidden: 'no' }));
+      const data = { ...(o.data as Rec) };
+      for (const [k, v] of Object.entries(data)) if (Array.isArray(v)) data[k] = v.map((item: Rec) => ({ ...item, hidden: 'no' }));
       return { ...o, data };
     }),
   })),

@@ -1,10 +1,11 @@
 // Written faults of versioning (§9): the major version in the path, deprecation signalling, the
 // served description.
+import type { Rec } from '../../../contract/json.js';
 import { DEPRECATION_DATE, SUNSET_DATE } from '../../reference/context.js';
 import { deprecationHeaders } from '../../reference/deprecation.js';
 import type { Answer } from '../../reference/hooks.js';
 import { fault } from '../fault.js';
-import { editBody, type Obj } from '../records.js';
+import { editBody } from '../records.js';
 
 const withHeaders = (answer: Answer, edit: (h: Record<string, string>) => void): Answer => {
   const headers = { ...answer.headers };
@@ -35,11 +36,11 @@ export const versioningFaults = [
   })),
   fault('openapi-deprecated-missing', ['VER-OPENAPI-DEPRECATED-FLAG'], 'the served OpenAPI document omits deprecated: true', () => ({
     respond: editBody(['getOpenApi'], (doc) => {
-      for (const item of Object.values(doc.paths as Record<string, Record<string, Obj>>)) for (const op of Object.values(item)) delete op.deprecated;
+      for (const item of Object.values(doc.paths as Record<string, Record<string, Rec>>)) for (const op of Object.values(item)) delete op.deprecated;
       return doc;
     }),
   })),
   fault('info-version-wrong', ['VER-INFO-VERSION-SEMVER'], 'the served OpenAPI info.version is 2.0.0', () => ({
-    respond: editBody(['getOpenApi'], (doc) => ({ ...doc, info: { ...(doc.info as Obj), version: '2.0.0' } })),
+    respond: editBody(['getOpenApi'], (doc) => ({ ...doc, info: { ...(doc.info as Rec), version: '2.0.0' } })),
   })),
 ] as const;

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { diffHelp, runDiffWith } from '../../bin/commands/diff.js';
+import { diffHelp, runDiffWith } from './commands/diff.js';
 
-const fixtures = fileURLToPath(new URL('../../fixtures/diff/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../fixtures/diff/', import.meta.url));
 const pair = (name: string) => [join(fixtures, name, 'old.json'), join(fixtures, name, 'new.json')];
 
 async function run(argv: string[], cwd = process.cwd()) {

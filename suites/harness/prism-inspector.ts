@@ -4,10 +4,10 @@
 // the shape requirement of the resource the path serves (RES-<RESOURCE>-SHAPE),
 // the page envelope for list envelopes, the error envelope for 4xx/5xx bodies.
 // Only response-side Error violations count (see responseErrors).
-import { isKnownRequirement } from '../specs/requirements.js';
-import { addResponseInspector } from '../suites/harness/client.js';
-import type { Exchange } from '../suites/harness/current.js';
-import { formatViolation, type PrismViolation, responseErrors } from './prism-violations.js';
+import { formatViolation, type PrismViolation, responseErrors } from '../../integrations/prism-violations.js';
+import { isKnownRequirement } from '../../specs/requirements.js';
+import { addResponseInspector } from './client.js';
+import type { Exchange } from './current.js';
 
 /** Requirement ids a Prism violation is attributed to, by what the response carried. */
 export const PRISM_REQUIREMENT = {

@@ -1,6 +1,7 @@
-// The typed target settings every part of the harness reads. Parsed and validated by config.ts;
-// plain data so they can be handed from the global setup to the test workers.
-import type { Selection } from '../../contract/selection.js';
+// The typed target settings (C4 in ARCHITECTURE.md) the harness, the reporter and `conformance run`
+// read. Parsed and validated by config.ts; plain data so they can be handed from the global setup
+// to the test workers.
+import type { Selection } from './selection.js';
 
 export type Shape = 'full' | 'legacy';
 export type ListResource = 'projects' | 'assignments' | 'organizations' | 'cvs';
@@ -75,6 +76,16 @@ export const defaults = {
   /** The bundled mock deprecates nothing of its own accord; one deprecated operation gives the §9
    *  deprecation checks something to check in the main job. Set CONFORMANCE_MOCK_DEPRECATE='' for none. */
   mockDeprecate: ['listCvs'],
+};
+
+/** The keys a run may be given; a check names those it needs besides the team's. */
+export type KeyName = keyof Settings['keys'];
+/** The setting of each key: shown wherever the key itself would be (keys never leave the process). */
+export const keySettingNames: Record<KeyName, string> = {
+  team: 'CONFORMANCE_API_KEY',
+  otherTeam: 'CONFORMANCE_API_KEY_OTHER_TEAM',
+  readOnly: 'CONFORMANCE_API_KEY_READ_ONLY',
+  noApiAccess: 'CONFORMANCE_API_KEY_NO_API_ACCESS',
 };
 
 /** Settings a check can require; a missing one skips the check with this name as the reason. */

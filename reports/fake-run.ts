@@ -1,7 +1,7 @@
 // Small fake runs for the reporter's own tests: a four-section catalog and checks
 // in every state, with a recognisable key planted where a careless target could echo it.
-import type { BuildInput } from '../reports/build-report.js';
-import type { CatalogEntry, CheckResult } from '../reports/types.js';
+import type { BuildInput } from './build-report.js';
+import type { CatalogEntry, CheckResult } from './types.js';
 
 export const PLANTED_KEY = 'sk_live_PLANTEDKEY_0123456789abcdef';
 

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { stringify } from 'yaml';
-import { runDiffWith } from '../../bin/commands/diff.js';
-import { DiffInputError, loadDocument } from './index.js';
+import { DiffInputError, loadDocument } from '../specs/diff/index.js';
+import { runDiffWith } from './commands/diff.js';
 
-const fixtures = fileURLToPath(new URL('../../fixtures/diff/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../fixtures/diff/', import.meta.url));
 const vector = (name: string, side: 'old' | 'new') => JSON.parse(readFileSync(join(fixtures, name, `${side}.json`), 'utf8'));
 
 function errorOf(load: () => unknown): DiffInputError {

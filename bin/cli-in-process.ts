@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { main } from '../bin/main.js';
+import { main } from './main.js';
 
 // Runs the command line in-process and captures what it prints (for bin/*.test.ts).
 export async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string; }> {

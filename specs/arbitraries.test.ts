@@ -1,8 +1,8 @@
 // Arbitraries derived from the schemas produce values the schemas accept.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { validate } from '../../specs/index.js';
 import { arbitraryOf, assignmentPatch, employeeCreate, employeePatch, organizationCreate } from './arbitraries.js';
+import { validate } from './index.js';
 
 describe('schema-derived arbitraries', () => {
   test.each([

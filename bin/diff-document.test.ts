@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { diffHelp, runDiffWith } from '../../bin/commands/diff.js';
-import { edit, original, release } from './edits.js';
+import { edit, original, release } from '../specs/document/edits.js';
+import { diffHelp, runDiffWith } from './commands/diff.js';
 
 async function run(...argv: string[]) {
   let stdout = '';

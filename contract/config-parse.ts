@@ -1,6 +1,6 @@
 // Parsers of single settings. Each returns the value or pushes a ConfigError; none echoes a key.
-import { patternList } from '../../contract/selection.js';
 import type { ConfigError } from './config-error.js';
+import { patternList } from './selection.js';
 import { API_PREFIX, type Endpoint, type ListResource, listResources } from './settings.js';
 
 export type Errors = ConfigError[];
