@@ -182,7 +182,7 @@ async function resolveTarget(s: Settings, seed: number): Promise<Resolved> {
     const { builtEntry } = await import('../build/run.mjs');
     // The build of mock/index.ts: typed from its source, which the compiler checks.
     const { start, parseReadings } = (await import(/* @vite-ignore */ pathToFileURL(await builtEntry('mock')).href)) as typeof import('../mock/index.js');
-    // CONFORMANCE_MOCK_READINGS=name=value,... : conforming alternatives the bundled mock serves (mock/readings.ts).
+    // CONFORMANCE_MOCK_READINGS=name=value,... : conforming alternatives the bundled mock serves (mock/reference/readings.ts).
     const readings = process.env.CONFORMANCE_MOCK_READINGS ? { readings: parseReadings(process.env.CONFORMANCE_MOCK_READINGS) } : {};
     const mock = await start({
       seed,

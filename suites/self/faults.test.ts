@@ -1,5 +1,5 @@
 // The proof that the checks can fail: the suites pass against the clean mock (two real runs, as a
-// user would start them), and for every fault of mock/faults.ts the checks selected by the fault's
+// user would start them), and for every fault of mock/faults/ the checks selected by the fault's
 // requirements, run against a mock with the fault on, report at least one of them failed. The
 // faults run in two sweep processes (suites/self/sweep.ts): the same checks and report building,
 // without a vitest start-up per fault.

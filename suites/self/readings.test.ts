@@ -1,5 +1,5 @@
 // The proof that the suites pass conforming servers that read the document differently: the mock
-// serves the alternative readings of mock/readings.ts (open points of the document, not faults),
+// serves the alternative readings of mock/reference/readings.ts (open points of the document, not faults),
 // and a full conformance run against each combination reports no must/implied requirement failed.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { type ReadingChoice, readings } from '../../mock/index.js';
@@ -109,7 +109,7 @@ beforeAll(async () => {
 }, 600_000);
 
 describe('the suites pass the mock serving alternative conforming readings', () => {
-  test('every alternative value of mock/readings.ts is served by some run', () => {
+  test('every alternative value of mock/reference/readings.ts is served by some run', () => {
     for (const r of readings) {
       for (const value of r.values.slice(1)) {
         expect(runs.some((run) => (run.choice as Record<string, string>)[r.name] === value), `${r.name}=${value}`).toBe(true);
