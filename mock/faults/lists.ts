@@ -10,6 +10,7 @@ import { servedOperations } from '../reference/openapi.js';
 import type { ListPlan } from '../reference/pagination.js';
 import type { CursorPayload } from '../reference/pagination.js';
 import { type Collection, compareKeys, type Entry, type TeamId } from '../reference/store.js';
+import { collectionOf } from './records.js';
 
 /** The list operations of the operation table. */
 export const LIST_OPERATIONS = new Set(servedOperations().filter((e) => e.list).map((e) => e.operationId));
@@ -50,10 +51,15 @@ export class Removed {
   }
 }
 
+/** The sort fields of a list operation, the default first. */
+export function sortFieldsOf(ctx: AppContext, operationId: string): readonly string[] {
+  const name = collectionOf(ctx, operationId)?.name;
+  return name !== undefined && name in SORT_FIELDS ? SORT_FIELDS[name as keyof typeof SORT_FIELDS] : [];
+}
+
 /** The order and sort a list request asks for, defaults included (the cursor must have been issued for these). */
 function requested(ctx: AppContext, ex: Exchange): { sort: string; order: string; } {
-  const collection = ex.operationId.replace(/^list/, '').toLowerCase() as keyof typeof SORT_FIELDS;
-  const sorts: readonly string[] = SORT_FIELDS[collection] ?? [];
+  const sorts = sortFieldsOf(ctx, ex.operationId);
   const sort = typeof ex.query.sort === 'string' && ex.query.sort !== '' ? ex.query.sort : sorts[0] ?? '';
   const order = typeof ex.query.order === 'string' && ex.query.order !== '' ? ex.query.order : ctx.readings.value('default-order');
   return { sort, order };
