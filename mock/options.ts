@@ -1,5 +1,7 @@
 // The options of the mock's library entry (contract C3: start(options) → { url, settings, close }),
-// typed with their documented defaults.
+// typed with their documented defaults, the error of an option out of range, and a fault as the
+// entry lists it. The package publishes these declarations (`./mock`): they name no type of the
+// framework or of the reference's internals.
 import type { MockKeys } from './reference/auth.js';
 import type { ReadingChoice } from './reference/readings.js';
 import type { Shape } from './reference/render.js';
@@ -39,4 +41,17 @@ export interface MockOptions {
   idempotencyMaxKeys?: number;
   /** Bytes of responses kept for idempotent replays at most; default 16 MiB (mock/reference/idempotency-store.ts IDEMPOTENCY_DEFAULTS). */
   idempotencyMaxBytes?: number;
+}
+
+/** An option out of range: start() rejects with it before anything listens. */
+export class MockOptionsError extends Error {}
+
+/** A fault as the library entry lists it (`faults`): what start({ fault: name }) switches on. */
+export interface FaultSummary {
+  name: string;
+  /** The requirement ids a conformance run against the mock must then report failed. */
+  requirements: readonly string[];
+  description: string;
+  /** The project/organization shape the mock must serve for the fault to show. */
+  shape: 'full' | 'legacy';
 }
