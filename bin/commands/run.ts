@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { runContext, type RunStop, stopRun, updateRunContext } from '../../contract/run.js';
 import type { Settings } from '../../contract/settings.js';
 import { validateReport } from '../../reports/schema.js';
@@ -9,8 +8,6 @@ import { REPORT_FILES } from '../../reports/write.js';
 import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, unknownValue, usageError } from '../args.js';
 import { planRun, type RunPlan } from './run-options.js';
 import { blockingFailures } from './summary.js';
-
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 export const runHelp = `Usage: conformance run [options]
 
@@ -28,7 +25,7 @@ Options:
                          with the --only and --seed it reports (CONFORMANCE_REPLAY_PATH)
   --verbose              also print stack traces of failures and the checks' console output
   --read-only            skip checks that create, change or delete records (CONFORMANCE_READ_ONLY=1)
-  --report-dir <dir>     where the reports go (default: out/ of the project)
+  --report-dir <dir>     where the reports go (CONFORMANCE_REPORT_DIR; default: out/ in the working directory)
   --fault <name>         bundled mock only: switch on one fault (list them: conformance mock --list-faults)
   --shape <full|legacy>  bundled mock only: response shape of projects and organizations
   --deprecate <ops>      bundled mock only: operations to mark deprecated, comma-separated or repeated
@@ -80,6 +77,9 @@ async function checkConfig(plan: RunPlan): Promise<{ problem: string; } | { sett
   if (plan.mockFlags.length > 0 && (s.baseUrl || s.image || s.target)) {
     return { problem: `${plan.mockFlags.join(', ')} apply to the bundled mock only, but the target is ${s.baseUrl ?? s.image ?? s.target}` };
   }
+  const { missingPackage } = await import('../../integrations/optional-packages.js');
+  const missing = missingPackage(s);
+  if (missing) return { problem: missing };
   return { settings: s };
 }
 
@@ -141,8 +141,7 @@ function readReport(path: string): Report | undefined {
 }
 
 export async function runRun(argv: string[]): Promise<number> {
-  // --report-dir wins, then CONFORMANCE_REPORT_DIR, then out/ of the project
-  const plan = planRun(argv, process.cwd(), process.env.CONFORMANCE_REPORT_DIR || join(projectRoot, 'out'));
+  const plan = planRun(argv, process.cwd());
   if ('error' in plan) return usageError('run', plan.error);
   const planProblem = await checkPlan(plan);
   if (planProblem) return usageError('run', planProblem);
@@ -152,15 +151,19 @@ export async function runRun(argv: string[]): Promise<number> {
     err(`conformance run: ${config.problem}`);
     return EXIT_USAGE;
   }
+  // --report-dir wins, then CONFORMANCE_REPORT_DIR (environment, then settings file), then out/ in the
+  // working directory; made absolute once, for the reporter in the run's vitest as for this process.
+  const reportDir = resolve(config.settings.reportDir);
+  process.env.CONFORMANCE_REPORT_DIR = reportDir;
   const preflighted = await preflightDeployment(config.settings);
   if ('problem' in preflighted) {
     err(`conformance run: ${preflighted.problem}`);
     return EXIT_USAGE;
   }
   const files = {
-    html: join(plan.reportDir, REPORT_FILES.html),
-    json: join(plan.reportDir, REPORT_FILES.json),
-    junit: join(plan.reportDir, REPORT_FILES.junit),
+    html: join(reportDir, REPORT_FILES.html),
+    json: join(reportDir, REPORT_FILES.json),
+    junit: join(reportDir, REPORT_FILES.junit),
   };
   // A stale report must not pass for this run's.
   for (const f of Object.values(files)) rmSync(f, { force: true });
