@@ -31,12 +31,13 @@ RUN ["node", "build/package.mjs", "--stage", "/package"]
 FROM ${BASE_IMAGE} AS suite
 LABEL conformance.image=suite
 COPY --from=package /package /app
-# /out exists for a run without a mount; writable by any user, as /tmp is.
+# The reports go to out/ in the working directory (CONFORMANCE_REPORT_DIR, unset, so that a settings
+# file may set it too): the working directory is /, and /out exists for a run without a mount,
+# writable by any user, as /tmp is.
 RUN ["node", "-e", "require('node:fs').mkdirSync('/out', { mode: 0o1777 }); require('node:fs').chmodSync('/out', 0o1777)"]
-WORKDIR /app
+WORKDIR /
 USER 1000
-ENV CONFORMANCE_REPORT_DIR=/out \
-    NODE_ENV=production \
+ENV NODE_ENV=production \
     HOME=/tmp
 ENTRYPOINT ["node", "/app/bin/conformance.js", "run"]
 
