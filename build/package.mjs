@@ -69,14 +69,28 @@ export function packageFiles(root = ROOT) {
 }
 
 /**
- * The package's production dependencies as installed (package-lock.json: every package npm did not
- * install for a devDependency alone), each as its folder under node_modules/; an optional one only
- * where it is installed.
+ * The package's production dependencies as package-lock.json has them (every package npm did not
+ * install for a devDependency alone): location under node_modules/ → the lock's entry.
  */
-export function productionPackages(root = ROOT) {
+export function productionLock(root = ROOT) {
   const { packages } = readJson(join(root, 'package-lock.json'));
-  return Object.entries(packages)
-    .filter(([location, entry]) => location.startsWith('node_modules/') && !entry.dev && !entry.devOptional && !entry.link)
+  return Object.fromEntries(
+    Object.entries(packages).filter(([location, entry]) => location.startsWith('node_modules/') && !entry.dev && !entry.devOptional && !entry.link),
+  );
+}
+
+/**
+ * The lockfile of a project that installs the package (`npm install <tarball>`) at the versions this
+ * one is tested with: npm then needs no registry's metadata, only the packages themselves, which
+ * `npm ci` of this project left in npm's cache.
+ */
+export function installerLock(name, root = ROOT) {
+  return { name, lockfileVersion: 3, requires: true, packages: { '': { name }, ...productionLock(root) } };
+}
+
+/** The folders of the production dependencies, as installed here; an optional one only where it is installed. */
+export function productionPackages(root = ROOT) {
+  return Object.entries(productionLock(root))
     .filter(([location, entry]) => {
       if (existsSync(join(root, location))) return true;
       // An optional package is left out where it does not install (another platform's binary).
