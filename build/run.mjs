@@ -10,6 +10,8 @@
 // vitest, whose module runner is no place to run esbuild and the validator generator. A
 // CommonJS entry runs from V8's code cache (build/common-js.mjs), one cache per entry and
 // first argument (the command), since each command compiles different functions at start.
+// The installed package (npm pack, build/package.mjs) ships dist/ without build/bundle.mjs and its
+// tools: there dist/ is run as packed, never checked nor rebuilt.
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
