@@ -125,6 +125,13 @@ describe.sequential('the package as installed from its tarball', () => {
     mock.kill('SIGTERM');
   });
 
+  test('a target whose optional package is not installed is a misconfiguration, exit 2', { timeout: 60_000 }, async () => {
+    expect(installError).toBe('');
+    const run = await exec('npx', ['conformance', 'run', '--image', 'conformance-mock:local'], project);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/CONFORMANCE_IMAGE \(--image\) needs the package testcontainers, which is not installed: npm install testcontainers@\d/);
+  });
+
   test('the ./mock export starts the mock in-process, typed, and ./report types the report', { timeout: 120_000 }, async () => {
     expect(installError).toBe('');
     writeFileSync(
