@@ -35,6 +35,15 @@ function exec(command: string, args: string[], cwd: string, env = userEnv(), tim
   });
 }
 
+/** Signals a process group (a child spawned detached, and what it started). */
+function stopGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 interface Packed {
   filename: string;
   size: number;
@@ -71,7 +80,7 @@ describe.sequential('the package as installed from its tarball', () => {
   }, 300_000);
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const child of children) if (child.pid !== undefined) stopGroup(child.pid, 'SIGKILL');
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -95,7 +104,8 @@ describe.sequential('the package as installed from its tarball', () => {
 
   test('npx conformance mock serves, and npx conformance run against it passes with its reports in the working directory', { timeout: 300_000 }, async () => {
     expect(installError).toBe('');
-    const mock = spawn('npx', ['conformance', 'mock', '--port', '0'], { cwd: project, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    // In a process group of its own: npx does not pass a signal on to the command it runs.
+    const mock = spawn('npx', ['conformance', 'mock', '--port', '0'], { cwd: project, env: userEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     children.push(mock);
     let printed = '';
     const settings = await new Promise<Record<string, string>>((resolve, reject) => {
@@ -122,7 +132,7 @@ describe.sequential('the package as installed from its tarball', () => {
     expect(statuses).toEqual(Object.fromEntries(REPRESENTATIVE.map((id) => [id, 'passed'])));
     // An installed package runs dist/ as packed: nothing was built into it.
     expect(existsSync(join(project, 'node_modules', NAME, 'dist', '.build.lock'))).toBe(false);
-    mock.kill('SIGTERM');
+    stopGroup(mock.pid!, 'SIGTERM');
   });
 
   test('a target whose optional package is not installed is a misconfiguration, exit 2', { timeout: 60_000 }, async () => {
