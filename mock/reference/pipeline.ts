@@ -13,6 +13,8 @@ import type { Exchange, Input, Result } from './exchange.js';
 import type { Answer } from './hooks.js';
 import { canonicalJson } from './idempotency-store.js';
 import { withIdempotency } from './idempotency.js';
+import { isFormData } from './multipart.js';
+import { endWhenIdle } from './protocol.js';
 import { type QueryRule, queryRules } from './query-rules.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -127,12 +129,25 @@ function operationHeaderMap(ctx: AppContext, operationId: string | undefined): R
   return out;
 }
 
-/** Sends an answer, after the respond hook; a streamed body follows the headers. */
+/**
+ * Sends an answer, after the respond hook; a streamed body follows the headers. A stream not sent
+ * (the hook threw) is destroyed, so what it holds (a file handle) is released; one that is sent
+ * ends with its answer, or when its client stops reading for the download idle timeout.
+ */
 export function deliver(ctx: AppContext, ex: Exchange | undefined, reply: FastifyReply, answer: Answer, stream?: Result['stream']): FastifyReply {
-  const a = ctx.hooks.respond ? ctx.hooks.respond(ex, answer) : answer;
+  let a: Answer;
+  try {
+    a = ctx.hooks.respond ? ctx.hooks.respond(ex, answer) : answer;
+  } catch (err) {
+    stream?.destroy();
+    throw err;
+  }
   reply.code(a.status);
   for (const [k, v] of Object.entries(a.headers)) reply.header(k, v);
-  if (stream) return reply.header('content-type', a.contentType).send(stream);
+  if (stream) {
+    endWhenIdle(reply.raw, ctx.timeouts.downloadIdleMs);
+    return reply.header('content-type', a.contentType).send(stream);
+  }
   if (a.status === 204) return reply.send(); // reading file-delete=204: no body
   return reply.header('content-type', a.contentType).send(a.body);
 }
@@ -166,7 +181,7 @@ export function checkBody(name: SchemaName, body: Record<string, unknown>): void
   throw badRequest('The request body is invalid', detail);
 }
 
-/** Set by the root multipart/form-data parser (JSON routes live outside @fastify/multipart's context). */
+/** Set by the multipart/form-data parser, which reads nothing (an upload reads its own body). */
 const MULTIPART_BODY = Symbol('multipart body');
 
 export function markMultipart(req: FastifyRequest): void {
@@ -208,7 +223,7 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
     if (idemKey !== undefined && idemKey.length > 255) throw badRequest('Invalid idempotency key', { 'idempotency-key': 'at most 255 characters' });
     ex.idempotencyKey = idemKey;
     const input: Input = Object.assign(ex, { req, reply });
-    if (def.kind === 'multipart' && !req.isMultipart()) throw unsupportedMediaType('multipart/form-data');
+    if (def.kind === 'multipart' && !isFormData(req.headers['content-type'])) throw unsupportedMediaType('multipart/form-data');
     if (mutating && def.kind !== 'multipart') {
       ex.body = jsonBody(req);
       const schema = def.kind !== 'read' ? def.body : undefined;
