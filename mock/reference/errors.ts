@@ -80,9 +80,6 @@ export const methodNotAllowed = (method: string) =>
 export const expectationFailed = () =>
   new ApiError(417, 'expectation_failed', 'Only Expect: 100-continue is supported', { expect: 'only 100-continue is supported' });
 
-/** A request whose body arrived but that the server did not answer in time: the server's own failure, never a silent close. */
-export const notAnsweredInTime = () => new ApiError(500, 'internal_error', 'The request was not answered in time');
-
 /**
  * System errors the server may meet serving a request (Node's error codes), answered as what they
  * are: out of descriptors or memory is temporary (503), a full disk is storage (507); anything

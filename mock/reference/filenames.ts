@@ -22,7 +22,8 @@ export const MAX_FILENAME_BYTES = 255;
 export type FilenameResult = { ok: true; name: string; } | { ok: false; problem: string; };
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a name that starts with U+FEFF keeps it, as every other character.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The last segment of a path, and no `.` or `..` (what common multipart parsers store, busboy's among them). */
 function lastSegment(name: string): string {

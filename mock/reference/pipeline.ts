@@ -131,8 +131,9 @@ function operationHeaderMap(ctx: AppContext, operationId: string | undefined): R
 
 /**
  * Sends an answer, after the respond hook; a streamed body follows the headers. A stream not sent
- * (the hook threw) is destroyed, so what it holds (a file handle) is released; one that is sent
- * ends with its answer, or when its client stops reading for the download idle timeout.
+ * (the hook threw, the request was answered or its connection closed meanwhile) is destroyed, so
+ * what it holds (a file handle) is released; one that is sent ends with its answer, or when its
+ * client stops reading for the download idle timeout.
  */
 export function deliver(ctx: AppContext, ex: Exchange | undefined, reply: FastifyReply, answer: Answer, stream?: Result['stream']): FastifyReply {
   let a: Answer;
@@ -141,6 +142,11 @@ export function deliver(ctx: AppContext, ex: Exchange | undefined, reply: Fastif
   } catch (err) {
     stream?.destroy();
     throw err;
+  }
+  // Answered already (a timeout), or nobody left to answer: a stream would never be read.
+  if (stream && (reply.sent || reply.raw.destroyed)) {
+    stream.destroy();
+    return reply;
   }
   reply.code(a.status);
   for (const [k, v] of Object.entries(a.headers)) reply.header(k, v);
@@ -166,6 +172,8 @@ export function errorAnswer(ctx: AppContext, req: FastifyRequest, api: ApiError,
   const envelope = ctx.shape === 'legacy' && cfg?.legacyErrors === true && !api.extra ? 'short' : 'full';
   const headers = operationHeaderMap(ctx, cfg?.operationId);
   if (api.status === 401) headers['www-authenticate'] = 'Bearer';
+  // Out of descriptors or memory for now (errors.ts internalFailure): worth a retry soon.
+  if (api.status === 503) headers['retry-after'] = '1';
   return { status: api.status, contentType: JSON_TYPE, headers, body: body(envelope), error: { api, envelope } };
 }
 

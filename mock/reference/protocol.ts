@@ -13,7 +13,7 @@
 import { type IncomingMessage, type ServerOptions, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { HEADERS_TIMEOUT_MS, LINGER_MAX_BYTES, LINGER_MAX_MS, LINGER_QUIET_MS, MAX_HEADER_BYTES, type Timeouts } from './context.js';
-import { ApiError, badRequest, errorJson, expectationFailed, headerTooLarge, methodNotAllowed, notAnsweredInTime, requestTimeout } from './errors.js';
+import { ApiError, badRequest, errorJson, expectationFailed, headerTooLarge, methodNotAllowed, requestTimeout } from './errors.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -198,14 +198,17 @@ function repeatedHeader(raw: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** Answers streaming now, whose socket timer is theirs (endWhenIdle), not the body timeout's. */
+const streaming = new WeakSet<ServerResponse>();
+
 /**
  * Checks a request before any other layer; true when it was answered. An HTTP/1.1
  * request without Host, or with two, is a 400 (RFC 9112 §3.2), and so is a request with two
  * Authorization or Idempotency-Key headers. A request with a body gets the body timeout:
  * a pause longer than `t.bodyMs` between chunks answers 408 and closes the connection,
  * which aborts the request's body stream, so the handler reading it cleans up (partial
- * upload removed, idempotency key released). A request whose body has arrived but that is
- * still not answered after as long is the server's own failure: 500, never a silent close.
+ * upload removed, idempotency key released). Once the whole body has arrived the timer stops,
+ * read or not: what remains is the server's to answer, however long that takes.
  */
 export function guardRequest(req: IncomingMessage, res: ServerResponse, t: Timeouts, connections: StagedClose): boolean {
   connections.noteRequest(req);
@@ -220,25 +223,24 @@ export function guardRequest(req: IncomingMessage, res: ServerResponse, t: Timeo
     return true;
   }
   if (h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0')) {
-    let answered = false;
-    const onTimeout = () => {
-      if (answered) return;
-      answered = true;
-      if (res.headersSent) abandon(req, res.socket, requestTimeout('body', t.bodyMs));
-      else if (!req.complete) sendError(res, requestTimeout('body', t.bodyMs), true);
-      else sendError(res, notAnsweredInTime(), true);
+    const stop = () => {
+      res.off('timeout', onTimeout);
+      if (!res.writableEnded && !streaming.has(res)) req.socket.setTimeout(0);
     };
-    // Node tells the request while its body is arriving, the response after.
+    const onTimeout = () => {
+      if (streaming.has(res)) return;
+      // Node tells the response rather than the request once the body is complete (and would
+      // close the connection, unanswered, if nobody listened).
+      if (req.complete && !res.headersSent) return stop();
+      res.off('timeout', onTimeout);
+      if (res.headersSent) abandon(req, res.socket, requestTimeout('body', t.bodyMs));
+      else sendError(res, requestTimeout('body', t.bodyMs), true);
+    };
     req.setTimeout(t.bodyMs, onTimeout);
-    res.once('timeout', onTimeout);
-    // Once the body is in, a slow answer is not a stalled request; when the answer went
+    res.on('timeout', onTimeout);
+    // Once the body is read, a slow answer is not a stalled request; when the answer went
     // first, Node has already set the keep-alive timeout, which stays.
-    req.once('end', () => {
-      if (!res.writableEnded) {
-        res.off('timeout', onTimeout);
-        req.socket.setTimeout(0);
-      }
-    });
+    req.once('end', stop);
   }
   return false;
 }
@@ -248,5 +250,6 @@ export function guardRequest(req: IncomingMessage, res: ServerResponse, t: Timeo
  * progress: the socket's idle timer, which every write that drains restarts.
  */
 export function endWhenIdle(res: ServerResponse, ms: number): void {
+  streaming.add(res);
   res.setTimeout(ms, () => res.destroy());
 }
