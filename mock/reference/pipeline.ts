@@ -273,6 +273,14 @@ export function checkQuery(rules: readonly QueryRule[], query: Record<string, un
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * A header's value; an empty one is no value. For `Idempotency-Key` that reading is a decision:
+ * §4 gives the key as "an optional header idempotency-key (string)" with no form or length, so an
+ * empty key is not malformed, and refusing it would reject a request §4 allows, which §9 lists
+ * among the breaking changes ("tightening validation so previously accepted input is rejected").
+ * An empty key cannot tell one request from another either, so it is no key: the request runs
+ * as one without. (Two keys are refused before this, protocol.ts: which one would count is unclear.)
+ */
 export function headerValue(v: string | string[] | undefined): string | undefined {
   const s = Array.isArray(v) ? v[0] : v;
   return s === undefined || s === '' ? undefined : s;
