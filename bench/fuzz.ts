@@ -88,9 +88,16 @@ async function fuzz(server: string, mock: BenchServer, seed: number): Promise<Fi
   const shown: string[] = [];
   let sent = 0;
   let exited = false;
+  let exitedAt: number | undefined;
   const started = performance.now();
   let lastReport = started;
   await runHostile(mock.url, targets, { seed, count, concurrency, boundMs: BOUND_MS, timing: { maxGapMs: TIMEOUTS.bodyTimeoutMs / 4 } }, (r, o, index) => {
+    // Refused: nobody listens any more (the server crashed); the rest would only count that.
+    if (o.kind === 'reset' && o.code === 'ECONNREFUSED') {
+      exited = true;
+      exitedAt ??= index;
+      return 'stop';
+    }
     sent++;
     const cls = o.kind === 'answered' ? `${Math.floor(o.status / 100)}xx` : o.kind;
     classes[cls] = (classes[cls] ?? 0) + 1;
@@ -114,8 +121,9 @@ async function fuzz(server: string, mock: BenchServer, seed: number): Promise<Fi
     after = processFigures(mock.pid);
   }
   exited ||= after === undefined;
+  if (exitedAt !== undefined) process.stderr.write(`${server}, seed ${seed}: the server stopped listening at request #${exitedAt}\n`);
   if (shown.length) process.stderr.write(`${server}, seed ${seed}, first problems:\n${shown.join('\n')}\n`);
-  return { server, seed, sent, ms, classes, problems, before, after, exited };
+  return { server, seed, sent, ms, classes, problems, before, after, exited: exited || exitedAt !== undefined };
 }
 
 async function measure(server: string, startMock: () => Promise<BenchServer>): Promise<Figures[]> {
@@ -161,7 +169,7 @@ printTable(
     'RSS before → after',
   ],
   figures.map((f) => [
-    f.server + (f.exited ? ' (exited)' : ''),
+    f.server + (f.exited ? ' (crashed)' : ''),
     String(f.seed),
     n(f.sent),
     n(Math.round(f.sent / (f.ms / 1000))),

@@ -588,20 +588,21 @@ export function remember(t: FuzzTargets, r: HostileRequest, o: Outcome, keep = 2
  * `count` requests of the seed, sent `concurrency` at a time. They are generated in batches of
  * `batch`, each from a seed derived from the run's seed and the batch's place (so a batch can be
  * replayed alone), and each reading the targets as they are when it is drawn; `each` sees every
- * request and its outcome.
+ * request and its outcome, and may stop the run ('stop': no request is sent after it).
  */
 export async function runHostile(
   url: string,
   t: FuzzTargets,
   o: { seed: number; count: number; concurrency: number; batch?: number; boundMs: number; timing: FuzzTiming; },
-  each: (r: HostileRequest, outcome: Outcome, index: number) => void,
+  each: (r: HostileRequest, outcome: Outcome, index: number) => void | 'stop',
 ): Promise<void> {
   const arb = hostileRequests(t, o.timing);
   const batch = o.batch ?? 500;
   let drawn: HostileRequest[] = [];
   let next = 0;
+  let stopped = false;
   const take = (): [HostileRequest, number] | undefined => {
-    if (next >= o.count) return undefined;
+    if (stopped || next >= o.count) return undefined;
     if (next % batch === 0) drawn = fc.sample(arb, { seed: (o.seed * 0x9e3779b1 + next) | 0, numRuns: Math.min(batch, o.count - next) });
     const i = next++;
     return [drawn[i % batch]!, i];
@@ -611,7 +612,7 @@ export async function runHostile(
       const [r, i] = item;
       const outcome = await exchange(url, r, o.boundMs);
       remember(t, r, outcome);
-      each(r, outcome, i);
+      if (each(r, outcome, i) === 'stop') stopped = true;
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, o.count)) }, worker));
