@@ -73,7 +73,7 @@ const STALE_CHUNK_MS = 60_000;
  * 25 ms less at start); every other package stays in node_modules: the test runner, Prism,
  * testcontainers and undici are loaded only by commands that need them.
  */
-const BUNDLED_PACKAGES = /^(fastify|@fastify\/multipart)$/;
+const BUNDLED_PACKAGES = /^fastify$/;
 
 const toPosix = (p) => p.split(sep).join('/');
 const packageName = (path) => (path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]);

@@ -37,6 +37,11 @@ export interface MockOptions {
   requestTimeoutMs?: number;
   /** Longest pause between two chunks of a request body, in ms; default DEFAULT_BODY_TIMEOUT_MS (30 s). Then 408. */
   bodyTimeoutMs?: number;
+  /**
+   * Longest time a download waits for its client to read, in ms; default DEFAULT_DOWNLOAD_IDLE_TIMEOUT_MS (30 s).
+   * Then the download ends and the connection closes.
+   */
+  downloadIdleTimeoutMs?: number;
   /** Completed idempotency keys kept at most; default 10,000 (mock/reference/idempotency-store.ts IDEMPOTENCY_DEFAULTS). */
   idempotencyMaxKeys?: number;
   /** Bytes of responses kept for idempotent replays at most; default 16 MiB (mock/reference/idempotency-store.ts IDEMPOTENCY_DEFAULTS). */

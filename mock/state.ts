@@ -11,7 +11,7 @@ import { type MockOptions, MockOptionsError } from './options.js';
 import { routeTable } from './reference/app.js';
 import { Authenticator, type MockKeys, resolveKeys } from './reference/auth.js';
 import { BlobStore } from './reference/blob-store.js';
-import { type AppContext, BASE_PATH, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './reference/context.js';
+import { type AppContext, BASE_PATH, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_DOWNLOAD_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './reference/context.js';
 import type { Hooks } from './reference/hooks.js';
 import { IdempotencyStore } from './reference/idempotency-store.js';
 import { type ServedOpenApi, servedOpenApi } from './reference/openapi.js';
@@ -33,7 +33,7 @@ function checkOptions(o: MockOptions): void {
   if (o.population !== undefined && !(Number.isInteger(o.population) && o.population >= 1 && o.population <= 1_000_000)) {
     throw new MockOptionsError(`population must be an integer 1-1000000 (got ${String(o.population)})`);
   }
-  for (const name of ['requestTimeoutMs', 'bodyTimeoutMs', 'idempotencyMaxKeys', 'idempotencyMaxBytes'] as const) {
+  for (const name of ['requestTimeoutMs', 'bodyTimeoutMs', 'downloadIdleTimeoutMs', 'idempotencyMaxKeys', 'idempotencyMaxBytes'] as const) {
     const v = o[name];
     if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1)) throw new MockOptionsError(`${name} must be a positive integer (got ${String(v)})`);
   }
@@ -100,7 +100,11 @@ export async function createState(options: MockOptions = {}): Promise<MockState>
       deprecated: openapi.deprecatedOperations,
       uploadLimit: Number(readings.value('upload-limit').replace(/^request-/, '')),
       uploadLimitCounts: readings.value('upload-limit').startsWith('request-') ? 'request' : 'file',
-      timeouts: { requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, bodyMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS },
+      timeouts: {
+        requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        bodyMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+        downloadIdleMs: options.downloadIdleTimeoutMs ?? DEFAULT_DOWNLOAD_IDLE_TIMEOUT_MS,
+      },
       hooks,
     };
     const { routes, ...faultHooks } = fault?.hooks(ctx) ?? {};
