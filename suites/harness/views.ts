@@ -19,6 +19,8 @@ export type Seen =
 
 export interface View {
   name: string;
+  /** The filter values a list view applies (`employee_id` → the id it names). */
+  filters?: Record<string, string>;
   read(): Promise<Seen>;
 }
 
@@ -152,12 +154,12 @@ export function searchFieldOf(record: SchemaName | undefined): string | undefine
 }
 
 /** A search by `q`: a hit shows the record; a miss proves nothing (§4 q is "search text" of unknown reach). */
-function searched(c: CheckContext, list: ListSpec, name: string, id: string, probe: string, auth: KeyName): View {
+function searched(c: CheckContext, list: ListSpec, name: string, matches: (item: Rec) => boolean, probe: string, auth: KeyName): View {
   return {
     name,
     async read() {
-      const w = await walkWithin(c, list, { limit: 100, auth, query: { q: probe }, refusedIsEmpty: true, stopAt: (i) => i.id === id, maxPages: SAMPLE_PAGES });
-      const hit = w.items.find((i) => i.id === id);
+      const w = await walkWithin(c, list, { limit: 100, auth, query: { q: probe }, refusedIsEmpty: true, stopAt: matches, maxPages: SAMPLE_PAGES });
+      const hit = w.items.find(matches);
       if (hit) return { state: 'present', record: hit, res: w.last };
       return { state: 'unknown', why: `q=${probe} does not find it (what q searches is not shown)` };
     },
@@ -184,8 +186,21 @@ const ORDER: readonly SurfaceView['kind'][] = ['get', 'list', 'filter', 'entity'
 export function viewsOf(c: CheckContext, subject: Subject, auth: KeyName = 'team'): View[] {
   const s = generic(subject);
   const id = String(s.record.id);
+  return bindAll(c, s, (i) => i.id === id, auth, id);
+}
+
+/**
+ * The views that list a resource's records without knowing an id — the list, each filter and
+ * entity list by the values `record` gives, `q` by its text — looking for an item `matches`
+ * accepts: where a record a refused create would have made is looked for.
+ */
+export function viewsMatching(c: CheckContext, resource: string, record: Rec, matches: (item: Rec) => boolean, auth: KeyName = 'team'): View[] {
+  return bindAll(c, { resource, record }, matches, auth);
+}
+
+function bindAll(c: CheckContext, s: RecordSubject, matches: (item: Rec) => boolean, auth: KeyName, id?: string): View[] {
   const views = [...servedViews(c.settings, s.resource)].sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
-  return views.flatMap((v): View[] => bind(c, v, s, id, auth));
+  return views.flatMap((v): View[] => bind(c, v, s, matches, auth, id));
 }
 
 function listOf(c: CheckContext, v: SurfaceView): ListSpec {
@@ -193,32 +208,36 @@ function listOf(c: CheckContext, v: SurfaceView): ListSpec {
   return { path: op.path, resource: recordKind(op)! };
 }
 
-function bind(c: CheckContext, v: SurfaceView, s: RecordSubject, id: string, auth: KeyName): View[] {
+function bind(c: CheckContext, v: SurfaceView, s: RecordSubject, matches: (item: Rec) => boolean, auth: KeyName, id?: string): View[] {
   const op = operationNamed(c.settings, v.op)!;
   switch (v.kind) {
     case 'get':
-      return [byId(c, op.path.replace('/{id}', ''), id, auth)];
+      return id === undefined ? [] : [byId(c, op.path.replace('/{id}', ''), id, auth)];
     case 'download':
-      return [downloaded(c, v, id, auth)];
-    case 'list':
-      return [listed(c, newestFirst(c, listOf(c, v)), id, auth)];
+      return id === undefined ? [] : [downloaded(c, v, id, auth)];
+    case 'list': {
+      const list = newestFirst(c, listOf(c, v));
+      return [found(c, list, listName(list), matches, auth)];
+    }
     case 'filter':
     case 'entity': {
       const values = (v.filters ?? []).map((f) => s.record[f]);
       if (values.some((x) => typeof x !== 'string' || x === '')) return [];
       const query = Object.fromEntries((v.filters ?? []).map((f, i) => [f, String(values[i])]));
-      return [listed(c, { ...listOf(c, v), query }, id, auth)];
+      const list = { ...listOf(c, v), query };
+      return [{ ...found(c, list, listName(list), matches, auth), filters: query }];
     }
     case 'q': {
       const probe = searchProbe(s.record[searchFieldOf(op.record) ?? '']);
-      return probe ? [searched(c, listOf(c, v), v.name, id, probe, auth)] : [];
+      return probe ? [searched(c, listOf(c, v), v.name, matches, probe, auth)] : [];
     }
     case 'embedded': {
+      if (id === undefined) return [];
       const { property, parent } = v.embedded!;
       const parents = s.embeddedIn?.[parent.resource] ?? [];
       return parents.flatMap((pid) => {
         const parentSubject: RecordSubject = { resource: parent.resource, record: { id: pid, [`${property}_id`]: id } };
-        return bind(c, parent, parentSubject, pid, auth).map((inner): View => ({
+        return bind(c, parent, parentSubject, (i) => i.id === pid, auth, pid).map((inner): View => ({
           name: v.name,
           async read() {
             const seen = await inner.read();
@@ -241,6 +260,44 @@ function sameValue(field: string, a: unknown, b: unknown): boolean {
     return !Number.isNaN(x) && x === y;
   }
   return false;
+}
+
+/** How a record shows a value that was sent: the same, the same text in another Unicode normal form, or otherwise. */
+export type Echo = 'same' | 'normalized' | 'differs';
+
+const worst = (a: Echo, b: Echo): Echo => (a === 'differs' || b === 'differs' ? 'differs' : a === 'normalized' || b === 'normalized' ? 'normalized' : 'same');
+
+/**
+ * Whether `got` shows `sent`: a scalar as sameValue compares it; text also when only its Unicode
+ * normal form differs (a server may store text composed: the same characters, §2 shows no form);
+ * an array item by item; an object on the fields it was sent with that it shows (a server adds
+ * its own, an address's id; a field it leaves out is a shape question, not a difference).
+ */
+export function echo(field: string, sent: unknown, got: unknown): Echo {
+  if (sameValue(field, sent, got)) return 'same';
+  if (typeof sent === 'string' && typeof got === 'string') return sent.normalize('NFC') === got.normalize('NFC') ? 'normalized' : 'differs';
+  if (Array.isArray(sent)) {
+    if (!Array.isArray(got) || got.length !== sent.length) return 'differs';
+    return sent.reduce<Echo>((acc, item, i) => worst(acc, echo(field, item, got[i])), 'same');
+  }
+  if (sent && typeof sent === 'object') {
+    if (!got || typeof got !== 'object' || Array.isArray(got)) return 'differs';
+    return Object.entries(sent as Rec).reduce<Echo>((acc, [k, v]) => (k in (got as Rec) ? worst(acc, echo(k, v, (got as Rec)[k])) : acc), 'same');
+  }
+  return 'differs';
+}
+
+/** The sent fields a record leaves out, shows otherwise, or shows in another Unicode normal form. */
+export function echoes(sent: Rec, got: Rec): { absent: string[]; differs: string[]; normalized: string[]; } {
+  const out = { absent: [] as string[], differs: [] as string[], normalized: [] as string[] };
+  for (const [k, v] of Object.entries(sent)) {
+    if (!(k in got)) out.absent.push(k);
+    else {
+      const e = echo(k, v, got[k]);
+      if (e !== 'same') out[e].push(k);
+    }
+  }
+  return out;
 }
 
 /** JSON with object keys sorted, so key order never counts as a difference. */

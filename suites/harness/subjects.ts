@@ -1,0 +1,173 @@
+// Records of any resource, made and changed through the operation table (harness/operations.ts)
+// rather than one helper per endpoint: a create with every field filled or only the required
+// ones, its references naming records of the same team, a record for a PATCH to change (created,
+// or a scratch project), and the subject whose views show it (for a resource shown only embedded
+// in another's records, a record that embeds it). What is made is entered in the ledger.
+import type { Rec } from '../../contract/json.js';
+import type { KeyName } from '../../contract/settings.js';
+import { expectStatus, is2xx } from './assert.js';
+import type { CheckContext } from './check.js';
+import type { ApiResponse } from './client.js';
+import { type Field, type Operation, operationNamed, recordKind, requestTo, servedOperations, servedViews } from './operations.js';
+import { expectResource } from './problems.js';
+import { anotherProject, aProject, createEmployee, createOrganization, filledBody, markedText, testFile, workingEmployee } from './records.js';
+import { setup } from './setup.js';
+import type { UploadFile } from './upload.js';
+import type { RecordSubject } from './views.js';
+
+/** What a request sends: a JSON body, or (an upload) its fields and the file. */
+export interface Sent {
+  body: Rec;
+  file?: UploadFile;
+}
+
+/** What the record a request makes or changes must show of what it sent (an upload: its fields, the file's name and size). */
+export function shownOf(op: Operation, sent: Sent): Rec {
+  return op.multipart && sent.file ? { ...sent.body, filename: sent.file.filename, size: sent.file.size } : sent.body;
+}
+
+export const createOf = (c: CheckContext, resource: string): Operation | undefined =>
+  servedOperations(c.settings).find((o) => o.resource === resource && o.kind === 'create');
+
+export const patchOf = (c: CheckContext, resource: string): Operation | undefined =>
+  servedOperations(c.settings).find((o) => o.resource === resource && o.kind === 'patch');
+
+/** The first free-text field of a request (no listed values, no format, no reference): where a run writes its marked text. */
+export function textFieldOf(op: Operation): Field | undefined {
+  return op.fields.find((f) => f.types.includes('string') && f.types.length <= 2 && !f.enum && !f.examples && !f.format && !f.references && f.name !== 'id');
+}
+
+/** Sends `op` (its path id filled), entering what a create makes in the ledger. */
+export async function send(
+  c: CheckContext,
+  op: Operation,
+  o: { id?: string; sent?: Sent; auth?: KeyName; idempotencyKey?: string; } = {},
+): Promise<ApiResponse> {
+  const { method, path } = requestTo(op, o.id);
+  const auth = o.auth ?? 'team';
+  const body = o.sent?.body;
+  const upload = op.multipart && o.sent?.file
+    ? { upload: { fields: Object.fromEntries(Object.entries(body ?? {}).map(([k, v]) => [k, String(v)])), file: o.sent.file } }
+    : {};
+  const res = await c.api.send({
+    method,
+    path,
+    auth,
+    ...(op.multipart ? upload : body !== undefined ? { json: body } : {}),
+    ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}),
+  });
+  const id = (res.body as Rec | undefined)?.id;
+  if (op.kind === 'create' && is2xx(res) && typeof id === 'string') {
+    if (op.resource === 'assignments' || op.resource === 'attachments' || op.resource === 'files') {
+      c.ledger.add(op.resource.slice(0, -1) as 'assignment', id, auth);
+    } else if (op.resource === 'employees' || op.resource === 'organizations') c.ledger.keep(op.resource.slice(0, -1) as 'employee', id, auth);
+  }
+  if (op.kind === 'delete' && is2xx(res) && o.id) c.ledger.gone(o.id);
+  return res;
+}
+
+/** A record of the team a reference may name (undefined: the run cannot make or find one). */
+export async function referenceTo(c: CheckContext, resource: string, auth: KeyName = 'team'): Promise<Rec | undefined> {
+  if (resource === 'projects') return aProject(c, auth);
+  if (resource === 'employees') return workingEmployee(c, auth);
+  if (resource === 'organizations') return createOrganization(c, {}, auth);
+  return undefined;
+}
+
+/** Another record of the same resource than `current`, for a reference to move to (undefined: none). */
+export async function anotherReference(c: CheckContext, resource: string, current: Rec, auth: KeyName = 'team'): Promise<Rec | undefined> {
+  if (resource === 'projects') return anotherProject(c, current, auth);
+  if (resource === 'employees') return createEmployee(c, {}, auth);
+  if (resource === 'organizations') return createOrganization(c, {}, auth);
+  return undefined;
+}
+
+/**
+ * Values of a create's reference fields, naming records of `auth`'s team: required ones always,
+ * the others when `all`. A reference chosen by a sibling `*_type` (an attachment's entity) names
+ * a record of `type`, or of the first resource the run can make.
+ */
+export async function referencesOf(c: CheckContext, op: Operation, o: { auth?: KeyName; all?: boolean; type?: string; } = {}): Promise<Rec> {
+  const out: Rec = {};
+  for (const f of op.fields.filter((x) => x.references && (o.all || x.required))) {
+    const typed = op.fields.find((x) => x.name === `${f.name.slice(0, -3)}_type` && x.enum);
+    const candidates = o.type ? [`${o.type}s`] : f.references!;
+    for (const resource of candidates) {
+      const record = await referenceTo(c, resource, o.auth);
+      if (!record) continue;
+      out[f.name] = record.id;
+      if (typed) out[typed.name] = resource.slice(0, -1);
+      break;
+    }
+  }
+  return out;
+}
+
+let uploadSize = 40;
+
+/** A body of `op` with every field filled (or, `required`, only the required ones), its text field marked, its references given. */
+export async function bodyOf(c: CheckContext, op: Operation, o: { auth?: KeyName; required?: boolean; type?: string; } = {}): Promise<Sent> {
+  const refs = await referencesOf(c, op, { ...o, all: !o.required });
+  const text = textFieldOf(op);
+  const all = filledBody(c, op.op);
+  const filled = o.required ? {} : all;
+  const required = Object.fromEntries(op.fields.filter((f) => f.required && !f.references && !(f.name in refs)).map((f) => [f.name, all[f.name]]));
+  const body: Rec = { ...filled, ...required, ...(text && (!o.required || text.required) ? { [text.name]: markedText(c) } : {}), ...refs };
+  return op.multipart ? { body, file: testFile(c, uploadSize++) } : { body };
+}
+
+/** Makes a record of `resource` (filled, unless `required`), through its create; fails the check unless it answers 2xx with the record. */
+export async function made(
+  c: CheckContext,
+  resource: string,
+  o: { auth?: KeyName; required?: boolean; sent?: Sent; } = {},
+): Promise<{ record: Rec; res: ApiResponse; sent: Sent; op: Operation; }> {
+  const op = createOf(c, resource);
+  if (!op) throw new Error(`no operation creates ${resource}`);
+  const sent = o.sent ?? (await bodyOf(c, op, o));
+  const res = await send(c, op, { sent, auth: o.auth });
+  expectStatus(res, '2xx', op.op);
+  return { record: expectResource(res, recordKind(op)!, `${op.op} answer`), res, sent, op };
+}
+
+/**
+ * The record a PATCH of `op` changes, as it is now: a new record with every field filled, or, for
+ * a resource the API cannot create (projects), a scratch project, snapshotted first so that the
+ * ledger puts it back. Skips the check when there is none.
+ */
+export async function patchTarget(c: CheckContext, op: Operation, auth: KeyName = 'team'): Promise<Rec> {
+  return setup(`a record for ${op.op} to change`, async () => {
+    if (createOf(c, op.resource)) return (await made(c, op.resource, { auth })).record;
+    if (op.resource !== 'projects' || !c.settings.scratchProjects.length) {
+      c.skip(`${op.op} changes pre-existing ${op.resource}: runs on CONFORMANCE_SCRATCH_PROJECTS only`);
+    }
+    const id = c.settings.scratchProjects[0]!;
+    // the snapshot the ledger puts back is the first one; the change starts from the record as it is now
+    await c.ledger.before('projects', id, { auth });
+    const now = await c.api.send({ method: 'GET', path: `/projects/${id}`, auth });
+    expectStatus(now, '2xx', 'GET /projects/{id} of a scratch project');
+    return expectResource(now, 'project');
+  });
+}
+
+/**
+ * The subject whose views show `record`: for a resource shown only embedded in another's records
+ * (an employee in its assignments), `embed` makes a record that embeds it first.
+ */
+export async function subjectOf(c: CheckContext, resource: string, record: Rec, o: { auth?: KeyName; embed?: boolean; } = {}): Promise<RecordSubject> {
+  const embedded = servedViews(c.settings, resource).filter((v) => v.kind === 'embedded');
+  const own = servedViews(c.settings, resource).some((v) => v.kind !== 'embedded');
+  if (own || !embedded.length || o.embed === false) return { resource, record };
+  const embeddedIn: Record<string, string[]> = {};
+  for (const parent of new Set(embedded.map((v) => v.embedded!.parent.resource))) {
+    const property = embedded.find((v) => v.embedded!.parent.resource === parent)!.embedded!.property;
+    const parentOp = createOf(c, parent);
+    if (!parentOp) continue;
+    const sent = await bodyOf(c, parentOp, { auth: o.auth });
+    sent.body[`${property}_id`] = record.id;
+    embeddedIn[parent] = [String((await made(c, parent, { auth: o.auth, sent })).record.id)];
+  }
+  return { resource, record, embeddedIn };
+}
+
+export { operationNamed };
