@@ -13,7 +13,8 @@ import { expectResource } from './problems.js';
 import { anotherProject, aProject, createEmployee, createOrganization, filledBody, markedText, testFile, workingEmployee } from './records.js';
 import { setup } from './setup.js';
 import type { UploadFile } from './upload.js';
-import type { RecordSubject } from './views.js';
+import { newestFirst, type RecordSubject } from './views.js';
+import { walkWithin } from './walk.js';
 
 /** What a request sends: a JSON body, or (an upload) its fields and the file. */
 export interface Sent {
@@ -171,3 +172,31 @@ export async function subjectOf(c: CheckContext, resource: string, record: Rec, 
 }
 
 export { operationNamed };
+
+/** Two records of `resource` naming the same records (one entity, one employee and project): a record and its sibling. */
+export async function siblings(c: CheckContext, resource: string, auth: KeyName = 'team'): Promise<[Rec, Rec]> {
+  const op = createOf(c, resource);
+  if (!op) throw new Error(`no operation creates ${resource}`);
+  const first = await bodyOf(c, op, { auth });
+  const second = await bodyOf(c, op, { auth });
+  for (const f of op.fields.filter((x) => x.references || x.enum)) if (f.name in first.body) second.body[f.name] = first.body[f.name];
+  return [(await made(c, resource, { auth, sent: first })).record, (await made(c, resource, { auth, sent: second })).record];
+}
+
+/**
+ * How many records of `resource` the views that list it by the values `record` names (its
+ * filters, its entity; else the list itself) show that `matches` accepts; undefined when no such
+ * view can be read whole within the page budget.
+ */
+export async function copiesOf(c: CheckContext, resource: string, record: Rec, matches: (item: Rec) => boolean, auth: KeyName = 'team'): Promise<number | undefined> {
+  const views = servedViews(c.settings, resource);
+  const narrow = views.filter((v) => (v.kind === 'filter' || v.kind === 'entity') && (v.filters ?? []).every((f) => typeof record[f] === 'string'));
+  const pick = narrow.sort((a, b) => (b.filters?.length ?? 0) - (a.filters?.length ?? 0))[0] ?? views.find((v) => v.kind === 'list');
+  if (!pick) return undefined;
+  const op = operationNamed(c.settings, pick.op)!;
+  const query = Object.fromEntries((pick.filters ?? []).map((f) => [f, String(record[f])]));
+  // newest first where the deployment sorts by created_at: what the run just made is on the first pages
+  const w = await walkWithin(c, newestFirst(c, { path: op.path, resource: recordKind(op)!, query }), { limit: 100, auth, refusedIsEmpty: true });
+  const n = w.items.filter(matches).length;
+  return w.complete || n > 1 ? n : undefined;
+}
