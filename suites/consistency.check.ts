@@ -3,10 +3,13 @@
 // every embedded copy — and each agrees with what the change answered (§2, §4). A PATCH changes
 // the fields it names and no other; a deleted record is gone from every view.
 import type { Rec } from '../contract/json.js';
+import { EXTENSION_SETTINGS, operations } from '../specs/surface.js';
 import { expectEveryView } from './harness/agreement.js';
 import { ensure, expectStatus, fail } from './harness/assert.js';
+import { exercised, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiRequest, ApiResponse } from './harness/client.js';
+import { operationNamed } from './harness/operations.js';
 import { expectResource, type Resource } from './harness/problems.js';
 import {
   aProject,
@@ -19,12 +22,9 @@ import {
   uploadAttachment,
   uploadFile,
 } from './harness/records.js';
-import { canonical, type Subject, viewsOf } from './harness/views.js';
-import { EXTENSION_SETTINGS, operations } from '../specs/surface.js';
-import { exercised, titles } from './harness/cells.js';
-import { operationNamed } from './harness/operations.js';
 import { send, siblings, subjectOf } from './harness/subjects.js';
 import { cellsOf } from './harness/table.js';
+import { canonical, type Subject, viewsOf } from './harness/views.js';
 
 const opts = { mutates: true };
 /** Stamped by the server on any write (§2 lists them; their rules are not shown). */
@@ -219,5 +219,9 @@ for (const op of operations().filter((o) => o.kind === 'delete')) {
     expectStatus(res, '2xx', op.op);
     await expectEveryView(c, viewsOf(c, goneSubject), 'absent', `after ${op.op}`);
     await expectEveryView(c, viewsOf(c, keptSubject), kept, `after ${op.op} of the record beside it`, WRITE_STAMPS);
-  }, { mutates: true, ...(op.op in EXTENSION_SETTINGS ? { needs: [EXTENSION_SETTINGS[op.op as keyof typeof EXTENSION_SETTINGS]] } : {}), cells: cellsOf(titles.deleted(op.op), op.op) });
+  }, {
+    mutates: true,
+    ...(op.op in EXTENSION_SETTINGS ? { needs: [EXTENSION_SETTINGS[op.op as keyof typeof EXTENSION_SETTINGS]] } : {}),
+    cells: cellsOf(titles.deleted(op.op), op.op),
+  });
 }

@@ -2,33 +2,33 @@
 // and body replays the first response and creates one record; concurrent retries create one.
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
+import type { PathSetting } from '../contract/settings.js';
+import { EXTENSION_SETTINGS, operations } from '../specs/surface.js';
+import { expectEveryView } from './harness/agreement.js';
 import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
+import { exercised, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
 import { expectSameBytes } from './harness/downloads.js';
+import { type Operation, operationNamed, recordKind } from './harness/operations.js';
 import { expectErrorEnvelope, expectPage } from './harness/problems.js';
+import { expectResource } from './harness/problems.js';
 import {
   aProject,
   attachmentsOf,
   createEmployee,
-  marker,
   markedText,
+  marker,
   postAssignment,
   postOrganization,
   testFile,
   uploadAttachment,
   uploadFile,
 } from './harness/records.js';
-import { canonical, echoes, viewsOf } from './harness/views.js';
-import type { PathSetting } from '../contract/settings.js';
-import { EXTENSION_SETTINGS, operations } from '../specs/surface.js';
-import { expectEveryView } from './harness/agreement.js';
-import { exercised, titles } from './harness/cells.js';
-import { type Operation, operationNamed, recordKind } from './harness/operations.js';
-import { expectResource } from './harness/problems.js';
 import { bodyOf, copiesOf, createOf, made, patchTarget, send, shownOf, siblings, subjectOf, textFieldOf } from './harness/subjects.js';
 import { cellsOf } from './harness/table.js';
 import { teamB } from './harness/team-b.js';
+import { canonical, echoes, viewsOf } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
 
 async function assignmentsOf(c: CheckContext, employeeId: unknown): Promise<Rec[]> {
@@ -269,7 +269,9 @@ for (const op of retried) {
     const key = randomUUID();
     const again = async (first: ApiResponse, sendIt: () => Promise<ApiResponse>, what: string) => {
       const second = await sendIt();
-      if (!replays(second, first)) fail(`${what} sent again with the same key answered ${second.status}, not a replay of the first answer (${first.status})`, second);
+      if (!replays(second, first)) {
+        fail(`${what} sent again with the same key answered ${second.status}, not a replay of the first answer (${first.status})`, second);
+      }
     };
     if (live.kind === 'create') {
       const sent = await bodyOf(c, live);
@@ -306,7 +308,9 @@ for (const op of retried) {
     expectStatus(first, '2xx', `${op.op} with a fresh key`);
     await again(first, () => send(c, live, { id: String(target.id), idempotencyKey: key }), op.op);
     await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, target)), 'absent', `after ${op.op} and its retry`);
-    await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, sibling)), sibling, `after ${op.op} and its retry, the record beside it`, ['updated_at']);
+    await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, sibling)), sibling, `after ${op.op} and its retry, the record beside it`, [
+      'updated_at',
+    ]);
   }, { mutates: true, needs: needsOf(op.op), cells: cellsOf(titles.retry(op.op), op.op) });
 
   check([
@@ -344,7 +348,9 @@ for (const op of retried) {
     }
     if (live.kind === 'patch') {
       // team B's own record; a pre-existing one (a project) gets the value it has, changing nothing
-      const theirsTarget = createOf(c, live.resource) ? (await made(c, live.resource, { auth: 'otherTeam' })).record : await c.ledger.before('projects', b.project, { auth: 'otherTeam' });
+      const theirsTarget = createOf(c, live.resource)
+        ? (await made(c, live.resource, { auth: 'otherTeam' })).record
+        : await c.ledger.before('projects', b.project, { auth: 'otherTeam' });
       const text = marked(c, live);
       const body = text ? { [text.field]: createOf(c, live.resource) ? markedText(c) : theirsTarget[text.field] } : {};
       const theirs = await send(c, live, { id: String(theirsTarget.id), sent: { body }, auth: 'otherTeam', idempotencyKey: key });

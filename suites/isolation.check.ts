@@ -6,10 +6,14 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
+import { operations } from '../specs/surface.js';
+import { expectUnchanged, observe } from './harness/agreement.js';
 import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
+import { exercised, titles } from './harness/cells.js';
 import { check } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
 import { compareWithMissing, expectLikeMissing } from './harness/missing.js';
+import { operationNamed, servedOperations } from './harness/operations.js';
 import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
 import {
@@ -23,13 +27,9 @@ import {
   uploadAttachment,
   uploadFile,
 } from './harness/records.js';
-import { type TeamB, teamB } from './harness/team-b.js';
-import { operations } from '../specs/surface.js';
-import { expectUnchanged, observe } from './harness/agreement.js';
-import { exercised, titles } from './harness/cells.js';
-import { operationNamed, servedOperations } from './harness/operations.js';
 import { bodyOf, patchTarget, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
 import { cellsOf, makeable } from './harness/table.js';
+import { type TeamB, teamB } from './harness/team-b.js';
 import { viewsMatching, viewsOf } from './harness/views.js';
 
 const opts = { mutates: true, keys: ['otherTeam' as const] };
@@ -217,10 +217,10 @@ for (const op of operations().filter((o) => o.method !== 'get' && o.fields.some(
         if (makeable(servedOperations(c.settings), c.settings, resource) || !record) continue;
         exercised({ dimension: 'fields', subject: op.op, aspect: `${f.path} reference other team ${resource}` });
         const type = typed ? { [typed.name]: resource.slice(0, -1) } : {};
-        const request = (x: string): Sent =>
-          target ? { body: { [f.name]: x, ...type } } : { ...base!, body: { ...base!.body, [f.name]: x, ...type } };
+        const request = (x: string): Sent => target ? { body: { [f.name]: x, ...type } } : { ...base!, body: { ...base!.body, [f.name]: x, ...type } };
         const what = `${op.op} naming another team's ${resource.slice(0, -1)} in ${f.name}`;
-        const { theirs, differences } = await compareWithMissing(c, [String(record.id)], ([x]) => send(c, live, { id: target && String(target.id), sent: request(x!) }));
+        const { theirs, differences } = await compareWithMissing(c, [String(record.id)], ([x]) =>
+          send(c, live, { id: target && String(target.id), sent: request(x!) }));
         if (is2xx(theirs)) fail(`${what} was accepted`, theirs);
         if (differences.length) fail(`${what} is refused otherwise than a missing reference: ${differences.join('; ')}`, theirs);
         // nothing changed: the record a PATCH named reads as before; no record a create would have made is listed

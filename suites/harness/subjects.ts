@@ -188,7 +188,13 @@ export async function siblings(c: CheckContext, resource: string, auth: KeyName 
  * filters, its entity; else the list itself) show that `matches` accepts; undefined when no such
  * view can be read whole within the page budget.
  */
-export async function copiesOf(c: CheckContext, resource: string, record: Rec, matches: (item: Rec) => boolean, auth: KeyName = 'team'): Promise<number | undefined> {
+export async function copiesOf(
+  c: CheckContext,
+  resource: string,
+  record: Rec,
+  matches: (item: Rec) => boolean,
+  auth: KeyName = 'team',
+): Promise<number | undefined> {
   const views = servedViews(c.settings, resource);
   const narrow = views.filter((v) => (v.kind === 'filter' || v.kind === 'entity') && (v.filters ?? []).every((f) => typeof record[f] === 'string'));
   const pick = narrow.sort((a, b) => (b.filters?.length ?? 0) - (a.filters?.length ?? 0))[0] ?? views.find((v) => v.kind === 'list');

@@ -180,13 +180,19 @@ export interface CursorUse {
   to: { sort: string | undefined; order: Order; };
 }
 
-/** For each source, each other order with the same sort and each other sort with the same order. */
+/**
+ * For each source (every sort, the default included, in every order, the default included): each
+ * other order with the same sort, and the same order with the default sort swapped for the first
+ * sort the settings name (or that one for the default): the pairs where one side may be a default
+ * the other names, and those that differ outright.
+ */
 export function cursorUses(sorts: readonly (string | undefined)[]): CursorUse[] {
   const out: CursorUse[] = [];
   for (const sort of sorts) {
     for (const order of ORDERS) {
       for (const other of ORDERS) if (other !== order) out.push({ from: { sort, order }, to: { sort, order: other } });
-      for (const s of sorts) if (s !== sort) out.push({ from: { sort, order }, to: { sort: s, order } });
+      const swapped = sort === undefined ? sorts[1] : undefined;
+      if (sorts.length > 1 && swapped !== sort) out.push({ from: { sort, order }, to: { sort: swapped, order } });
     }
   }
   return out;
@@ -196,12 +202,12 @@ export const cursorAspect = (u: CursorUse) =>
   `from sort=${sortName(u.from.sort)} order=${orderName(u.from.order)} to sort=${sortName(u.to.sort)} order=${orderName(u.to.order)}`;
 
 /** The list endpoints that issue cursors (a filter aside: the document binds a cursor to its sort and order only). */
-export function cursorLists(ops: readonly Operation[]): View[] {
+export function cursorViews(ops: readonly Operation[]): View[] {
   return listViews(ops).filter((v) => v.kind === 'list' || v.kind === 'entity');
 }
 
 function cursorCells(ops: readonly Operation[], settings: Pick<Settings, 'sortFields'>): CellPlan[] {
-  return cursorLists(ops).flatMap((v) =>
+  return cursorViews(ops).flatMap((v) =>
     cursorUses(sortsOf(settings, ops.find((o) => o.op === v.op)!)).map((u): CellPlan => ({
       dimension: 'cursors',
       subject: v.name,
