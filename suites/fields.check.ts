@@ -198,7 +198,10 @@ function accepted(c: CheckContext, op: Operation, f: Field, kind: Kind, before: 
   if (kind === 'wrong type') return c.reading(`validation.${op.op}`, `a value of another type is accepted (${f.path})`);
   if (f.path.includes('[].')) return c.reading(`null.${op.op}`, `${f.path}: accepted`);
   const v = after[top];
-  const cleared = !(top in after) || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+  // cleared: left out, null, or the empty value of its type (a server keeping a non-null column
+  // writes its zero); a create has nothing to keep, so any value of the field's type is its default
+  const cleared = !(top in after) || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0)
+    || (op.kind === 'create' && f.types.includes(Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v));
   const kept = canonical(v) === canonical(before[top]);
   if (f.nullable) {
     if (v !== null && top in after) fail(`${op.op} with ${f.path} null (a nullable field) answered ${f.path}=${show(v)}`, res);

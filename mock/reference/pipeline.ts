@@ -13,6 +13,7 @@ import type { Exchange, Input, Result } from './exchange.js';
 import type { Answer } from './hooks.js';
 import { canonicalJson } from './idempotency-store.js';
 import { withIdempotency } from './idempotency.js';
+import { keptText, readNulls } from './nulls.js';
 import { type QueryRule, queryRules } from './query-rules.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -210,9 +211,13 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
     const input: Input = Object.assign(ex, { req, reply });
     if (def.kind === 'multipart' && !req.isMultipart()) throw unsupportedMediaType('multipart/form-data');
     if (mutating && def.kind !== 'multipart') {
-      ex.body = jsonBody(req);
+      ex.body = keptText(ctx, jsonBody(req));
       const schema = def.kind !== 'read' ? def.body : undefined;
-      if (schema) checkInput(ctx, ex, () => checkBody(schema, ex.body));
+      if (schema) {
+        const read = readNulls(ctx, schema, ex.body);
+        ex.body = read.body;
+        checkInput(ctx, ex, () => checkBody(schema, read.checked));
+      }
     }
     const work = (): Promise<Result> => {
       if (def.kind === 'read') return Promise.resolve(answerRead(ctx, def, ex));

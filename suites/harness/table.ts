@@ -66,8 +66,9 @@ function fieldCells(o: Operation, settings: Pick<Settings, 'scratchProjects'>, o
     for (const v of f.examples ?? []) cell(f, `value ${v}`, changeCheck(o), why);
     if (isCreate(o) && !f.required && !f.path.includes('[]')) cell(f, 'omitted', titles.createRequired(o.op), why);
     if (o.kind === 'patch') cell(f, 'kept when unnamed', titles.patchEach(o.op), why);
-    cell(f, 'null', titles.nulls(o.op), o.multipart ? MULTIPART_TEXT : why);
-    cell(f, 'wrong type', titles.wrongType(o.op), o.multipart ? MULTIPART_TEXT : why);
+    // a multipart field has no check of its own for these: the create's records that it has none
+    cell(f, 'null', o.multipart ? changeCheck(o) : titles.nulls(o.op), o.multipart ? MULTIPART_TEXT : why);
+    cell(f, 'wrong type', o.multipart ? changeCheck(o) : titles.wrongType(o.op), o.multipart ? MULTIPART_TEXT : why);
   }
   return out;
 }
