@@ -224,6 +224,8 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
   const readings: string[] = [];
   if (op.kind === 'patch') {
     let expected = await patchTarget(c, op);
+    // fields an answer cleared by leaving them out: no view may show them afterwards
+    const cleared = new Set<string>();
     for (const f of fields) {
       exercised(cell(op.op, f, kind));
       const top = f.path.split('[].')[0]!;
@@ -237,10 +239,18 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
       const after = expectResource(res, recordKind(op)!, `${op.op} answer`);
       accepted(c, op, f, kind, expected, after, res);
       await expectOnlyNamed(c, op, expected, after, { [top]: null }, res);
+      // a field an earlier answer cleared by leaving it out, shown again by a PATCH that did not name it: it was never cleared
+      const back = [...cleared].filter((k) => k !== top && k in after && after[k] !== null);
+      if (back.length) {
+        fail(`${op.op} answered ${back.join(', ')} cleared, yet the next answer shows ${back.map((k) => `${k}=${show(after[k])}`).join(', ')}`, res);
+      }
+      if (!(top in after)) cleared.add(top);
+      else cleared.delete(top);
       expected = after;
     }
     if (readings.length) c.reading(`${kind === 'null' ? 'null' : 'validation'}.${op.op}.refused`, readings.join('; '));
-    await everyView(c, op.op, await subjectOf(c, op.resource, expected), expected,
+    const shown = { ...Object.fromEntries([...cleared].filter((x) => !(x in expected)).map((x) => [x, null])), ...expected };
+    await everyView(c, op.op, await subjectOf(c, op.resource, expected), shown,
       `after ${op.op} with fields sent ${kind === 'null' ? 'as null' : 'of another type'}`, WRITE_STAMPS);
     return;
   }
