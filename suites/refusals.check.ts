@@ -55,7 +55,7 @@ async function reusedKeyLeavesNoTrace(c: CheckContext, m: Mutation): Promise<voi
 const opts = (m: Mutation, r: Refusal, extra: CheckOptions = {}): CheckOptions => ({
   mutates: true,
   ...(m.needs ? { needs: m.needs } : {}),
-  cells: cellsOf(titles.refused(m.op, m.name, r), m.op),
+  cells: cellsOf(titles.refused(m.name, r), m.op),
   ...extra,
 });
 const has = (m: Mutation, r: Refusal) => m.refusals.includes(r);
@@ -64,26 +64,26 @@ for (const m of mutations) {
   if (has(m, 'cross-team')) {
     check([
       'ISO-MUTATE-OTHER-TEAM-NO-EFFECT',
-    ], titles.refused(m.op, m.name, 'cross-team'), (c) => refusedLeavesNoTrace(c, m, 'cross-team'), opts(m, 'cross-team', { keys: ['otherTeam'] }));
+    ], titles.refused(m.name, 'cross-team'), (c) => refusedLeavesNoTrace(c, m, 'cross-team'), opts(m, 'cross-team', { keys: ['otherTeam'] }));
   }
   if (has(m, 'read-only')) {
     check([
       'AUTH-READ-ONLY-KEY-NO-WRITE',
-    ], titles.refused(m.op, m.name, 'read-only'), (c) => refusedLeavesNoTrace(c, m, 'read-only'), opts(m, 'read-only', { keys: ['readOnly'] }));
+    ], titles.refused(m.name, 'read-only'), (c) => refusedLeavesNoTrace(c, m, 'read-only'), opts(m, 'read-only', { keys: ['readOnly'] }));
   }
   if (has(m, 'no-key')) {
     check([
       'AUTH-BEARER-REQUIRED',
-    ], titles.refused(m.op, m.name, 'no-key'), (c) => refusedLeavesNoTrace(c, m, 'no-key'), opts(m, 'no-key'));
+    ], titles.refused(m.name, 'no-key'), (c) => refusedLeavesNoTrace(c, m, 'no-key'), opts(m, 'no-key'));
   }
   if (has(m, 'invalid-body')) {
     check([
       'EP-INVALID-BODY-NO-EFFECT',
-    ], titles.refused(m.op, m.name, 'invalid-body'), (c) => refusedLeavesNoTrace(c, m, 'invalid-body'), opts(m, 'invalid-body'));
+    ], titles.refused(m.name, 'invalid-body'), (c) => refusedLeavesNoTrace(c, m, 'invalid-body'), opts(m, 'invalid-body'));
   }
   if (has(m, 'reused-key')) {
     check([
       'IDEM-REPLAY',
-    ], titles.refused(m.op, m.name, 'reused-key'), (c) => reusedKeyLeavesNoTrace(c, m), opts(m, 'reused-key'));
+    ], titles.refused(m.name, 'reused-key'), (c) => reusedKeyLeavesNoTrace(c, m), opts(m, 'reused-key'));
   }
 }

@@ -78,9 +78,9 @@ function fieldCells(o: Operation, settings: Pick<Settings, 'scratchProjects'>, o
 /** What the refusal table says of an operation and a refusal: its check, or a reason the surface shows. */
 function refusalPlan(o: Operation, r: Refusal, ops: readonly Operation[]): Pick<CellPlan, 'check' | 'reason'> {
   const row = mutations.find((m) => m.op === o.op);
-  if (row?.refusals.includes(r)) return { check: titles.refused(o.op, row.name, r) };
+  if (row?.refusals.includes(r)) return { check: titles.refused(row.name, r) };
   // the check that records a cell its own refusal check does not run: any table check of the operation
-  const owner = row ? titles.refused(o.op, row.name, row.refusals[0]!) : o.fields.length ? changeCheck(o) : o.resource === 'intake' ? titles.intake : undefined;
+  const owner = row ? titles.refused(row.name, row.refusals[0]!) : o.fields.length ? changeCheck(o) : o.resource === 'intake' ? titles.intake : undefined;
   const because = (reason: Reason) => ({ ...(owner ? { check: owner } : {}), reason });
   if (o.resource === 'intake') return because({ kind: 'elsewhere', text: 'the capture intake deduplicates captures itself (intake.check.ts)' });
   if (r === 'cross-team' && !o.path.includes('{id}') && !o.fields.some((f) => f.references)) {

@@ -8,7 +8,7 @@ import { schema, type SchemaName } from '../../specs/index.js';
 import { fail, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse } from './client.js';
-import { type Operation, operationNamed, recordKind, requestTo, servedViews, type View as SurfaceView } from './operations.js';
+import { operationNamed, recordKind, requestTo, servedViews, type View as SurfaceView } from './operations.js';
 import { expectPage } from './problems.js';
 import { lists, type ListSpec, SAMPLE_PAGES, sendList, walkWithin } from './walk.js';
 
@@ -103,10 +103,6 @@ const listName = (list: ListSpec) => {
   const query = Object.keys(list.query ?? {}).map((k) => `${k}=`).join('&');
   return `GET ${list.path}${query ? `?${query}` : ''}`;
 };
-
-function listed(c: CheckContext, list: ListSpec, id: string, auth: KeyName, search?: string): View {
-  return found(c, list, listName(list), (i) => i.id === id, auth, search);
-}
 
 /**
  * A list sorted newest first when the deployment names created_at among its sort fields: a record
