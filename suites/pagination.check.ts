@@ -9,7 +9,7 @@ import type { ListResource } from '../contract/settings.js';
 import { CheckFailure, expectStatus, fail } from './harness/assert.js';
 import { exercised, skippedCell, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
-import { operationNamed, recordKind, servedOperations, type View } from './harness/operations.js';
+import { operationNamed, recordKind, servedOperations, servedViews, type View } from './harness/operations.js';
 import { distinctValues, inferSortField, isOrdered } from './harness/order.js';
 import { type Population, population } from './harness/population.js';
 import { expectErrorEnvelope, expectPage } from './harness/problems.js';
@@ -227,7 +227,8 @@ check([
       continue;
     }
     const spec: ListSpec = { path: op.path, resource: recordKind(op)!, query };
-    for (const sort of sortsOf(c.settings, op)) {
+    // each sort's walks are independent: sent together (the client bounds how many are in flight)
+    await Promise.all(sortsOf(c.settings, op).map(async (sort) => {
       // the records of the list: as far as a walk at 100 reaches within the budget (the whole of a list the run made)
       const ref = await walkWithin(c, spec, { limit: 100, sort, maxPages: 3 });
       const limit = ref.complete ? Math.max(2, Math.ceil(ref.items.length / TABLE_PAGES)) : 10;
@@ -255,7 +256,7 @@ check([
         }
       });
       if (!sort && !view.filters?.length) c.reading(`list.${op.resource}.default-sort`, field ? `ordered by ${field}` : 'not inferred');
-    }
+    }));
   }
 }, { timeout: 120_000, cells: cellsOf(titles.walks) });
 
@@ -271,20 +272,22 @@ check([
       const tied = pop.ties[`${op.resource} ${sort}`];
       const cell = { dimension: 'walks' as const, subject: view.name, aspect: `ties on ${sortName(sort)}` };
       if (!tied?.length || !sort) continue;
-      // narrowed to the tied records by q when the deployment's search finds them; otherwise the list within the budget
-      const probe = searchProbe(tied[0]![sort]);
+      // narrowed to the tied records: by a filter they share (their references), else by q when the deployment's search finds them
+      const filter = servedViews(c.settings, op.resource).find((v) => v.kind === 'filter' && (v.filters ?? []).every((f) => typeof tied[0]![f] === 'string'));
+      const probe = filter ? undefined : searchProbe(tied[0]![sort]);
       const ids = new Set(tied.map((r) => r.id));
-      const narrowed: ListSpec = { path: op.path, resource: recordKind(op)!, query: probe ? { q: probe } : {} };
+      const query = filter ? Object.fromEntries(filter.filters!.map((f) => [f, String(tied[0]![f])])) : probe ? { q: probe } : {};
+      const narrowed: ListSpec = { path: op.path, resource: recordKind(op)!, query };
       const found = await walkWithin(c, narrowed, { limit: 100, sort, maxPages: 2 });
       if (![...ids].every((id) => found.items.some((i) => i.id === id))) {
-        skippedCell(cell, `q=${probe} does not find the ${tied.length} records sharing ${sort} (what q searches is not shown)`);
+        skippedCell(cell, `${JSON.stringify(query)} does not find the ${tied.length} records sharing ${sort} (what q searches is not shown)`);
         continue;
       }
       exercised(cell);
       for (const order of ORDERS) {
         // limit 1: every page boundary falls inside the tie
         const walked = await walkWithin(c, narrowed, { limit: 1, sort, order, maxPages: found.items.length + 2 });
-        const describe = `${view.name}?q=${probe} (${tied.length} records sharing ${sort}, order ${orderName(order)}, limit 1)`;
+        const describe = `${view.name} ${JSON.stringify(query)} (${tied.length} records sharing ${sort}, order ${orderName(order)}, limit 1)`;
         const dup = duplicates(walked.items);
         if (dup.length) fail(`${describe} shows ${dup.join(', ')} twice`, walked.last);
         const missing = [...ids].filter((id) => !walked.items.some((i) => i.id === id));

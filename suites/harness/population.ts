@@ -6,7 +6,7 @@ import type { Rec } from '../../contract/json.js';
 import { expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
 import { servedOperations } from './operations.js';
-import { anotherProject, aProject, createAssignment, createEmployee, createOrganization, markedText, testFile, uploadAttachment } from './records.js';
+import { anotherProject, aProject, createAssignment, createEmployee, createOrganization, filledBody, testFile, uploadAttachment } from './records.js';
 import { shared } from './setup.js';
 import { bodyOf, made, send } from './subjects.js';
 import { listViews, sortsOf, tieReason } from './table.js';
@@ -69,21 +69,26 @@ async function tiedRecords(c: CheckContext): Promise<Record<string, Rec[]>> {
     const list = ops.find((o) => o.op === v.op)!;
     for (const sort of sortsOf(c.settings, list)) {
       if (tieReason(ops, c.settings, list.resource, sort) || !sort) continue;
-      const value = markedText(c);
       const create = ops.find((o) => o.resource === list.resource && o.kind === 'create');
+      const patch = ops.find((o) => o.resource === list.resource && o.kind === 'patch');
+      // one value of the field's type for the whole group (a name, a date), unique to the run where it is text
+      const value = filledBody(c, (create ?? patch)!.op)[sort];
       const records: Rec[] = [];
       if (create) {
+        // the same references too: a filter by them narrows the list to the group
+        let first: Rec | undefined;
         for (let i = 0; i < TIED; i += 1) {
           const sent = await bodyOf(c, create);
+          for (const f of create.fields.filter((x) => (x.references || x.enum) && first && x.name in first)) sent.body[f.name] = first![f.name];
           sent.body[sort] = value;
+          first ??= sent.body;
           records.push((await made(c, list.resource, { sent })).record);
         }
       } else {
-        const patch = ops.find((o) => o.resource === list.resource && o.kind === 'patch')!;
         for (const id of c.settings.scratchProjects.slice(0, TIED)) {
           await c.ledger.before('projects', id);
-          const res = await send(c, patch, { id, sent: { body: { [sort]: value } } });
-          expectStatus(res, '2xx', `${patch.op} of a scratch project's ${sort}`);
+          const res = await send(c, patch!, { id, sent: { body: { [sort]: value } } });
+          expectStatus(res, '2xx', `${patch!.op} of a scratch project's ${sort}`);
           records.push(res.body as Rec);
         }
       }
