@@ -104,13 +104,40 @@ for (const op of ops().filter((o) => o.kind === 'create' && o.fields.length)) {
 
 // --- patches -----------------------------------------------------------------------------------
 
-/** A valid value of the field other than `current` (a few draws; a field with one listed value keeps it). */
-function otherValue(c: CheckContext, op: Operation, f: Field, current: unknown, n: number): unknown {
+/**
+ * The other end of a range a field is one end of (`agreed_rate_min` of `agreed_rate_max`,
+ * `start_date` of `end_date`): a deployment may insist that a range does not run backwards.
+ */
+function rangePartner(name: string): { partner: string; end: 'low' | 'high'; } | undefined {
+  const pairs: [RegExp, string, string][] = [[/_min$/, '_min', '_max'], [/start_date$/, 'start_date', 'end_date']];
+  for (const [re, low, high] of pairs) {
+    if (re.test(name)) return { partner: name.replace(low, high), end: 'low' };
+    if (name.endsWith(high)) return { partner: name.replace(high, low), end: 'high' };
+  }
+  return undefined;
+}
+
+/** A value of a range's end on the right side of the other end the record holds. */
+function withinRange(name: string, v: unknown, record: Rec): unknown {
+  const r = rangePartner(name);
+  const other = r ? record[r.partner] : undefined;
+  if (!r || other === undefined || other === null) return v;
+  if (typeof v === 'number' && typeof other === 'number') return r.end === 'low' ? Math.max(0, Math.min(v, other - 0.01)) : Math.max(v, other + 0.01);
+  if (typeof v === 'string' && typeof other === 'string' && /^\d{4}-\d\d-\d\d$/.test(v)) {
+    const shift = (d: string, days: number) => new Date(Date.parse(d.slice(0, 10)) + days * 86_400_000).toISOString().slice(0, 10);
+    return r.end === 'low' ? (v < other.slice(0, 10) ? v : shift(other, -1)) : (v > other.slice(0, 10) ? v : shift(other, 1));
+  }
+  return v;
+}
+
+/** A valid value of the field other than `current` (a few draws; a field with one listed value keeps it), on the right side of its range. */
+function otherValue(c: CheckContext, op: Operation, f: Field, record: Rec, n: number): unknown {
+  const current = record[f.name];
   for (let i = 0; i < 5; i += 1) {
-    const v = filledBody(c, op.op, c.target.seed + 31 * n + 977 * i)[f.name];
+    const v = withinRange(f.name, filledBody(c, op.op, c.target.seed + 31 * n + 977 * i)[f.name], record);
     if (v !== undefined && canonical(v) !== canonical(current)) return v;
   }
-  return filledBody(c, op.op, c.target.seed + 31 * n)[f.name];
+  return withinRange(f.name, filledBody(c, op.op, c.target.seed + 31 * n)[f.name], record);
 }
 
 /** The PATCH answered `after`: the named fields as sent, every other field of `before` as it was (write stamps aside). */
@@ -155,7 +182,7 @@ for (const op of ops().filter((o) => o.kind === 'patch')) {
         }
         moved.push({ resource: op.resource, record: { ...expected } });
         value = other.id;
-      } else value = otherValue(c, op, f, expected[f.name], n += 1);
+      } else value = otherValue(c, op, f, expected, n += 1);
       for (const a of aspects) exercised({ dimension: 'fields', subject: op.op, aspect: a });
       const body = { [f.name]: value };
       const res = await send(c, op, { id: String(expected.id), sent: { body } });
