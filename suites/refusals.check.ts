@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectUnchanged, observe } from './harness/agreement.js';
 import { expectStatus, fail, is2xx } from './harness/assert.js';
-import { REFUSAL_WORDS, titles } from './harness/cells.js';
+import { exercised, REFUSAL_WORDS, titles } from './harness/cells.js';
 import { check, type CheckContext, type CheckOptions } from './harness/check.js';
 import type { Auth } from './harness/client.js';
 import { type Mutation, mutations, type Refusal, sendTracked } from './harness/mutations.js';
@@ -23,6 +23,7 @@ const arrange = (c: CheckContext, m: Mutation, r: Refusal) => setup(`the records
 
 async function refusedLeavesNoTrace(c: CheckContext, m: Mutation, r: Exclude<Refusal, 'reused-key'>): Promise<void> {
   const arranged = await arrange(c, m, r);
+  exercised({ dimension: 'refusals', subject: m.op, aspect: r });
   const before = await observe(arranged.views);
   const res = await sendTracked(c, m, { ...arranged.request(r === 'invalid-body' ? 'invalid' : 'valid'), auth: auths[r] });
   if (is2xx(res)) {
@@ -36,6 +37,7 @@ async function refusedLeavesNoTrace(c: CheckContext, m: Mutation, r: Exclude<Ref
 /** The first request with key K is applied; a different request with K is refused or replays the first, changing nothing. */
 async function reusedKeyLeavesNoTrace(c: CheckContext, m: Mutation): Promise<void> {
   const arranged = await arrange(c, m, 'reused-key');
+  exercised({ dimension: 'refusals', subject: m.op, aspect: 'reused-key' });
   const key = randomUUID();
   const first = await setup(`${m.name} with a fresh idempotency key`, async () => {
     const res = await sendTracked(c, m, { ...arranged.request('valid'), idempotencyKey: key });
