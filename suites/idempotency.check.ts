@@ -260,7 +260,14 @@ function marked(c: CheckContext, op: Operation): { field: string; value: string;
   return f ? { field: f.name, value: markedText(c) } : undefined;
 }
 
-/** A mutating operation sent again with the key of its first request: the first answer replayed, nothing changed twice. */
+/**
+ * A mutating operation sent again with the key of its first request. §4 gives every mutating
+ * endpoint the key and says of uploads that "a retry replays the original response"; nothing
+ * sets DELETE apart, so its retry replays too: the same status and body (a 404 would tell a client
+ * whose first answer was lost that the delete failed). What must not happen, whatever a retry
+ * answers: a second record (a create), a change made since undone (a PATCH applied again), a
+ * record beside the deleted one gone, or the deleted one back.
+ */
 const retriedOnce = (op: Operation) => async (c: CheckContext): Promise<void> => {
   const live = operationNamed(c.settings, op.op)!;
   exercised({ dimension: 'retries', subject: op.op, aspect: 'same key' });
