@@ -266,9 +266,10 @@ export function viewsOf(resource: string, ops: readonly Operation[] = operations
     }
     own.push({ name: `GET ${o.path}?q=`, resource, kind: 'q', op: o.op });
   }
+  // a copy embedded in another resource's records is shown wherever they are
   const embedded = embeddings(ops).filter((e) => e.child === resource).flatMap((e) =>
     viewsOf(e.parent, ops)
-      .filter((v) => v.kind === 'get' || v.kind === 'filter' && v.filters?.length === 1 && v.filters[0] === `${e.property}_id`)
+      .filter((v) => v.kind !== 'embedded')
       .map((parent): View => ({
         name: `${e.property} embedded in ${parent.name}`,
         resource,

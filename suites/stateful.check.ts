@@ -61,9 +61,9 @@ const opOf = (c: CheckContext, resource: string, kind: Operation['kind']) =>
 
 /** The subject of a known record: a record only shown embedded is shown by the known records that embed it. */
 function subjectOf(m: Readonly<Model>, id: string, k: Known): RecordSubject {
-  const embeddedIn: Record<string, string[]> = {};
-  for (const [pid, p] of m.live) {
-    for (const [key, v] of Object.entries(p.record)) if (key.endsWith('_id') && v === id) (embeddedIn[p.resource] ??= []).push(pid);
+  const embeddedIn: Record<string, Rec[]> = {};
+  for (const p of m.live.values()) {
+    for (const [key, v] of Object.entries(p.record)) if (key.endsWith('_id') && v === id) (embeddedIn[p.resource] ??= []).push(p.record);
   }
   return { resource: k.resource, record: k.record, embeddedIn };
 }

@@ -13,8 +13,8 @@ import { expectResource } from './problems.js';
 import { anotherProject, aProject, createEmployee, createOrganization, filledBody, markedText, testFile, workingEmployee } from './records.js';
 import { setup } from './setup.js';
 import type { UploadFile } from './upload.js';
-import { newestFirst, type RecordSubject } from './views.js';
-import { walkWithin } from './walk.js';
+import { isNewestFirst, newestFirst, type RecordSubject } from './views.js';
+import { SAMPLE_PAGES, walkWithin } from './walk.js';
 
 /** What a request sends: a JSON body, or (an upload) its fields and the file. */
 export interface Sent {
@@ -159,14 +159,14 @@ export async function subjectOf(c: CheckContext, resource: string, record: Rec, 
   const embedded = servedViews(c.settings, resource).filter((v) => v.kind === 'embedded');
   const own = servedViews(c.settings, resource).some((v) => v.kind !== 'embedded');
   if (own || !embedded.length || o.embed === false) return { resource, record };
-  const embeddedIn: Record<string, string[]> = {};
+  const embeddedIn: Record<string, Rec[]> = {};
   for (const parent of new Set(embedded.map((v) => v.embedded!.parent.resource))) {
     const property = embedded.find((v) => v.embedded!.parent.resource === parent)!.embedded!.property;
     const parentOp = createOf(c, parent);
     if (!parentOp) continue;
     const sent = await bodyOf(c, parentOp, { auth: o.auth });
     sent.body[`${property}_id`] = record.id;
-    embeddedIn[parent] = [String((await made(c, parent, { auth: o.auth, sent })).record.id)];
+    embeddedIn[parent] = [(await made(c, parent, { auth: o.auth, sent })).record];
   }
   return { resource, record, embeddedIn };
 }
@@ -202,7 +202,8 @@ export async function copiesOf(
   const op = operationNamed(c.settings, pick.op)!;
   const query = Object.fromEntries((pick.filters ?? []).map((f) => [f, String(record[f])]));
   // newest first where the deployment sorts by created_at: what the run just made is on the first pages
-  const w = await walkWithin(c, newestFirst(c, { path: op.path, resource: recordKind(op)!, query }), { limit: 100, auth, refusedIsEmpty: true });
+  const list = newestFirst(c, { path: op.path, resource: recordKind(op)!, query });
+  const w = await walkWithin(c, list, { limit: 100, auth, refusedIsEmpty: true, ...(isNewestFirst(list) ? { maxPages: SAMPLE_PAGES } : {}) });
   const n = w.items.filter(matches).length;
   return w.complete || n > 1 ? n : undefined;
 }

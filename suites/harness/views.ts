@@ -33,7 +33,7 @@ export interface RecordSubject {
   resource: string;
   record: Rec;
   /** Parent resource → ids of its records that embed this one (an employee's assignments). */
-  embeddedIn?: Record<string, readonly string[]>;
+  embeddedIn?: Record<string, readonly (string | Rec)[]>;
 }
 
 /** The older names of subjects, one per resource the suites created records of before the table. */
@@ -91,10 +91,17 @@ function found(c: CheckContext, list: ListSpec, name: string, matches: (item: Re
         const hit = is2xx(res) ? expectPage(res, list.resource).data.find(matches) : undefined;
         if (hit) return { state: 'present', record: hit, res };
       }
-      const w = await walkWithin(c, list, { limit: 100, auth, refusedIsEmpty: true, stopAt: matches });
+      // newest first, a record the run made sorts among the first pages: looking further costs more on a larger deployment and finds nothing more
+      const w = await walkWithin(c, list, {
+        limit: 100,
+        auth,
+        refusedIsEmpty: true,
+        stopAt: matches,
+        ...(isNewestFirst(list) ? { maxPages: SAMPLE_PAGES } : {}),
+      });
       const item = w.items.find(matches);
       if (item) return { state: 'present', record: item, res: w.last };
-      return w.complete ? { state: 'absent', res: w.last } : { state: 'unknown', why: `${list.path} is longer than the page budget` };
+      return w.complete ? { state: 'absent', res: w.last } : { state: 'unknown', why: `${list.path} is longer than the pages read` };
     },
   };
 }
@@ -112,6 +119,9 @@ export function newestFirst(c: CheckContext, list: ListSpec): ListSpec {
   const sorts = (c.settings.sortFields as Record<string, string[] | undefined>)[list.path.slice(1)] ?? [];
   return sorts.includes('created_at') ? { ...list, query: { ...list.query, sort: 'created_at', order: 'desc' } } : list;
 }
+
+/** Whether a list is sorted newest first (newestFirst). */
+export const isNewestFirst = (list: ListSpec) => list.query?.sort === 'created_at' && list.query.order === 'desc';
 
 /** An organization by its (unique) name: how a create that answered no id is looked for. */
 export function organizationNamed(c: CheckContext, name: string, auth: KeyName = 'team'): View {
@@ -231,8 +241,10 @@ function bind(c: CheckContext, v: SurfaceView, s: RecordSubject, matches: (item:
       if (id === undefined) return [];
       const { property, parent } = v.embedded!;
       const parents = s.embeddedIn?.[parent.resource] ?? [];
-      return parents.flatMap((pid) => {
-        const parentSubject: RecordSubject = { resource: parent.resource, record: { id: pid, [`${property}_id`]: id } };
+      return parents.flatMap((p) => {
+        // the parent as known (its filters and text), naming this record
+        const pid = typeof p === 'string' ? p : String(p.id);
+        const parentSubject: RecordSubject = { resource: parent.resource, record: { ...(typeof p === 'string' ? { id: p } : p), [`${property}_id`]: id } };
         return bind(c, parent, parentSubject, (i) => i.id === pid, auth, pid).map((inner): View => ({
           name: v.name,
           async read() {
