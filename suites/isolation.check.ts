@@ -199,7 +199,10 @@ const theirsOf = (b: TeamB): Record<string, Rec> => ({
   attachments: b.attachment,
 });
 
-for (const op of operations().filter((o) => o.method !== 'get' && o.fields.some((f) => f.references))) {
+/** Operations whose body names records of a resource some operation serves (a contact, never shown, cannot be named). */
+const referring = operations().filter((o, _i, all) => o.method !== 'get' && o.fields.some((f) => f.references?.some((r) => all.some((x) => x.resource === r))));
+
+for (const op of referring) {
   check([
     'ISO-REFERENCE-OTHER-TEAM-AS-MISSING',
   ], titles.otherTeamReference(op.op), async (c) => {

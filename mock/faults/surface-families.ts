@@ -28,7 +28,9 @@ const served = (): Operation[] => operations(CHOSEN_PATHS);
 export const referenceAccepted = (op: string, field: string) => `reference-accepted:${op}:${field}` as const;
 export const patchDropsOptional = (op: string, field: string) => `patch-drops-optional:${op}:${field}` as const;
 export const nullableNullKept = (op: string, field: string) => `nullable-null-kept:${op}:${field}` as const;
-export const nullAnsweredNotStored = (op: string) => `null-answered-not-stored:${op}` as const;
+/** What an odd value sent for a field is: null for a field typed non-null, or a value of another type. */
+export type OddValue = 'null' | 'wrong-type';
+export const answeredNotStored = (kind: OddValue, op: string) => `answered-not-stored:${kind}:${op}` as const;
 export const tieBreakBroken = (op: string, order: 'asc' | 'desc') => `tie-break-broken:${op}:${order}` as const;
 export const filterDroppedWhenSorted = (view: string) => `filter-dropped-when-sorted:${view}` as const;
 export const orderIgnoredWhenSorted = (op: string) => `order-ignored-when-sorted:${op}` as const;
@@ -41,7 +43,7 @@ export type SurfaceFaultName = ReturnType<
   | typeof referenceAccepted
   | typeof patchDropsOptional
   | typeof nullableNullKept
-  | typeof nullAnsweredNotStored
+  | typeof answeredNotStored
   | typeof tieBreakBroken
   | typeof filterDroppedWhenSorted
   | typeof orderIgnoredWhenSorted
@@ -128,39 +130,62 @@ function patchFaults(ops: readonly Operation[]): Fault[] {
         }),
       });
     }
-    // a resource the API cannot create (projects) clears a field sent null by design (the ledger puts records back so)
-    if (!o.body || !ops.some((x) => x.resource === o.resource && x.kind === 'create')) continue;
-    out.push({
-      name: nullAnsweredNotStored(o.op),
-      requirements: ['EP-PATCH-PERSISTS'],
-      description: `${o.op} takes null for a field typed non-null and answers it cleared, but stores the field as it was`,
-      shape: 'full',
-      hooks: (ctx) => nullsAnsweredNotStored(ctx, o),
-    });
   }
   return out;
 }
 
-/** Hooks that let a PATCH's nulls of non-null fields past the body check, keep the fields, and answer them cleared. */
-function nullsAnsweredNotStored(ctx: AppContext, o: Operation): Hooks {
-  const nulled = new WeakMap<Exchange, string[]>();
-  const nonNull = new Set(o.fields.filter((f) => !f.nullable).map((f) => f.name));
+/** The JSON type of a value, in the names of a schema's `type`. */
+const jsonType = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v);
+
+/** Whether a value is odd for a field: null where null is not typed, or of a type the field does not take. */
+function odd(kind: OddValue, types: readonly string[], v: unknown): boolean {
+  if (kind === 'null') return v === null && !types.includes('null');
+  return v !== null && v !== undefined && !types.includes(jsonType(v)) && !(jsonType(v) === 'number' && types.includes('integer'));
+}
+
+/**
+ * Hooks that let a request's odd values past the body check, store the record without them (a
+ * create's defaults, a PATCH's fields as they were) and answer them applied: null as cleared, a
+ * value of another type as sent.
+ */
+function answeredNotStoredHooks(ctx: AppContext, o: Operation, kind: OddValue): Hooks {
+  const kept = new WeakMap<Exchange, Record<string, unknown>>();
+  const typesOf = new Map(o.fields.map((f) => [f.name, f.types]));
   return {
     validate: (ex, next) => {
-      const fields = mine(o.op)(ex) ? Object.keys(ex.body).filter((k) => ex.body[k] === null && nonNull.has(k)) : [];
+      const fields = mine(o.op)(ex) ? Object.keys(ex.body).filter((k) => typesOf.has(k) && odd(kind, typesOf.get(k)!, ex.body[k])) : [];
       if (!fields.length) return next();
-      nulled.set(ex, fields);
+      kept.set(ex, Object.fromEntries(fields.map((k) => [k, ex.body[k]])));
     },
     handle: afterWrite(ctx, (ex) => {
-      const fields = nulled.get(ex);
-      if (fields) ex.body = Object.fromEntries(Object.entries(ex.body).filter(([k]) => !fields.includes(k)));
-      return fields !== undefined;
+      const sent = kept.get(ex);
+      if (sent) ex.body = Object.fromEntries(Object.entries(ex.body).filter(([k]) => !(k in sent)));
+      return sent !== undefined;
     }, ({ result }, ex) => {
       const body = JSON.parse(String(result.json)) as Row;
-      for (const k of nulled.get(ex) ?? []) delete body[k];
+      for (const [k, v] of Object.entries(kept.get(ex) ?? {})) {
+        if (kind === 'null') delete body[k];
+        else body[k] = v;
+      }
       return { answer: { ...result, json: JSON.stringify(body) } };
     }),
   };
+}
+
+function oddValueFaults(ops: readonly Operation[]): Fault[] {
+  // a resource the API cannot create (projects) clears a field sent null by design (the ledger puts records back so)
+  const checked = ops.filter((o) => (o.kind === 'create' || o.kind === 'patch') && o.body && ops.some((x) => x.resource === o.resource && x.kind === 'create'));
+  return checked.flatMap((o) =>
+    (['null', 'wrong-type'] as const).map((kind): Fault => ({
+      name: answeredNotStored(kind, o.op),
+      requirements: [o.kind === 'create' ? 'EP-CREATE-PERSISTS' : 'EP-PATCH-PERSISTS'],
+      description: `${o.op} takes ${
+        kind === 'null' ? 'null for a field typed non-null' : 'a value of another type'
+      } and answers it applied, but stores the record without it`,
+      shape: 'full',
+      hooks: (ctx) => answeredNotStoredHooks(ctx, o, kind),
+    }))
+  );
 }
 
 /** Fields a request of the resource writes: a sort field among them gives records a run can tie on. */
@@ -284,5 +309,5 @@ function textFaults(ops: readonly Operation[]): Fault[] {
 /** Every fault of the surface's families. */
 export function surfaceFaults(): Fault[] {
   const ops = served();
-  return [...referenceFaults(ops), ...patchFaults(ops), ...listFaults(ops), ...keyFaults(ops), ...textFaults(ops)];
+  return [...referenceFaults(ops), ...patchFaults(ops), ...oddValueFaults(ops), ...listFaults(ops), ...keyFaults(ops), ...textFaults(ops)];
 }

@@ -113,7 +113,8 @@ export async function bodyOf(c: CheckContext, op: Operation, o: { auth?: KeyName
   const all = filledBody(c, op.op);
   const filled = o.required ? {} : all;
   const required = Object.fromEntries(op.fields.filter((f) => f.required && !f.references && !(f.name in refs)).map((f) => [f.name, all[f.name]]));
-  const body: Rec = { ...filled, ...required, ...(text && (!o.required || text.required) ? { [text.name]: markedText(c) } : {}), ...refs };
+  // the text field is sent even when optional: it carries the run id every record left behind is named with
+  const body: Rec = { ...filled, ...required, ...(text ? { [text.name]: markedText(c) } : {}), ...refs };
   return op.multipart ? { body, file: testFile(c, uploadSize++) } : { body };
 }
 

@@ -54,12 +54,15 @@ function fieldCells(o: Operation, settings: Pick<Settings, 'scratchProjects'>, o
   for (const f of allFields(o.fields)) {
     const why = fieldReason(o, f, settings);
     if (f.references) {
+      // a reference to resources no operation serves (a project's primary contact) names nothing a run can make or miss
+      const served = f.references.some((r) => ops.some((x) => x.resource === r));
+      const probe = served ? titles.otherTeamReference(o.op) : changeCheck(o);
       for (const r of f.references) {
         const cannot = why ?? makeable(ops, settings, r);
         cell(f, `reference own ${r}`, changeCheck(o), cannot);
-        cell(f, `reference other team ${r}`, titles.otherTeamReference(o.op), cannot);
+        cell(f, `reference other team ${r}`, probe, cannot);
       }
-      cell(f, 'reference missing', titles.otherTeamReference(o.op), why);
+      cell(f, 'reference missing', probe, why ?? (served ? undefined : makeable(ops, settings, f.references[0]!)));
     } else cell(f, 'filled', changeCheck(o), why);
     // an enumerated type names the resource of the record it goes with (§2 entity_type)
     for (const v of f.enum ?? []) cell(f, `value ${v}`, titles.values(o.op), why ?? (f.name.endsWith('_type') ? makeable(ops, settings, `${v}s`) : undefined));
