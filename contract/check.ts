@@ -47,6 +47,38 @@ export interface CheckFailureMeta {
   setup?: string[];
 }
 
+/**
+ * One cell of the coverage table (suites/harness/cells.ts) a check runs over, and what this run
+ * did with it: checked, skipped (a setting, a key or a record it needed was missing; the reason
+ * says which), or not applicable (the document does not show it, or no client could observe it).
+ */
+export interface CellMeta {
+  /** The table: fields, refusals, views, retries, walks, cursors. */
+  dimension: string;
+  /** The row: an operationId, or a list view (`GET /assignments?employee_id=`). */
+  subject: string;
+  /** The column: a field and the kind of value sent, a refusal, a view, a sort and order, ... */
+  aspect: string;
+  outcome: 'checked' | 'skipped' | 'not-applicable';
+  reason?: string;
+}
+
+export const CELL_OUTCOMES: readonly CellMeta['outcome'][] = ['checked', 'skipped', 'not-applicable'];
+
+/** The cells of a check's meta, read defensively (they cross from a worker); malformed entries are left out. */
+export function parseCells(value: unknown): CellMeta[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  return value.flatMap((v): CellMeta[] => {
+    if (v === null || typeof v !== 'object') return [];
+    const r = v as Record<string, unknown>;
+    const [dimension, subject, aspect, reason] = [text(r.dimension), text(r.subject), text(r.aspect), text(r.reason)];
+    const outcome = CELL_OUTCOMES.find((o) => o === r.outcome);
+    if (!dimension || !subject || !aspect || !outcome) return [];
+    return [{ dimension, subject, aspect, outcome, ...(reason ? { reason } : {}) }];
+  });
+}
+
 export interface CheckMeta {
   requirements: string[];
   /** The suite file's name without .check.ts. */
@@ -58,6 +90,8 @@ export interface CheckMeta {
   requests?: number;
   /** Why the check could not run (the run stopped: signal, deadline, target not answering). */
   notRun?: string;
+  /** The coverage cells the check runs over, each with its outcome on this run. */
+  cells?: CellMeta[];
 }
 
 declare module 'vitest' {

@@ -46,6 +46,7 @@ function parseSettings(raw: RawSettings, errors: ConfigError[]): Settings {
     seed: p.parseInteger(errors, 'CONFORMANCE_SEED', raw.CONFORMANCE_SEED, -(2 ** 31)),
     numRuns: p.parseInteger(errors, 'CONFORMANCE_NUM_RUNS', raw.CONFORMANCE_NUM_RUNS, 1) ?? defaults.numRuns,
     statefulRuns: p.parseInteger(errors, 'CONFORMANCE_STATEFUL_RUNS', raw.CONFORMANCE_STATEFUL_RUNS, 1) ?? defaults.statefulRuns,
+    statefulSteps: p.parseInteger(errors, 'CONFORMANCE_STATEFUL_STEPS', raw.CONFORMANCE_STATEFUL_STEPS, 1) ?? defaults.statefulSteps,
     timeoutMs: p.parseInteger(errors, 'CONFORMANCE_TIMEOUT_MS', raw.CONFORMANCE_TIMEOUT_MS, 1) ?? defaults.timeoutMs,
     concurrency: p.parseInteger(errors, 'CONFORMANCE_CONCURRENCY', raw.CONFORMANCE_CONCURRENCY, 1) ?? defaults.concurrency,
     maxRetries: p.parseInteger(errors, 'CONFORMANCE_MAX_RETRIES', raw.CONFORMANCE_MAX_RETRIES, 0) ?? defaults.maxRetries,

@@ -31,6 +31,8 @@ export interface Settings {
   seed?: number;
   numRuns: number;
   statefulRuns: number;
+  /** Steps at most per model-based run (CONFORMANCE_STATEFUL_STEPS). */
+  statefulSteps: number;
   timeoutMs: number;
   concurrency: number;
   maxRetries: number;
@@ -63,6 +65,7 @@ export const defaults = {
   shape: 'auto' as const,
   numRuns: 8,
   statefulRuns: 5,
+  statefulSteps: 25,
   timeoutMs: 15_000,
   concurrency: 4,
   maxRetries: 3,

@@ -4,8 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
 import { ensure, expectStatus } from './harness/assert.js';
+import { titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
+import { cellsOf } from './harness/table.js';
 
 const opts = { mutates: true, needs: ['captureIntake' as const] };
 
@@ -43,14 +45,14 @@ check([
 check([
   'INTAKE-REPEAT-200',
   'INTAKE-DEDUP-TRIPLE',
-], 'a repeat capture of the same thread answers 200 with the same item', async (c) => {
+], titles.intake, async (c) => {
   const id = externalId(c);
   const first = await capture(c, id);
   expectStatus(first, '2xx', 'first capture');
   const again = await capture(c, id);
   expectStatus(again, 200, 'repeat capture');
   ensure((again.body as Rec).id === (first.body as Rec).id, 'the repeat capture answered another item', again);
-}, opts);
+}, { ...opts, cells: cellsOf(titles.intake) });
 
 check([
   'INTAKE-DEDUP-TRIPLE',

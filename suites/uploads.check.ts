@@ -11,6 +11,7 @@ import { download, expectSameBytes } from './harness/downloads.js';
 import { expectPage, expectResource } from './harness/problems.js';
 import { property } from './harness/property.js';
 import { attachmentsOf, createEmployee, testFile, uploadAttachment, uploadFile } from './harness/records.js';
+import { echoes } from './harness/views.js';
 
 const MB25 = 25_000_000;
 const MIB25 = 26_214_400;
@@ -28,7 +29,8 @@ const opts = { mutates: true };
 function expectShown(c: CheckContext, record: Rec, sent: Rec, res: ApiResponse, what: string, concerning?: Concerning): void {
   const absent = Object.keys(sent).filter((k) => !(k in record));
   if (absent.length) c.reading(`fields.absent.${what}`, absent.join(','));
-  const wrong = Object.keys(sent).filter((k) => k in record && record[k] !== sent[k]);
+  const { differs: wrong, normalized } = echoes(sent, record);
+  if (normalized.length) c.reading(`text.normal-form.${what}`, `stored in another Unicode normal form: ${normalized.join(', ')}`);
   if (wrong.length) {
     fail(`the ${what} says ${wrong.map((k) => `${k}=${JSON.stringify(record[k])} (sent ${JSON.stringify(sent[k])})`).join(', ')}`, res, concerning);
   }

@@ -22,10 +22,14 @@ export const LIST_PARAMS = ['limit', 'cursor', 'sort', 'order', 'q'];
 /** The filters by a record's id a list query can give. */
 const ID_FILTERS = ['project_id', 'employee_id', 'entity_id'];
 
-/** The views a list request asks for: the plain list, or the list filtered by each id it gives (`listAssignments?project_id`). */
+/**
+ * The views a list request asks for: the plain list, or the list filtered by each id it gives
+ * (`listAssignments?project_id`); and, with a search, the search too (`listAssignments?q`).
+ */
 export function viewsOf(ex: Exchange): string[] {
   const filters = ID_FILTERS.filter((f) => typeof ex.query[f] === 'string' && ex.query[f] !== '');
-  return filters.length ? filters.map((f) => `${ex.operationId}?${f}`) : [ex.operationId];
+  const base = filters.length ? filters.map((f) => `${ex.operationId}?${f}`) : [ex.operationId];
+  return typeof ex.query.q === 'string' && ex.query.q !== '' ? [...base, `${ex.operationId}?q`] : base;
 }
 
 /** Every team's entries of a collection, ascending by (sort value, id). */

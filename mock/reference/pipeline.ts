@@ -14,6 +14,7 @@ import type { Answer } from './hooks.js';
 import { canonicalJson } from './idempotency-store.js';
 import { withIdempotency } from './idempotency.js';
 import { isFormData } from './multipart.js';
+import { keptText, readNulls } from './nulls.js';
 import { endWhenIdle } from './protocol.js';
 import { type QueryRule, queryRules } from './query-rules.js';
 
@@ -233,9 +234,13 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
     const input: Input = Object.assign(ex, { req, reply });
     if (def.kind === 'multipart' && !isFormData(req.headers['content-type'])) throw unsupportedMediaType('multipart/form-data');
     if (mutating && def.kind !== 'multipart') {
-      ex.body = jsonBody(req);
+      ex.body = keptText(ctx, jsonBody(req));
       const schema = def.kind !== 'read' ? def.body : undefined;
-      if (schema) checkInput(ctx, ex, () => checkBody(schema, ex.body));
+      if (schema) {
+        const read = readNulls(ctx, schema, ex.body);
+        ex.body = read.body;
+        checkInput(ctx, ex, () => checkBody(schema, read.checked));
+      }
     }
     const work = (): Promise<Result> => {
       if (def.kind === 'read') return Promise.resolve(answerRead(ctx, def, ex));

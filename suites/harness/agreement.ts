@@ -25,8 +25,10 @@ export async function expectEveryView(
   what: string,
   ignore: readonly string[] = [],
 ): Promise<void> {
-  for (const view of views) {
-    const seen = await view.read();
+  // reads: sent together (the client bounds how many are in flight), judged in order
+  const seens = await Promise.all(views.map((v) => v.read()));
+  for (const [i, view] of views.entries()) {
+    const seen = seens[i]!;
     if (unread(c, view, seen)) continue;
     if (expected === 'absent') {
       if (seen.state === 'present') fail(`${what}: ${view.name} still shows it`, seen.res);
@@ -48,12 +50,11 @@ export interface Observation {
 
 /** What each view shows now, as comparable text. */
 export async function observe(views: readonly View[]): Promise<Observation[]> {
-  const out: Observation[] = [];
-  for (const view of views) {
-    const seen = await view.read();
-    out.push({ view, seen, key: seen.state === 'present' ? canonical(seen.record) : seen.state });
-  }
-  return out;
+  const seens = await Promise.all(views.map((v) => v.read()));
+  return views.map((view, i) => {
+    const seen = seens[i]!;
+    return { view, seen, key: seen.state === 'present' ? canonical(seen.record) : seen.state };
+  });
 }
 
 /** Fails when a view shows anything else than it did `before` (views unread both times aside). */

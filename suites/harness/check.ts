@@ -7,8 +7,9 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, test, type TestContext, TestRunner } from 'vitest';
 import { type CheckMeta, concernOf } from '../../contract/check.js';
 import { excludes, selects } from '../../contract/selection.js';
-import { type KeyName, keySettingNames, type PathSetting, pathSettingNames } from '../../contract/settings.js';
+import { type KeyName, keySettingNames, type PathSetting, pathSettingNames, type Settings } from '../../contract/settings.js';
 import { isKnownRequirement } from '../../specs/requirements.js';
+import { cellOutcomes, type CellPlan } from './cells.js';
 import type { ApiClient } from './client.js';
 import { beginCheck, type CheckState, endCheck, recordReading, recordWarning } from './current.js';
 import type { Ledger } from './ledger.js';
@@ -24,6 +25,8 @@ export interface CheckOptions {
   /** Keys the check needs besides the team's; missing → skipped. */
   keys?: KeyName[];
   timeout?: number;
+  /** The coverage cells the check records (suites/harness/table.ts cellsOf), each with its outcome (C5 `cells`). */
+  cells?: (settings: Settings) => readonly CellPlan[];
 }
 
 export interface CheckContext {
@@ -102,8 +105,11 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
  * `skip` must throw (vitest's ctx.skip does).
  */
 export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (reason: string) => never): Promise<void> {
+  const cells = () => def.options.cells?.(target().settings);
   const skipFor = (reason: string): never => {
     meta.skipReason = reason;
+    const skipped = cellOutcomes(undefined, cells(), reason);
+    if (skipped) meta.cells = skipped;
     return skip(reason);
   };
   const cannotRun = (why: string): never => {
@@ -126,6 +132,8 @@ export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (rea
   } finally {
     if (Object.keys(state.readings).length) meta.readings = state.readings;
     if (state.warnings.length) meta.warnings = state.warnings;
+    const outcomes = cellOutcomes(state, cells(), meta.skipReason);
+    if (outcomes) meta.cells = outcomes;
     meta.requests = state.requests;
     endCheck();
   }

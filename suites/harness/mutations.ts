@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Rec } from '../../contract/json.js';
 import type { KeyName, PathSetting } from '../../contract/settings.js';
 import { is2xx } from './assert.js';
+import type { Refusal } from './cells.js';
 import type { CheckContext } from './check.js';
 import type { ApiRequest, ApiResponse } from './client.js';
 import {
@@ -22,8 +23,7 @@ import { teamB } from './team-b.js';
 import { collection, organizationNamed, type View, viewsOf } from './views.js';
 import { lists } from './walk.js';
 
-/** Why a mutation is refused: each must leave no trace. */
-export type Refusal = 'cross-team' | 'read-only' | 'no-key' | 'invalid-body' | 'reused-key';
+export type { Refusal } from './cells.js';
 
 /** valid: succeeds when authorized; other: a different valid request (reused keys); invalid: a field of the wrong type beside a real change. */
 export type Variant = 'valid' | 'other' | 'invalid';

@@ -16,7 +16,7 @@ const globalSetup = `
 export default function (project) {
   project.vitest.provide('conformanceRun', { specVersion: '1.6.0', target: { kind: 'deployment', baseUrl: 'http://127.0.0.1:9' }, seed: 42, startedAt: new Date().toISOString() });
   const settings = { baseUrl: 'http://127.0.0.1:9', keys: {}, paths: { organizationCreate: { method: 'POST', path: '/api/public/v1/organizations' } }, sortFields: {},
-    shape: 'auto', readOnly: false, numRuns: 20, statefulRuns: 1, timeoutMs: 1000, concurrency: 1, maxRetries: 0, maxRetryAfterMs: 0, selection: { only: [], exclude: [] }, reportDir: '', mock: { deprecate: [] }, viaPrism: false };
+    shape: 'auto', readOnly: false, numRuns: 20, statefulRuns: 1, statefulSteps: 5, timeoutMs: 1000, concurrency: 1, maxRetries: 0, maxRetryAfterMs: 0, selection: { only: [], exclude: [] }, reportDir: '', mock: { deprecate: [] }, viaPrism: false };
   project.provide('conformanceTarget', { settings, runId: 'cfm-test', seed: 42, kind: 'deployment' });
 }
 `;

@@ -9,6 +9,7 @@ import { notFound } from '../errors.js';
 import type { Exchange, Result } from '../exchange.js';
 import { contentDisposition } from '../filenames.js';
 import { findOwn } from '../lookup.js';
+import { keptText } from '../nulls.js';
 import { type Entry, nowIso, type Row } from '../store.js';
 import type { ReceivedFile } from '../uploads.js';
 import { deleteResult, newId } from './common.js';
@@ -22,13 +23,13 @@ export function uploadRow(
 ): Row {
   const row: Row = {
     id: newId(ctx),
-    filename: file.filename,
+    filename: keptText(ctx, file.filename),
     mime: file.mime,
     size: file.size,
     created_at: nowIso(),
     created_by: `api-key:team-${ex.principal.team.toLowerCase()}`,
   };
-  if (fields.category !== undefined) row.category = fields.category;
+  if (fields.category !== undefined) row.category = keptText(ctx, fields.category);
   return row;
 }
 
