@@ -52,7 +52,8 @@ export interface Settings {
   image?: string;
   imagePort?: number;
   viaPrism: boolean;
-  target?: 'prism-mock';
+  /** A target named outright: Prism's mock of specs/openapi.json, or the bundled mock (even with keys set). */
+  target?: 'prism-mock' | 'bundled-mock';
 }
 
 export const API_PREFIX = '/api/public/v1';
