@@ -2,7 +2,7 @@ import type { RunAccounting } from '../contract/run.js';
 import { type Outcome, rootCauses } from './causes.js';
 import { type Entry, mergeReadings, mergeWarnings, NOT_SELECTED, toEntry } from './check-entry.js';
 import { checkMeta } from './meta.js';
-import { type MockStart, mockStartLines, replayCommand, type ReplayTarget } from './replay.js';
+import { type MockStart, mockStartLines, replayCommand, type ReplaySettings, type ReplayTarget } from './replay.js';
 import type { CatalogEntry, CheckMeta, CheckResult, Report, ReportCheck, ReportRequirement, RequirementStatus, RunContext, RunError } from './types.js';
 
 export interface BuildInput {
@@ -24,6 +24,8 @@ export interface BuildInput {
   errors?: readonly RunError[];
   /** How the bundled mock was started (its flags), so the report can say how to start it again. */
   mock?: MockStart;
+  /** How the run was pointed at its target (settings file, target settings, report folder): its replays are pointed the same way. */
+  replay?: ReplaySettings;
 }
 
 export { NOT_SELECTED };
@@ -70,7 +72,14 @@ function blockReason(parts: readonly Part[]): string {
 
 function replayTarget(input: BuildInput, seed: number | null): ReplayTarget {
   const t = input.context?.target;
-  return { kind: t?.kind ?? 'unknown', baseUrl: t?.baseUrl ?? null, seed, viaPrism: t?.viaPrism, ...(input.mock ? { mock: input.mock } : {}) };
+  return {
+    kind: t?.kind ?? 'unknown',
+    baseUrl: t?.baseUrl ?? null,
+    seed,
+    viaPrism: t?.viaPrism,
+    ...(input.mock ? { mock: input.mock } : {}),
+    ...(input.replay ? { settings: input.replay } : {}),
+  };
 }
 
 /** Test results + catalog + run context → the conformance.json object (C6). Pure. */

@@ -10,6 +10,7 @@ import { colourWanted, type Paint, paint } from './colour.js';
 import { mockStart } from './mock-start.js';
 import { type CheckOutcome, Progress, type ProgressStream } from './progress.js';
 import { redactString, type Secret, secretsFrom, secretsFromConfigFile } from './redact.js';
+import { replaySettings } from './replay.js';
 import { renderTerminalSummary } from './terminal.js';
 import type { CheckResult, RunError } from './types.js';
 import { writeReport } from './write.js';
@@ -152,6 +153,7 @@ export class ConformanceReporter implements Reporter {
       seed: seedText !== undefined && /^-?\d+$/.test(seedText) ? Number(seedText) : null,
       errors: runErrors(modules, unhandled, reason),
       ...(mock ? { mock } : {}),
+      replay: replaySettings(process.env, this.options.dir),
     });
     let paths: Awaited<ReturnType<typeof writeReport>>;
     try {
