@@ -5,10 +5,10 @@ import { runContext, type RunStop, stopRun, updateRunContext } from '../../contr
 import type { Settings } from '../../contract/settings.js';
 import { validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
+import { verdictOf } from '../../reports/verdict.js';
 import { REPORT_FILES } from '../../reports/write.js';
 import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, unknownValue, usageError } from '../args.js';
 import { planRun, type RunPlan } from './run-options.js';
-import { blockingFailures } from './summary.js';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -178,9 +178,7 @@ export async function runRun(argv: string[]): Promise<number> {
   // The reporter has printed the summary and the report paths (also when vitest is run directly).
   for (const line of accountLines(report)) out(line);
   if (interrupted) return EXIT_INTERRUPTED;
-  const blocking = blockingFailures(report);
-  if (blocking.length > 0 || report.errors.length > 0) return EXIT_FAILED;
-  return EXIT_OK;
+  return verdictOf(report).kind === 'conforms' ? EXIT_OK : EXIT_FAILED;
 }
 
 /**
