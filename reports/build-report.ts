@@ -1,9 +1,21 @@
 import type { RunAccounting } from '../contract/run.js';
 import { type Outcome, rootCauses } from './causes.js';
 import { type Entry, mergeReadings, mergeWarnings, NOT_SELECTED, toEntry } from './check-entry.js';
+import { AUDIT_CONCERN, auditEntry, findingFailure, foldFindings } from './findings.js';
 import { checkMeta } from './meta.js';
 import { type MockStart, mockStartLines, replayCommand, type ReplaySettings, type ReplayTarget } from './replay.js';
-import type { CatalogEntry, CheckMeta, CheckResult, Report, ReportCheck, ReportRequirement, RequirementStatus, RunContext, RunError } from './types.js';
+import type {
+  CatalogEntry,
+  CheckMeta,
+  CheckResult,
+  Report,
+  ReportCheck,
+  ReportFailure,
+  ReportRequirement,
+  RequirementStatus,
+  RunContext,
+  RunError,
+} from './types.js';
 
 export interface BuildInput {
   checks: readonly CheckResult[];
@@ -67,6 +79,7 @@ function blockReason(parts: readonly Part[]): string {
   const f = p.entry.failure;
   const step = f?.setup?.at(-1);
   if (step) return `blocked: setup step "${step}" failed (${p.entry.check.cause ?? 'see causes'})`;
+  if (f?.finding !== undefined) return `blocked: a response it needed is wrong: ${f.message} (${p.entry.check.cause ?? 'see causes'})`;
   return `not reached: check "${p.entry.check.name}" failed first on ${p.entry.failed.join(', ')} (${p.entry.check.cause ?? 'see causes'})`;
 }
 
@@ -118,6 +131,32 @@ export function buildReport(input: BuildInput): Report {
       });
     }
   }
+  // What every response must be, judged on every response: its findings under their own requirements.
+  const audit = foldFindings(metas.map((m) => m.meta), isSelected);
+  const auditFailures = new Map<string, ReportFailure[]>();
+  for (const id of audit.judged.keys()) {
+    if (!known.has(id)) continue;
+    const entry = auditEntry(id, audit.findings);
+    byRequirement.set(id, [...(byRequirement.get(id) ?? []), { entry, status: entry.check.status }]);
+  }
+  for (const f of audit.findings) {
+    const failures = f.requirements.map((id) => findingFailure(f, id));
+    const command = replayCommand(replay, f.requirements, null);
+    failures.forEach((failure, i) => {
+      if (command) failure.replay = command;
+      auditFailures.set(f.requirements[i]!, [...(auditFailures.get(f.requirements[i]!) ?? []), failure]);
+    });
+    const check = byRequirement.get(f.requirements[0]!)?.find((p) => p.entry.check.concern === AUDIT_CONCERN)?.entry.check;
+    if (check) {
+      outcomes.push({
+        check,
+        failure: failures[0]!,
+        failed: f.requirements,
+        blocked: [],
+        finding: { message: f.message, seenIn: f.seenIn, responses: f.count },
+      });
+    }
+  }
   const statusById = new Map(input.catalog.map((entry) => [entry.id, statusOf(entry, byRequirement.get(entry.id) ?? [])]));
   const rankOf = new Map(input.catalog.map((entry, i) => [entry.id, i]));
   const causes = rootCauses(outcomes, { endedBlocked: (id) => statusById.get(id) === 'blocked', rank: (id) => rankOf.get(id) ?? rankOf.size });
@@ -131,7 +170,10 @@ export function buildReport(input: BuildInput): Report {
       level: entry.level,
       status,
       checks,
-      failures: parts.flatMap((p) => (p.status === 'failed' && p.entry.failure ? [p.entry.failure] : [])),
+      failures: [
+        ...parts.flatMap((p) => (p.status === 'failed' && p.entry.failure && p.entry.check.concern !== AUDIT_CONCERN ? [p.entry.failure] : [])),
+        ...(auditFailures.get(entry.id) ?? []),
+      ],
     };
     if (entry.quote !== undefined) r.quote = entry.quote;
     if (entry.subject !== undefined) r.subject = entry.subject;

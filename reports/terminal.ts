@@ -62,8 +62,9 @@ function causeLines(c: RootCause, n: number, p: Paint): string[] {
     const via = c.setup.length ? ` — setup step ${c.setup.map((s) => `"${s}"`).join(', ')} failed` : '';
     lines.push(`   ${label('blocked')}${p.yellow(`${plural(c.blocked.length, 'requirement')} (${plural(c.checks.blocked.length, 'check')})`)}${via}`);
   } else if (c.setup.length) lines.push(`   ${label('in setup')}${c.setup.join(', ')}`);
+  if (c.seenIn?.length) lines.push(`   ${label('seen in')}${c.responses ?? 1} response${c.responses === 1 ? '' : 's'} of ${idList(c.seenIn, 4)}`);
   if (f.request) lines.push(`   ${label('request')}${f.request.method} ${f.request.url}`);
-  if (f.response) lines.push(`   ${label('response')}${f.response.status} ${cut(one(f.response.body ?? ''), BODY_BYTES)}`);
+  if (f.response) lines.push(`   ${label('response')}${f.response.status} ${f.excerpt ?? cut(one(f.response.body ?? ''), BODY_BYTES)}`);
   if (f.curl) lines.push(`   ${label('curl')}${f.curl}`);
   if (f.counterexample !== undefined) lines.push(`   ${label('input')}${cut(JSON.stringify(f.counterexample), 200)}`);
   if (f.replay) lines.push(`   ${label('again')}${f.replay}`);

@@ -6,11 +6,11 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
-import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
 import { compareWithMissing, expectLikeMissing } from './harness/missing.js';
-import { expectErrorEnvelope, expectPage } from './harness/problems.js';
+import { errorCode, expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
 import {
   aProject,

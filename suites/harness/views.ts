@@ -7,11 +7,13 @@ import type { KeyName } from '../../contract/settings.js';
 import { fail, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse } from './client.js';
-import { expectPage } from './problems.js';
+import { sameInstant } from './instants.js';
+import { expectPage, needs } from './problems.js';
 import { lists, type ListSpec, sendList, walkWithin } from './walk.js';
 
 export type Seen =
-  | { state: 'present'; record: Rec; res: ApiResponse; }
+  /** `at`: the record's JSON Pointer in the response body (a page's item, an embedded employee). */
+  | { state: 'present'; record: Rec; res: ApiResponse; at: string; }
   | { state: 'absent'; res: ApiResponse; }
   | { state: 'unknown'; why: string; };
 
@@ -37,10 +39,18 @@ function byId(c: CheckContext, path: string, id: string, auth: KeyName): View {
       if (res.status === 404) return { state: 'absent', res };
       // A record that exists answers 2xx and a missing one 404 (§4): anything else is an error, not a view left unread.
       if (!is2xx(res)) return fail(`GET ${path}/{id} answered ${res.status}`, res);
-      return { state: 'present', record: res.body as Rec, res };
+      needs(res, ['']);
+      return { state: 'present', record: res.body as Rec, res, at: '' };
     },
   };
 }
+
+/** Where an item is in a page's body. */
+const itemAt = (res: ApiResponse, item: Rec) => {
+  const data = (res.body as { data?: unknown[]; } | undefined)?.data;
+  const i = Array.isArray(data) ? data.indexOf(item) : -1;
+  return i >= 0 ? `/data/${i}` : '';
+};
 
 /**
  * The first record of a list that `matches`, walked within the page budget (the whole list when it
@@ -54,11 +64,11 @@ function found(c: CheckContext, list: ListSpec, name: string, matches: (item: Re
         // §4 q is "search text" of unknown reach: a hit is a shortcut, a miss proves nothing.
         const res = await sendList(c, list.path, { ...list.query, q: search, limit: 100 }, auth);
         const hit = is2xx(res) ? expectPage(res, list.resource).data.find(matches) : undefined;
-        if (hit) return { state: 'present', record: hit, res };
+        if (hit) return { state: 'present', record: hit, res, at: itemAt(res, hit) };
       }
       const w = await walkWithin(c, list, { limit: 100, auth, refusedIsEmpty: true, stopAt: matches });
       const item = w.items.find(matches);
-      if (item) return { state: 'present', record: item, res: w.last };
+      if (item) return { state: 'present', record: item, res: w.last, at: itemAt(w.last, item) };
       return w.complete ? { state: 'absent', res: w.last } : { state: 'unknown', why: `${list.path} is longer than the page budget` };
     },
   };
@@ -94,7 +104,7 @@ export function collection(c: CheckContext, list: ListSpec, auth: KeyName = 'tea
     async read() {
       const w = await walkWithin(c, list, { limit: 100, auth, refusedIsEmpty: true });
       if (!w.complete) return { state: 'unknown', why: `${list.path} is longer than the page budget` };
-      return { state: 'present', record: { ids: w.items.map((i) => i.id).sort(), items: w.items }, res: w.last };
+      return { state: 'present', record: { ids: w.items.map((i) => i.id).sort(), items: w.items }, res: w.last, at: '' };
     },
   };
 }
@@ -104,8 +114,10 @@ function embeddedEmployee(c: CheckContext, employeeId: string, assignmentId: str
   const embedded = (seen: Seen, where: string): Seen => {
     // No assignment, no embedded employee: a change that lost the assignment shows as the employee's absence.
     if (seen.state !== 'present') return seen;
+    // An assignment whose embedded employee the audit found wrong (missing, no object) shows nothing to compare.
+    needs(seen.res, [`${seen.at}/employee`, `${seen.at}/employee/id`]);
     const e = seen.record.employee as Rec | undefined;
-    return e && e.id === employeeId ? { state: 'present', record: e, res: seen.res } : { state: 'absent', res: seen.res };
+    return e && e.id === employeeId ? { state: 'present', record: e, res: seen.res, at: `${seen.at}/employee` } : { state: 'absent', res: seen.res };
   };
   const get = byId(c, '/assignments', assignmentId, auth);
   const list = listed(c, { ...lists.assignments, query: { employee_id: employeeId } }, assignmentId, auth);
@@ -144,11 +156,7 @@ export function viewsOf(c: CheckContext, s: Subject, auth: KeyName = 'team'): Vi
 /** Timestamps and dates compare as instants: two views may spell one instant differently. */
 function sameValue(field: string, a: unknown, b: unknown): boolean {
   if (canonical(a) === canonical(b)) return true;
-  if (/_(at|date)$/.test(field) && typeof a === 'string' && typeof b === 'string') {
-    const x = Date.parse(a), y = Date.parse(b);
-    return !Number.isNaN(x) && x === y;
-  }
-  return false;
+  return /_(at|date)$/.test(field) && sameInstant(a, b);
 }
 
 /** JSON with object keys sorted, so key order never counts as a difference. */
