@@ -410,16 +410,13 @@ function judgeError(op: Operation, body: unknown, out: Violation[], judged: Set<
   const looksShort = op.shortErrors && isRecord(body) && body.detail === undefined && isRecord(body.error)
     && Object.keys(body.error).every((k) => k === 'code' || k === 'message');
   for (const e of looksShort ? short! : full) {
-    const requirement = e.path === '' || e.path === '/error'
-      ? 'ERR-ENVELOPES'
-      : e.path.startsWith('/detail')
-      ? 'ERR-DETAIL-MAP'
-      : looksShort
-      ? 'ERR-SHORT-ENVELOPE'
-      : 'ERR-FULL-ENVELOPE';
+    // As inside a record: the rule's own requirement, then the envelope's (the short one, or the full one).
+    const envelope = looksShort ? 'ERR-SHORT-ENVELOPE' : 'ERR-FULL-ENVELOPE';
+    const own = e.path === '' || e.path === '/error' ? 'ERR-ENVELOPES' : e.path.startsWith('/detail') ? 'ERR-DETAIL-MAP' : undefined;
+    const requirements = unique([own, envelope]);
     // detail is a map: its keys are the request's fields, not the envelope's structure.
     const where = folded(e.path).replace(/^\/detail\/[^/]+/, '/detail/*');
-    out.push({ key: `error ${where} | ${rule(e)}`, requirements: [requirement], message: plainWords(ERROR, e, valueAt(body, e.path)), pointer: e.path });
+    out.push({ key: `error ${where} | ${rule(e)}`, requirements, message: plainWords(ERROR, e, valueAt(body, e.path)), pointer: e.path });
   }
 }
 
