@@ -210,8 +210,7 @@ export class ApiClient {
         durationMs: Date.now() - started,
       };
       this.finish(exchange);
-      const findings = this.audit(req, exchange, read);
-      return { status: res.statusCode, exchange, ...read, findings };
+      return { status: res.statusCode, exchange, ...read, findings: this.audit(req, exchange, read) };
     } catch (e) {
       // aborted because traffic was stopped: not the target's silence
       if (signal.aborted && signal.reason instanceof RunStopped) throw signal.reason;
@@ -240,7 +239,12 @@ export class ApiClient {
    * shows handed on for their references. Returned for the check's own reading of the body.
    */
   private audit(req: ApiRequest, exchange: Exchange, read: { headers: Record<string, string>; text: string; body: unknown; }): Violation[] {
-    const j = judge(this.settings, { method: req.method, url: exchange.request.url, status: exchange.response!.status, ...read });
+    let j: ReturnType<typeof judge>;
+    try {
+      j = judge(this.settings, { method: req.method, url: exchange.request.url, status: exchange.response!.status, ...read });
+    } catch {
+      return []; // judging needs a run's target (the served shape); a client used without one is not judged
+    }
     if (!j.operation) return [];
     const operation = j.operation;
     recordJudged(j.judged);
