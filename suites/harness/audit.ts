@@ -259,7 +259,8 @@ function plainWords(s: Subject, e: SchemaError, value: unknown): string {
   }
 }
 
-const rule = (e: SchemaError) => `${e.keyword}${e.keyword === 'type' || e.keyword === 'format' ? ` ${e.message.replace(/^must (be|match format) /, '')}` : ''}`;
+const rule = (e: SchemaError) =>
+  `${e.keyword}${e.keyword === 'type' || e.keyword === 'format' ? ` ${e.message.replace(/^must (be|match format) /, '').replace(/"/g, '')}` : ''}`;
 
 // ── which requirement a problem inside a record is about ────────────────────────────────────
 
