@@ -114,7 +114,11 @@ export function buildReport(input: BuildInput): Report {
     metas.push({ name: result.name, meta });
     const entry = toEntry(result, meta, isSelected);
     const notRun = notRunReason(result, stopped?.message);
-    if (notRun && entry.check.status === 'skipped' && entry.check.reason !== NOT_SELECTED) entry.check.notRun = notRun;
+    if (notRun && entry.check.status === 'skipped' && entry.check.reason !== NOT_SELECTED) {
+      entry.check.notRun = notRun;
+      // One reason for every check the stop kept from running, in the run's words, not the runner's.
+      entry.check.reason = `not run: ${notRun}`;
+    }
     if (meta.requirements.length === 0) errors.push({ source: result.moduleId, message: `check "${result.name}" names no requirement` });
     for (const id of meta.requirements) {
       if (!known.has(id)) errors.push({ source: result.moduleId, message: `check "${result.name}" names unknown requirement ${id}` });

@@ -60,9 +60,11 @@ function runErrors(modules: readonly TestModule[], unhandled: readonly Serialize
 function outcomeOf(test: TestCase): (id: string) => CheckOutcome {
   const state = test.result().state;
   if (state !== 'failed') return () => (state === 'passed' ? 'passed' : 'skipped');
-  const failure = ((test.meta() as Record<string, unknown>).conformance as { failure?: { setup?: unknown; requirements?: unknown; }; } | undefined)?.failure;
+  const failure =
+    ((test.meta() as Record<string, unknown>).conformance as { failure?: { setup?: unknown; finding?: unknown; requirements?: unknown; }; } | undefined)
+      ?.failure;
   const concerned = Array.isArray(failure?.requirements) ? (failure.requirements as unknown[]) : undefined;
-  if (!concerned || (concerned.length === 0 && !failure?.setup)) return () => 'failed';
+  if (!concerned || (concerned.length === 0 && !failure?.setup && !failure?.finding)) return () => 'failed';
   return (id) => (concerned.includes(id) ? 'failed' : 'blocked');
 }
 
@@ -116,6 +118,9 @@ export class ConformanceReporter implements Reporter {
   }
 
   onTestCaseResult(test: TestCase): void {
+    // Once the run stopped, what ends did not run: the progress stops where the run did.
+    const stopped = this.context()?.stopped?.message ?? test.meta().conformance?.notRun;
+    if (stopped) this.progress.stop(stopped);
     this.progress.checkFinished(idsOf(test), outcomeOf(test));
   }
 
