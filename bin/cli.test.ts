@@ -157,6 +157,14 @@ describe('conformance requirements', () => {
     expect((await cli('requirements', 'list-cursor-undecodable', '--json')).stdout).toContain('"id": "LIST-CURSOR-UNDECODABLE"');
   });
 
+  it('shows a check of a table as such, and counts the checks of what it lists', async () => {
+    const r = await cli('requirements', 'ISO-*');
+    expect(r.stdout).not.toContain('${');
+    expect(r.stdout).toContain("refusals: refused: <each m.name> aimed at another team's record leaves no trace");
+    const listed = new Set(r.stdout.split('\n').filter((l) => l.startsWith('    ')).map((l) => l.trim()));
+    expect(r.stdout).toContain(`covered by ${listed.size} checks`);
+  });
+
   it('refuses an unknown level or a glob matching nothing (2)', async () => {
     expect(await cli('requirements', '--level', 'shall')).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown level 'shall'") });
     expect(await cli('requirements', 'LIST-CURSOR-UNDECODEABLE')).toMatchObject({

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, test, type TestContext, TestRunner } from 'vitest';
 import { type CheckMeta, concernOf } from '../../contract/check.js';
 import { excludes, selects } from '../../contract/selection.js';
-import { type KeyName, keySettingNames, type PathSetting, pathSettingNames } from '../../contract/settings.js';
+import { type KeyName, keyNeeds, keySettingNames, pathNeeds, type PathSetting, pathSettingNames } from '../../contract/settings.js';
 import { isKnownRequirement } from '../../specs/requirements.js';
 import { CheckFailure } from './assert.js';
 import type { ApiClient } from './client.js';
@@ -143,8 +143,8 @@ function skipReasonFor(t: ProvidedTarget, requirements: string[], options: Check
   if (!selects(t.settings.selection.only, requirements)) return 'not selected by CONFORMANCE_ONLY';
   if (excludes(t.settings.selection.exclude, requirements)) return 'excluded by CONFORMANCE_EXCLUDE';
   if (options.mutates && t.settings.readOnly) return 'CONFORMANCE_READ_ONLY=1: the check would change records';
-  for (const need of options.needs ?? []) if (!t.settings.paths[need]) return `${pathSettingNames[need]} is not set`;
-  for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `${keySettingNames[key]} is not set`;
+  for (const need of options.needs ?? []) if (!t.settings.paths[need]) return `not checked: needs ${pathNeeds[need]} (set ${pathSettingNames[need]})`;
+  for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `not checked: needs ${keyNeeds[key]} (set ${keySettingNames[key]})`;
   return undefined;
 }
 
