@@ -66,7 +66,7 @@ export const script = `
     var facts = [];
     if (c.failed.length) facts.push(fact('failed', idLinks(c.failed)));
     if (c.seenIn && c.seenIn.length) facts.push(fact('seen in', [el('span', { text: (c.responses || 1) + ' response' + (c.responses === 1 ? '' : 's') + ' of ' + c.seenIn.join(', ') })]));
-    if (c.blocked.length) facts.push(fact('blocked', [el('span', { text: c.blocked.length + ' requirement' + (c.blocked.length === 1 ? '' : 's') + ' (' + c.checks.blocked.length + ' check' + (c.checks.blocked.length === 1 ? '' : 's') + ')' + (c.setup.length ? ' — setup step ' + c.setup.map(function (s) { return '"' + s + '"'; }).join(', ') + ' failed' : '') + ': ' })].concat(idLinks(c.blocked))));
+    if (c.blocked.length) facts.push(fact('blocked', [el('span', { text: c.blocked.length + ' requirement' + (c.blocked.length === 1 ? '' : 's') + (c.checks.blocked.length ? ' (' + c.checks.blocked.length + ' check' + (c.checks.blocked.length === 1 ? '' : 's') + ')' : '') + (c.setup.length ? ' — setup step ' + c.setup.map(function (s) { return '"' + s + '"'; }).join(', ') + ' failed' : '') + ': ' })].concat(idLinks(c.blocked))));
     var summary = el('summary', {}, [el('span', { className: 'n', text: (i + 1) + '.' }), el('span', { className: 'msg', text: c.message })]);
     var box = el('details', { className: 'cause' + (c.failed.length ? '' : ' only-blocked'), id: 'cause-' + c.id, open: '' }, [summary, el('div', { className: 'facts' }, facts)].concat(compact(c.failure)));
     document.getElementById('causes-list').appendChild(box);

@@ -81,7 +81,8 @@ function causeLines(c: RootCause, n: number, p: Paint): string[] {
   if (c.failed.length) lines.push(`   ${label('failed')}${p.red(idList(c.failed))}`);
   if (c.blocked.length) {
     const via = c.setup.length ? ` — setup step ${c.setup.map((s) => `"${s}"`).join(', ')} failed` : '';
-    lines.push(`   ${label('blocked')}${p.yellow(`${plural(c.blocked.length, 'requirement')} (${plural(c.checks.blocked.length, 'check')})`)}${via}`);
+    const checks = c.checks.blocked.length ? ` (${plural(c.checks.blocked.length, 'check')})` : '';
+    lines.push(`   ${label('blocked')}${p.yellow(`${plural(c.blocked.length, 'requirement')}${checks}`)}${via}`);
   } else if (c.setup.length) lines.push(`   ${label('in setup')}${c.setup.join(', ')}`);
   if (c.seenIn?.length) lines.push(`   ${label('seen in')}${c.responses ?? 1} response${c.responses === 1 ? '' : 's'} of ${idList(c.seenIn, 4)}`);
   if (f.request) lines.push(`   ${label('request')}${f.request.method} ${f.request.url}`);
