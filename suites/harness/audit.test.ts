@@ -174,7 +174,7 @@ describe('references', () => {
       expect([...state.findings.values()].map((f) => [f.requirements, f.count])).toEqual([[['ISO-REFERENCE-OTHER-TEAM-AS-MISSING'], 1]]);
       // id(1) by the caller's key; id(2) by the caller's, then the other team's key: three reads for three references
       expect(api.sent).toBe(3);
-      expect(state.readings['references.unverifiable.assignment.employee_id']).toContain('no read of an employee');
+      expect(state.readings['references.unverifiable.assignment.employee_id']).toContain('no read of its own');
     } finally {
       endCheck();
     }

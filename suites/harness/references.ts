@@ -4,9 +4,11 @@
 // key, to a record of the caller's team (§1: every record belongs to a team; another team's record
 // is reported as missing). A reference is read through a view the API offers: a record the caller
 // was already shown (a list it read, a GET, a create or update it got the answer of) costs nothing;
-// otherwise GET by id where §4 shows one (projects, assignments, files), or the organizations list
-// walked once per team within the page budget. Employees and contacts have no read of their own:
-// a reference to one the run did not see is recorded as unverifiable, never failed.
+// otherwise GET by id where §4 shows one (projects, assignments, files), the organizations list
+// walked once per team within the page budget, or — for an employee, who has no read of its own —
+// the assignments list filtered by it, whose items embed it (not for an assignment's own
+// employee: that would read the reference back from the record that holds it). An employee on no
+// assignment, and a contact (no read at all), are recorded as unverifiable, never failed.
 //
 // A reference to a record the other team was shown is a finding (ISO-REFERENCE-OTHER-TEAM-AS-MISSING);
 // one neither team can read is dangling, which the document has no requirement for: a warning.
@@ -129,7 +131,19 @@ function decidedWithoutRequest(ref: Reference): Outcome | undefined {
   if (isKnown(other(ref.team), ref.named, ref.id)) return 'other-team';
   const before = decided.get(`${ref.team} ${ref.named} ${ref.id}`);
   if (before) return before;
-  return ref.named === 'employee' || ref.named === 'contact' ? 'unverifiable' : undefined;
+  return ref.named === 'contact' || (ref.named === 'employee' && ref.field.startsWith('assignment.')) ? 'unverifiable' : undefined;
+}
+
+/** An employee as the caller's assignments filtered by it embed it: read (2xx with it), or not shown there. */
+async function readEmployee(api: ApiClient, t: Team, id: string): Promise<boolean | undefined> {
+  if (spent >= REFERENCE_REQUESTS || !api.hasKey(keyOf(t))) return undefined;
+  spent += 1;
+  const res = await api.send({ method: 'GET', path: '/assignments', auth: keyOf(t), query: { employee_id: id, limit: 5 } });
+  const data = (res.body as { data?: unknown; } | undefined)?.data;
+  if (res.status < 200 || res.status >= 300 || !Array.isArray(data)) return undefined;
+  const shown = data.some((a) => isRecord(a) && isRecord(a.employee) && a.employee.id === id);
+  if (shown) know(t, 'employee', id);
+  return shown;
 }
 
 /** Forgets everything: the fault sweep runs one process against many targets. */
@@ -184,6 +198,11 @@ async function decide(api: ApiClient, ref: Reference, walkPages: number): Promis
     const theirs = await read(api, other(team), named, id);
     return isKnown(other(team), named, id) ? 'other-team' : theirs === 404 ? 'dangling' : 'unverifiable';
   }
+  if (named === 'employee') {
+    if (await readEmployee(api, team, id)) return 'resolved';
+    // Not shown to the caller: the other team's, as its own assignments show it, or unknown (an employee on no assignment).
+    return (await readEmployee(api, other(team), id)) ? 'other-team' : 'unverifiable';
+  }
   if (named === 'organization') {
     const complete = await walkOrganizations(api, team, walkPages);
     if (isKnown(team, named, id)) return 'resolved';
@@ -221,8 +240,12 @@ function record(ref: Reference, outcome: Outcome, again: boolean): void {
       `${ref.field} names ${article(ref.named)} neither team can read (${ref.id}, in ${ref.operation}); the document states no rule for a dangling reference`,
     );
   } else if (outcome === 'unverifiable') {
-    const why = ref.named === 'employee' || ref.named === 'contact'
-      ? `the API offers no read of ${article(ref.named)}; only those the run was shown are checked`
+    const why = ref.named === 'contact'
+      ? 'the API offers no read of a contact'
+      : ref.named === 'employee' && ref.field.startsWith('assignment.')
+      ? 'an employee has no read of its own but the assignments that embed it; only those the run was shown are checked'
+      : ref.named === 'employee'
+      ? 'an employee on no assignment of either team, or beyond the budget of requests, cannot be read'
       : `not read within the budget of ${REFERENCE_REQUESTS} requests`;
     recordReading(`references.unverifiable.${ref.field}`, why);
   }
