@@ -8,20 +8,19 @@
 // - the printed `again` command reproduces the failure against that deployment, and keeps the
 //   first report;
 // - report diff fails the gate for an interrupted run.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningMock, start } from '../mock/index.js';
 import type { Report } from '../reports/types.js';
+import { type Exited, spawnCli } from './cli-child.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(root, 'node_modules/.bin/tsx');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const keys = {
@@ -31,48 +30,14 @@ const keys = {
   CONFORMANCE_API_KEY_NO_API_ACCESS: 'trial-key-no-api-access',
 };
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment a person's shell has: no CONFORMANCE_* of this test process, the keys exported. */
-function shellEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (!k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST') env[k] = v;
-  }
-  return { ...env, ...keys, ...extra };
-}
-
-function cli(args: readonly string[], o: { env?: Record<string, string>; interruptAfterMs?: number; } = {}): Promise<Outcome> {
-  const child = spawn(tsx, ['bin/cli.ts', ...args], { cwd: root, env: shellEnv(o.env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
-  const started = stdout;
+/** `conformance <args>` as a person's shell runs it: the keys exported, `env` beside them; SIGINT once the run started, if asked. */
+async function cli(args: readonly string[], o: { env?: Record<string, string>; interruptAfterMs?: number; } = {}): Promise<Exited> {
+  const child = spawnCli(args, { ...keys, ...o.env }, { timeoutMs: 170_000 });
   if (o.interruptAfterMs !== undefined) {
-    const wait = setInterval(() => {
-      if (/run id cfm-/.test(stdout) && stdout !== started) {
-        clearInterval(wait);
-        setTimeout(() => child.kill('SIGINT'), o.interruptAfterMs);
-      }
-    }, 50);
-    child.on('close', () => clearInterval(wait));
+    while (!/run id cfm-/.test(child.stdout())) await new Promise((r) => setTimeout(r, 50));
+    setTimeout(() => child.kill('SIGINT'), o.interruptAfterMs);
   }
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    })
-  );
+  return child.exited;
 }
 
 /** A gateway in front of the mock that serves every project's title as a number: one wrong field type. */
@@ -131,7 +96,7 @@ describe('a QA trial of a failing staging deployment', () => {
   let gateway: Gateway;
   let dir = '';
   let config = '';
-  let first: Outcome;
+  let first: Exited;
   let report: Report;
 
   beforeAll(async () => {
@@ -220,7 +185,7 @@ describe('a QA trial of a failing staging deployment', () => {
     const replay = await cli(again.args, { env: again.env });
     expect(replay.code, replay.stdout.slice(-2000) + replay.stderr).toBe(1);
     const replayDir = again.args[again.args.indexOf('--report-dir') + 1]!;
-    const replayed = readReport(join(root, replayDir).startsWith(dir) ? join(root, replayDir) : replayDir);
+    const replayed = readReport(resolve(root, replayDir));
     expect(replayed.target).toMatchObject({ kind: 'deployment', baseUrl: gateway.url });
     expect(replayed.requirements.find((r) => r.id === 'RES-PROJECT-SHAPE')?.status).toBe('failed');
     expect(readFileSync(firstReport, 'utf8')).toBe(before.text);
