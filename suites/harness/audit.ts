@@ -12,6 +12,7 @@
 // on (references.ts resolves them, within a bounded number of requests).
 import { isRecord, type Rec } from '../../contract/json.js';
 import { API_PREFIX, type Settings } from '../../contract/settings.js';
+import { join as joinPointer, lookup as valueAt, unescapeToken } from '../../specs/diff/pointer.js';
 import { type SchemaError, type SchemaName, validate } from '../../specs/index.js';
 import { endpoints } from '../../specs/openapi/operations.js';
 import { escapeRegExp } from '../../specs/patterns.js';
@@ -185,11 +186,9 @@ function operationOf(settings: Settings & { baseUrl: string; }, method: string, 
 
 // ── naming what is wrong ─────────────────────────────────────────────────────────────────────
 
-const token = (t: string) => t.replace(/~1/g, '/').replace(/~0/g, '~');
-
 /** `/addresses/0/is_default` → `addresses[].is_default`. */
 const fieldName = (pointer: string) =>
-  pointer.split('/').slice(1).map(token).map((t) => (/^\d+$/.test(t) ? '[]' : `.${t}`)).join('').replace(/^\./, '').replace(/\.\[\]/g, '[]');
+  pointer.split('/').slice(1).map(unescapeToken).map((t) => (/^\d+$/.test(t) ? '[]' : `.${t}`)).join('').replace(/^\./, '').replace(/\.\[\]/g, '[]');
 
 /**
  * The pointer with list positions folded, and the name of the list too: one problem of many items
@@ -209,18 +208,10 @@ function describe(value: unknown): string {
   return `a ${typeof value} (${text})`;
 }
 
-const article = (type: string) => (/^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`);
+/** `a string`, `an integer`. */
+export const article = (word: string): string => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
 /** "must be string,null" → "a string or null". */
 const expectedType = (message: string) => message.replace(/^must be /, '').split(',').map((t) => (t === 'null' ? 'null' : article(t))).join(' or ');
-
-export function valueAt(body: unknown, pointer: string): unknown {
-  let node = body;
-  for (const part of pointer.split('/').slice(1)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Rec)[token(part)];
-  }
-  return node;
-}
 
 /**
  * What a violation is about: the noun of the whole (`every project`, `every error body`) and the
@@ -333,7 +324,7 @@ function judgeRecord(kind: RecordKind, value: unknown, at: string, out: Violatio
     if (Array.isArray(node)) return node.forEach((x, i) => walk(x, `${pointer}/${i}`));
     if (!isRecord(node)) return;
     for (const [field, v] of Object.entries(node)) {
-      const here = `${pointer}/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const here = joinPointer(pointer, field);
       if (/_(at|date)$/.test(field) && typeof v === 'string' && instantOf(v) === undefined) {
         const inner = innermost(kind, here);
         const what = field.endsWith('_at') ? 'timestamp' : 'date';

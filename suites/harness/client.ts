@@ -248,7 +248,7 @@ export class ApiClient {
     if (!j.operation) return [];
     const operation = j.operation;
     recordJudged(j.judged);
-    for (const v of j.violations) {
+    for (const { readable: _readable, ...v } of j.violations) {
       recordFinding(() => ({
         ...v,
         seenIn: [operation],

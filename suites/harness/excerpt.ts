@@ -2,10 +2,9 @@
 // centred on the value a JSON Pointer names (or, for a missing member, on the object that lacks
 // it), so that a `null` deep in a page shows instead of the first items of `data`.
 
-const MARK = '\u0000';
+import { join, unescapeToken } from '../../specs/diff/pointer.js';
 
-/** Unescapes one reference token of a JSON Pointer. */
-const token = (t: string) => t.replace(/~1/g, '/').replace(/~0/g, '~');
+const MARK = '\u0000';
 
 /** The deepest prefix of `pointer` that names a value in `body` (a missing member's object). */
 function present(body: unknown, pointer: string): string {
@@ -13,8 +12,8 @@ function present(body: unknown, pointer: string): string {
   let node = body;
   let at = '';
   for (const part of parts) {
-    if (node === null || typeof node !== 'object' || !(token(part) in (node as object))) break;
-    node = (node as Record<string, unknown>)[token(part)];
+    if (node === null || typeof node !== 'object' || !(unescapeToken(part) in (node as object))) break;
+    node = (node as Record<string, unknown>)[unescapeToken(part)];
     at += `/${part}`;
   }
   return at;
@@ -27,9 +26,7 @@ function marked(body: unknown, pointer: string): string {
     if (Array.isArray(value)) text = `[${value.map((v, i) => walk(v, `${at}/${i}`)).join(',')}]`;
     else if (value !== null && typeof value === 'object') {
       text = `{${
-        Object.entries(value as Record<string, unknown>).map(([k, v]) =>
-          `${JSON.stringify(k)}:${walk(v, `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`)}`
-        )
+        Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}:${walk(v, join(at, k))}`)
           .join(',')
       }}`;
     } else text = JSON.stringify(value) ?? 'null';

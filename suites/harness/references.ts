@@ -19,7 +19,7 @@ import type { Exchange, Finding } from '../../contract/check.js';
 import { isRecord, type Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
 import { isUuid } from '../../specs/index.js';
-import type { RecordKind, ShownRecord } from './audit.js';
+import { article, type RecordKind, type ShownRecord } from './audit.js';
 import type { ApiClient, Auth } from './client.js';
 import { recordFinding, recordJudged, recordReading, recordWarning } from './current.js';
 import { excerptAt } from './excerpt.js';
@@ -214,8 +214,6 @@ async function decide(api: ApiClient, ref: Reference, walkPages: number): Promis
   }
   return 'unverifiable';
 }
-
-const article = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
 
 /** What one reference showed, in the running check: a finding, a warning, or a reading. */
 function record(ref: Reference, outcome: Outcome, again: boolean): void {
