@@ -164,6 +164,16 @@ export function buildReport(input: BuildInput): Report {
   const statusById = new Map(input.catalog.map((entry) => [entry.id, statusOf(entry, byRequirement.get(entry.id) ?? [])]));
   const rankOf = new Map(input.catalog.map((entry, i) => [entry.id, i]));
   const causes = rootCauses(outcomes, { endedBlocked: (id) => statusById.get(id) === 'blocked', rank: (id) => rankOf.get(id) ?? rankOf.size });
+  // A finding under several requirements is one cause: each of its failures, and the audit's entry of each requirement, name it.
+  const causeOfFinding = new Map(
+    outcomes.flatMap((o) => (o.failure.finding !== undefined && o.failure.cause ? [[o.failure.finding, o.failure.cause] as const] : [])),
+  );
+  for (const failures of auditFailures.values()) for (const f of failures) f.cause ??= causeOfFinding.get(f.finding!);
+  for (const parts of byRequirement.values()) {
+    for (const { entry } of parts) {
+      if (entry.check.concern === AUDIT_CONCERN && entry.failure?.finding) entry.check.cause ??= causeOfFinding.get(entry.failure.finding);
+    }
+  }
   const requirements = input.catalog.map((entry): ReportRequirement => {
     const parts = byRequirement.get(entry.id) ?? [];
     const checks = parts.map((p) => p.entry.check);

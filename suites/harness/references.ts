@@ -20,7 +20,6 @@ import { isRecord, type Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
 import { isUuid } from '../../specs/index.js';
 import { article, type RecordKind, type ShownRecord } from './audit.js';
-import type { ApiClient, Auth } from './client.js';
 import { recordFinding, recordJudged, recordReading, recordWarning } from './current.js';
 import { excerptAt } from './excerpt.js';
 
@@ -48,6 +47,17 @@ interface Reference {
 
 type Outcome = 'resolved' | 'other-team' | 'dangling' | 'unverifiable';
 
+/**
+ * What resolving needs of the run's client (client.ts hands the records it receives here, so this
+ * file names only the part it uses).
+ */
+export interface Reader {
+  send(
+    req: { method: string; path: string; auth?: KeyName; query?: Record<string, string | number | undefined>; },
+  ): Promise<{ status: number; body: unknown; }>;
+  hasKey(key: KeyName): boolean;
+}
+
 const known: Record<Team, Map<Named, Set<string>>> = { A: new Map(), B: new Map() };
 const decided = new Map<string, Outcome>();
 const pending: Reference[] = [];
@@ -58,7 +68,7 @@ const other = (t: Team): Team => (t === 'A' ? 'B' : 'A');
 const keyOf = (t: Team): KeyName => (t === 'A' ? 'team' : 'otherTeam');
 
 /** The team a request's key is of: the read-only key is team A's; no key, or a made-up one, is none. */
-function teamOf(auth: Auth | undefined): Team | undefined {
+function teamOf(auth: unknown): Team | undefined {
   const a = auth ?? 'team';
   return a === 'team' || a === 'readOnly' ? 'A' : a === 'otherTeam' ? 'B' : undefined;
 }
@@ -103,7 +113,7 @@ function referencesOf(kind: RecordKind, r: Rec): { named: Named; id: unknown; fi
  * the references they hold wait for resolveReferences.
  */
 export function noteRecords(
-  auth: Auth | undefined,
+  auth: unknown,
   records: readonly ShownRecord[],
   seen: Omit<Reference, 'team' | 'named' | 'id' | 'field' | 'pointer'>,
 ): void {
@@ -135,7 +145,7 @@ function decidedWithoutRequest(ref: Reference): Outcome | undefined {
 }
 
 /** An employee as the caller's assignments filtered by it embed it: read (2xx with it), or not shown there. */
-async function readEmployee(api: ApiClient, t: Team, id: string): Promise<boolean | undefined> {
+async function readEmployee(api: Reader, t: Team, id: string): Promise<boolean | undefined> {
   if (spent >= REFERENCE_REQUESTS || !api.hasKey(keyOf(t))) return undefined;
   spent += 1;
   const res = await api.send({ method: 'GET', path: '/assignments', auth: keyOf(t), query: { employee_id: id, limit: 5 } });
@@ -155,7 +165,7 @@ export function forgetReferences(): void {
   spent = 0;
 }
 
-async function read(api: ApiClient, t: Team, named: keyof typeof READ_BY_ID, id: string): Promise<number | undefined> {
+async function read(api: Reader, t: Team, named: keyof typeof READ_BY_ID, id: string): Promise<number | undefined> {
   if (spent >= REFERENCE_REQUESTS || !api.hasKey(keyOf(t))) return undefined;
   spent += 1;
   const res = await api.send({ method: 'GET', path: `${READ_BY_ID[named]}/${id}`, auth: keyOf(t) });
@@ -164,7 +174,7 @@ async function read(api: ApiClient, t: Team, named: keyof typeof READ_BY_ID, id:
 }
 
 /** The organizations list of a team, walked once within the page budget; whether it was walked to its end. */
-async function walkOrganizations(api: ApiClient, t: Team, pages: number): Promise<boolean> {
+async function walkOrganizations(api: Reader, t: Team, pages: number): Promise<boolean> {
   if (organizationsWalked[t] !== undefined) return organizationsWalked[t]!;
   let cursor: string | undefined;
   let complete = false;
@@ -186,7 +196,7 @@ async function walkOrganizations(api: ApiClient, t: Team, pages: number): Promis
   return complete;
 }
 
-async function decide(api: ApiClient, ref: Reference, walkPages: number): Promise<Outcome> {
+async function decide(api: Reader, ref: Reference, walkPages: number): Promise<Outcome> {
   const { team, named, id } = ref;
   const now = decidedWithoutRequest(ref);
   if (now) return now;
@@ -254,7 +264,7 @@ function record(ref: Reference, outcome: Outcome, again: boolean): void {
  * the running check: findings for references to the other team's records, warnings for dangling
  * ones, readings for those no view can read. Stops quietly when a request fails (the run stopping).
  */
-export async function resolveReferences(api: ApiClient, walkPages: number): Promise<void> {
+export async function resolveReferences(api: Reader, walkPages: number): Promise<void> {
   while (pending.length > 0) {
     const ref = pending.shift()!;
     const cacheKey = `${ref.team} ${ref.named} ${ref.id}`;
