@@ -33,6 +33,33 @@ export interface Warning {
   message: string;
 }
 
+/**
+ * A violation of what the API document says of every response (a JSON body, the §7 envelope on
+ * errors, the §2 formats, the resource's shape, references that resolve within the caller's team),
+ * found in a response a check received, whichever check sent it (suites/harness/audit.ts). It is
+ * reported under its own requirements, once per run, not as the failure of that check.
+ */
+export interface Finding {
+  /** What is wrong, the same wherever it is met (the rule and where, e.g. `page /page/nextCursor | type string`): the cause it belongs to. */
+  key: string;
+  /** The requirements it violates: the rule's own and, inside a record, the resource's shape. */
+  requirements: string[];
+  /** What is wrong, in plain words. */
+  message: string;
+  /** JSON Pointer of the offending value in the first response body that showed it. */
+  pointer: string;
+  /** The operations it was met in (`GET /projects`), in the order met. */
+  seenIn: string[];
+  /** How many responses showed it. */
+  count: number;
+  /** The first response that showed it. */
+  request: HttpRequestRecord;
+  response?: HttpResponseRecord;
+  curl: string;
+  /** The part of that body around the offending value. */
+  excerpt?: string;
+}
+
 export interface CheckFailureMeta {
   message: string;
   request?: HttpRequestRecord;
@@ -45,6 +72,10 @@ export interface CheckFailureMeta {
   requirements?: string[];
   /** The shared setup steps the failure happened in, outermost first; with no `requirements` left, the check was blocked. */
   setup?: string[];
+  /** The key of the finding the failure is (a check of that rule), or that kept the check from going on (blocked, with no `requirements`). */
+  finding?: string;
+  /** The part of the response body around what is wrong. */
+  excerpt?: string;
 }
 
 /**
@@ -92,6 +123,10 @@ export interface CheckMeta {
   notRun?: string;
   /** The coverage cells the check runs over, each with its outcome on this run. */
   cells?: CellMeta[];
+  /** What the responses it received violate of what the document says of every response. */
+  findings?: Finding[];
+  /** Per requirement the audit of every response judges: how many of its responses it judged. */
+  judged?: Record<string, number>;
 }
 
 declare module 'vitest' {

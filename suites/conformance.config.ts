@@ -28,7 +28,7 @@ export async function conformanceConfig(env: NodeJS.ProcessEnv = process.env): P
     ? [...new Set(registrations.filter((r) => runsUnder(selection, r.requirements)).map((r) => r.file))]
     : ['suites/*.check.ts'];
 
-  // How many checks of the loaded files name each requirement: the progress counts requirements done.
+  // How many checks of the loaded files name each requirement: the progress counts requirements checked.
   const expected = new Map<string, number>();
   for (const r of registrations) {
     if (narrows(selection) && !files.includes(r.file)) continue;

@@ -10,7 +10,7 @@ import { exercised, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiRequest, ApiResponse } from './harness/client.js';
 import { operationNamed } from './harness/operations.js';
-import { expectResource, type Resource } from './harness/problems.js';
+import { expectResource, needs, type Resource } from './harness/problems.js';
 import {
   aProject,
   createAssignment,
@@ -50,6 +50,7 @@ async function sendResource(c: CheckContext, req: ApiRequest, resource: Resource
 
 /** The PATCH changed exactly what it names: every other field of `before` is unchanged in the answer. */
 function expectOnlyNamedChanged(before: Rec, after: Rec, body: Rec, res: ApiResponse, what: string): void {
+  needs(res, Object.keys(body).map((k) => `/${k}`));
   for (const [k, v] of Object.entries(body)) ensure(canonical(after[k]) === canonical(v), `${what} answered ${k}=${show(after[k])}, sent ${show(v)}`, res);
   const changed = Object.keys(before).filter((k) => !(k in body) && !WRITE_STAMPS.includes(k) && k in after && canonical(before[k]) !== canonical(after[k]));
   if (changed.length) fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res);
@@ -190,6 +191,7 @@ check([
   const assignment = await createAssignment(c, { employee_id: first.id, project_id: project.id });
   const { res, record } = await sendResource(c, { method: 'PATCH', path: `/assignments/${assignment.id}`, json: { employee_id: second.id } }, 'assignment',
     'PATCH /assignments/{id} {employee_id}');
+  needs(res, ['/employee_id', '/employee/id']);
   ensure(record.employee_id === second.id, `the answer carries employee_id ${show(record.employee_id)}`, res);
   ensure((record.employee as Rec | undefined)?.id === second.id,
     `the answer embeds employee ${show((record.employee as Rec | undefined)?.id)}, not the new ${String(second.id)}`, res);

@@ -1,12 +1,12 @@
 // §4 List rules 1–3 and changelog 1.4.0: cursors are opaque, bound to their sort and order;
 // an undecodable one is 400 bad_request, an absent or empty one the first page.
 import fc from 'fast-check';
-import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { exercised, skippedCell, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
 import { recordKind, servedOperations } from './harness/operations.js';
 import { population } from './harness/population.js';
-import { expectErrorEnvelope, expectPage } from './harness/problems.js';
+import { errorCode, expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
 import { cellsOf, cursorAspect, type CursorUse, cursorUses, cursorViews, type Order, orderName, sortName, sortsOf } from './harness/table.js';
 import { fetchPage, lists, type ListSpec, SAMPLE_PAGES, walkWithin } from './harness/walk.js';

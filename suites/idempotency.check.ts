@@ -11,8 +11,7 @@ import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
 import { expectSameBytes } from './harness/downloads.js';
 import { type Operation, operationNamed, recordKind } from './harness/operations.js';
-import { expectErrorEnvelope, expectPage } from './harness/problems.js';
-import { expectResource } from './harness/problems.js';
+import { expectErrorEnvelope, expectPage, expectResource } from './harness/problems.js';
 import {
   aProject,
   attachmentsOf,
@@ -48,7 +47,7 @@ check([
   for (const key of [undefined, randomUUID()]) {
     const employee = await c.api.send({ method: 'POST', path: '/employees', json: { first_name: marker(c) }, ...(key ? { idempotencyKey: key } : {}) });
     expectStatus(employee, '2xx', `POST /employees ${key ? 'with' : 'without'} idempotency-key`);
-    const emp = employee.body as Rec;
+    const emp = expectResource(employee, 'employee');
     c.ledger.keep('employee', String(emp.id));
     const patchE = await c.api.send({
       method: 'PATCH',
@@ -59,7 +58,7 @@ check([
     expectStatus(patchE, '2xx', 'PATCH /employees/{id}');
     const assignment = await postAssignment(c, { employee_id: emp.id, project_id: project.id }, 'team', key ? randomUUID() : undefined);
     expectStatus(assignment, '2xx', 'POST /assignments');
-    const aid = (assignment.body as Rec).id;
+    const aid = expectResource(assignment, 'assignment').id;
     expectStatus(
       await c.api.send({ method: 'PATCH', path: `/assignments/${aid}`, json: { role: marker(c) }, ...(key ? { idempotencyKey: randomUUID() } : {}) }),
       '2xx',
@@ -70,7 +69,7 @@ check([
     expectStatus(
       await c.api.send({
         method: 'PATCH',
-        path: `/organizations/${(org.body as Rec).id}`,
+        path: `/organizations/${expectResource(org, 'organization').id}`,
         json: { notes: marker(c) },
         ...(key ? { idempotencyKey: randomUUID() } : {}),
       }),

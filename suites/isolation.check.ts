@@ -8,13 +8,13 @@ import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
 import { operations } from '../specs/surface.js';
 import { expectUnchanged, observe } from './harness/agreement.js';
-import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { exercised, titles } from './harness/cells.js';
 import { check } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
 import { compareWithMissing, expectLikeMissing } from './harness/missing.js';
 import { operationNamed, servedOperations } from './harness/operations.js';
-import { expectErrorEnvelope, expectPage } from './harness/problems.js';
+import { errorCode, expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
 import {
   aProject,

@@ -95,8 +95,9 @@ class Create implements Cmd {
     const key = randomUUID();
     const res = await send(r.c, op, { sent, idempotencyKey: key });
     expectStatus(res, '2xx', op.op);
-    const record = expectResource(res, recordKind(op)!, `${op.op} answer`);
-    const { differs } = echoes(shownOf(op, sent), record);
+    const shown = shownOf(op, sent);
+    const record = expectResource(res, recordKind(op)!, { what: `${op.op} answer`, reads: Object.keys(shown) });
+    const { differs } = echoes(shown, record);
     if (differs.length) fail(`${op.op} answered ${differs.join(', ')} otherwise than it sent`, res);
     const id = String(record.id);
     m.live.set(id, { resource: this.resource, record });
@@ -121,7 +122,7 @@ class Patch implements Cmd {
     const key = randomUUID();
     const res = await send(r.c, op, { id, sent: { body }, idempotencyKey: key });
     expectStatus(res, '2xx', `${op.op} ${f.name}`);
-    const record = expectResource(res, recordKind(op)!, `${op.op} answer`);
+    const record = expectResource(res, recordKind(op)!, { what: `${op.op} answer`, reads: [f.name] });
     const { differs } = echoes(body, record);
     if (differs.length) fail(`${op.op} answered ${f.name}=${JSON.stringify(record[f.name])}, sent ${JSON.stringify(body[f.name])}`, res);
     const changed = Object.keys(known.record).filter((k) =>

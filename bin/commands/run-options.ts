@@ -78,7 +78,7 @@ export function planRun(argv: readonly string[], cwd: string): RunPlan | { error
   }
   if (v['via-prism']) env.CONFORMANCE_VIA_PRISM = '1';
   if (v.target !== undefined) {
-    if (v.target !== 'prism-mock') return { error: `--target accepts only prism-mock, got '${v.target}'` };
+    if (v.target !== 'prism-mock' && v.target !== 'bundled-mock') return { error: `--target accepts prism-mock or bundled-mock, got '${v.target}'` };
     env.CONFORMANCE_TARGET = v.target;
   }
   if (v.image !== undefined) env.CONFORMANCE_IMAGE = v.image;

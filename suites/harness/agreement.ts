@@ -3,6 +3,7 @@
 import type { Rec } from '../../contract/json.js';
 import { fail } from './assert.js';
 import type { CheckContext } from './check.js';
+import { needs } from './problems.js';
 import { canonical, disagreements, type Seen, type View } from './views.js';
 
 const show = (v: unknown) => JSON.stringify(v) ?? 'undefined';
@@ -36,6 +37,8 @@ export async function expectEveryView(
     }
     if (seen.state !== 'present') return fail(`${what}: ${view.name} does not show it`, seen.state === 'absent' ? seen.res : undefined);
     const diff = disagreements(expected, seen.record, ignore);
+    // A field the audit found wrong in that response cannot be compared: the check is blocked by it.
+    needs(seen.res, diff.map((f) => `${seen.at}/${f}`));
     if (diff.length) {
       fail(`${what}: ${view.name} shows ${diff.map((f) => `${f}=${show(seen.record[f])} instead of ${show(expected[f])}`).join(', ')}`, seen.res);
     }
@@ -68,6 +71,7 @@ export async function expectUnchanged(c: CheckContext, before: readonly Observat
       return fail(`${what}, yet ${now.view.name} went from ${was.seen.state} to ${now.seen.state}`, res);
     }
     const [a, b] = [was.seen.record, now.seen.record];
+    // A field gone wrong since is a trace of the refused request, not a reason not to compare.
     const changed = Object.keys({ ...a, ...b }).filter((k) => canonical(a[k]) !== canonical(b[k]));
     fail(`${what}, yet ${now.view.name} changed: ${changed.map((k) => `${k} ${show(a[k])} → ${show(b[k])}`).join(', ')}`, res);
   });

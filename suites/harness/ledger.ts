@@ -78,7 +78,7 @@ export class Ledger {
   }
 
   /** A record this run created that the API offers no way to delete. */
-  keep(kind: 'organization' | 'employee', id: string, auth: KeyName = 'team'): void {
+  keep(kind: 'organization' | 'employee' | 'capture', id: string, auth: KeyName = 'team'): void {
     journal({ e: 'created', kind, id, auth, deletable: false });
   }
 

@@ -8,6 +8,7 @@ import { is2xx } from './assert.js';
 import type { Refusal } from './cells.js';
 import type { CheckContext } from './check.js';
 import type { ApiRequest, ApiResponse } from './client.js';
+import { expectResource } from './problems.js';
 import {
   aProject,
   createAssignment,
@@ -204,8 +205,8 @@ export const mutations: readonly Mutation[] = [
 ];
 
 function created(res: ApiResponse): Rec {
-  if (!is2xx(res) || typeof (res.body as Rec | undefined)?.id !== 'string') throw new Error(`setup upload answered ${res.status}`);
-  return res.body as Rec;
+  if (!is2xx(res)) throw new Error(`setup upload answered ${res.status}`);
+  return expectResource(res, 'file');
 }
 
 /** A request sent by a refusal check: anything it happens to create is entered in the ledger. */

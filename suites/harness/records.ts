@@ -95,7 +95,7 @@ export function createAssignment(c: CheckContext, body: Rec, auth: KeyName = 'te
   return setup(`create an assignment of ${teamName(auth)}`, async () => {
     const res = await postAssignment(c, body, auth, idempotencyKey);
     expectStatus(res, '2xx', 'POST /assignments');
-    return expectResource(res, 'assignment');
+    return expectResource(res, 'assignment', { reads: ['employee_id', 'project_id'] });
   }, { subject: subjects.assignmentCreate });
 }
 

@@ -8,12 +8,14 @@ import { schema, type SchemaName } from '../../specs/index.js';
 import { fail, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse } from './client.js';
+import { sameInstant } from './instants.js';
 import { operationNamed, recordKind, requestTo, servedViews, type View as SurfaceView } from './operations.js';
-import { expectPage } from './problems.js';
+import { expectPage, needs } from './problems.js';
 import { lists, type ListSpec, SAMPLE_PAGES, sendList, walkWithin } from './walk.js';
 
 export type Seen =
-  | { state: 'present'; record: Rec; res: ApiResponse; }
+  /** `at`: the record's JSON Pointer in the response body (a page's item, an embedded employee). */
+  | { state: 'present'; record: Rec; res: ApiResponse; at: string; }
   | { state: 'absent'; res: ApiResponse; }
   | { state: 'unknown'; why: string; };
 
@@ -72,10 +74,18 @@ function byId(c: CheckContext, path: string, id: string, auth: KeyName): View {
       if (res.status === 404) return { state: 'absent', res };
       // A record that exists answers 2xx and a missing one 404 (§4): anything else is an error, not a view left unread.
       if (!is2xx(res)) return fail(`GET ${path}/{id} answered ${res.status}`, res);
-      return { state: 'present', record: res.body as Rec, res };
+      needs(res, ['']);
+      return { state: 'present', record: res.body as Rec, res, at: '' };
     },
   };
 }
+
+/** Where an item is in a page's body. */
+const itemAt = (res: ApiResponse, item: Rec) => {
+  const data = (res.body as { data?: unknown[]; } | undefined)?.data;
+  const i = Array.isArray(data) ? data.indexOf(item) : -1;
+  return i >= 0 ? `/data/${i}` : '';
+};
 
 /**
  * The first record of a list that `matches`, walked within the page budget (the whole list when it
@@ -89,7 +99,7 @@ function found(c: CheckContext, list: ListSpec, name: string, matches: (item: Re
         // §4 q is "search text" of unknown reach: a hit is a shortcut, a miss proves nothing.
         const res = await sendList(c, list.path, { ...list.query, q: search, limit: 100 }, auth);
         const hit = is2xx(res) ? expectPage(res, list.resource).data.find(matches) : undefined;
-        if (hit) return { state: 'present', record: hit, res };
+        if (hit) return { state: 'present', record: hit, res, at: itemAt(res, hit) };
       }
       // newest first, a record the run made sorts among the first pages: looking further costs more on a larger deployment and finds nothing more
       const w = await walkWithin(c, list, {
@@ -100,7 +110,7 @@ function found(c: CheckContext, list: ListSpec, name: string, matches: (item: Re
         ...(isNewestFirst(list) ? { maxPages: SAMPLE_PAGES } : {}),
       });
       const item = w.items.find(matches);
-      if (item) return { state: 'present', record: item, res: w.last };
+      if (item) return { state: 'present', record: item, res: w.last, at: itemAt(w.last, item) };
       return w.complete ? { state: 'absent', res: w.last } : { state: 'unknown', why: `${list.path} is longer than the pages read` };
     },
   };
@@ -135,7 +145,7 @@ export function collection(c: CheckContext, list: ListSpec, auth: KeyName = 'tea
     async read() {
       const w = await walkWithin(c, list, { limit: 100, auth, refusedIsEmpty: true });
       if (!w.complete) return { state: 'unknown', why: `${list.path} is longer than the page budget` };
-      return { state: 'present', record: { ids: w.items.map((i) => i.id).sort(), items: w.items }, res: w.last };
+      return { state: 'present', record: { ids: w.items.map((i) => i.id).sort(), items: w.items }, res: w.last, at: '' };
     },
   };
 }
@@ -166,7 +176,7 @@ function searched(c: CheckContext, list: ListSpec, name: string, matches: (item:
     async read() {
       const w = await walkWithin(c, list, { limit: 100, auth, query: { q: probe }, refusedIsEmpty: true, stopAt: matches, maxPages: SAMPLE_PAGES });
       const hit = w.items.find(matches);
-      if (hit) return { state: 'present', record: hit, res: w.last };
+      if (hit) return { state: 'present', record: hit, res: w.last, at: itemAt(w.last, hit) };
       return { state: 'unknown', why: `q=${probe} does not find it (what q searches is not shown)` };
     },
   };
@@ -181,7 +191,7 @@ function downloaded(c: CheckContext, view: SurfaceView, id: string, auth: KeyNam
       const res = await c.api.send({ ...requestTo(op, id), auth, consume: 'hash' });
       if (res.status === 404) return { state: 'absent', res };
       if (!is2xx(res)) return fail(`${view.name} answered ${res.status}`, res);
-      return { state: 'present', record: {}, res };
+      return { state: 'present', record: {}, res, at: '' };
     },
   };
 }
@@ -251,8 +261,10 @@ function bind(c: CheckContext, v: SurfaceView, s: RecordSubject, matches: (item:
             const seen = await inner.read();
             // No parent record, no embedded copy: a change that lost the parent shows as the copy's absence.
             if (seen.state !== 'present') return seen;
+            // A parent whose embedded copy the audit found wrong (missing, no object) shows nothing to compare.
+            needs(seen.res, [`${seen.at}/${property}`, `${seen.at}/${property}/id`]);
             const e = seen.record[property] as Rec | undefined;
-            return e && e.id === id ? { state: 'present', record: e, res: seen.res } : { state: 'absent', res: seen.res };
+            return e && e.id === id ? { state: 'present', record: e, res: seen.res, at: `${seen.at}/${property}` } : { state: 'absent', res: seen.res };
           },
         }));
       });
@@ -263,11 +275,7 @@ function bind(c: CheckContext, v: SurfaceView, s: RecordSubject, matches: (item:
 /** Timestamps and dates compare as instants: two views may spell one instant differently. */
 function sameValue(field: string, a: unknown, b: unknown): boolean {
   if (canonical(a) === canonical(b)) return true;
-  if (/_(at|date)$/.test(field) && typeof a === 'string' && typeof b === 'string') {
-    const x = Date.parse(a), y = Date.parse(b);
-    return !Number.isNaN(x) && x === y;
-  }
-  return false;
+  return /_(at|date)$/.test(field) && sameInstant(a, b);
 }
 
 /** How a record shows a value that was sent: the same, the same text in another Unicode normal form, or otherwise. */
