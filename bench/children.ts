@@ -48,7 +48,7 @@ export async function startBenchServer(args: string[]): Promise<BenchServer> {
  * -C /tmp/base` with node_modules linked), started through its own sources with tsx, so any
  * version that has start() can be measured beside this one.
  */
-export function startCheckoutMock(dir: string, options: { population?: number; } = {}): Promise<BenchServer> {
+export function startCheckoutMock(dir: string, options: Record<string, unknown> = {}): Promise<BenchServer> {
   const index = pathToFileURL(join(dir, 'mock/index.ts')).href;
   const script = `const { start } = await import(${JSON.stringify(index)});
 const mock = await start({ port: 0, ...${JSON.stringify(options)} });

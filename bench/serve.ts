@@ -5,6 +5,7 @@
 // `npm run mock` runs. Usage:
 //   serve mock [N]              the reference mock (in-memory, default options; N: population)
 //   serve mock-framework [N]    the same, every request through fastify (directReads: false)
+//   serve mock-with <json>      the reference mock with these start() options (e.g. short timeouts)
 //   serve bare <file>           a bare node:http server answering every request
 //                                           with the response captured in <file> (JSON:
 //                                           { status, contentType, bodyBase64 }), or, when the
@@ -13,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { start } from '../mock/index.js';
+import { type MockOptions, start } from '../mock/index.js';
 
 interface Captured {
   status: number;
@@ -54,9 +55,13 @@ if (kind === 'mock' || kind === 'mock-framework') {
   // A clean exit on SIGTERM, so that `node --cpu-prof` writes its profile.
   process.once('SIGTERM', () => void mock.close().then(() => process.exit(0)));
   process.stdout.write(`${JSON.stringify({ url: mock.url, settings: mock.settings })}\n`);
+} else if (kind === 'mock-with' && file) {
+  const mock = await start({ ...(JSON.parse(file) as MockOptions), port: 0 });
+  process.once('SIGTERM', () => void mock.close().then(() => process.exit(0)));
+  process.stdout.write(`${JSON.stringify({ url: mock.url, settings: mock.settings })}\n`);
 } else if (kind === 'bare' && file) {
   process.stdout.write(`${JSON.stringify(await serveBare(file))}\n`);
 } else {
-  process.stderr.write('usage: serve mock [population] | mock-framework [population] | bare <captured-response.json>\n');
+  process.stderr.write('usage: serve mock [population] | mock-framework [population] | mock-with <options json> | bare <captured-response.json>\n');
   process.exit(2);
 }

@@ -1,4 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { didYouMean } from '../contract/suggest.js';
+
+export { didYouMean } from '../contract/suggest.js';
 
 // Flag parsing for every command, `mock` included: an unknown flag, a missing value or a stray
 // argument is a usage problem with a stable code, reported the same way everywhere — one line
@@ -21,27 +24,6 @@ export interface UsageProblem {
 export type ParseResult<O extends Options> =
   | { ok: true; values: Parsed<O>['values']; positionals: string[]; }
   | { ok: false; problem: UsageProblem; message: string; };
-
-/** Damerau-free edit distance, enough to catch a typo in a flag or a name. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j += 1) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
-/** The known name closest to `word`, when it is close enough to be a typo (or `word` is its prefix). */
-export function didYouMean(word: string, known: readonly string[]): string | undefined {
-  const w = word.toLowerCase();
-  const prefixed = known.filter((k) => k.toLowerCase().startsWith(w) && w.length >= 3);
-  if (prefixed.length === 1) return prefixed[0];
-  const scored = known.map((k) => [k, distance(w, k.toLowerCase())] as const).sort((a, b) => a[1] - b[1]);
-  const best = scored[0];
-  return best && best[1] <= Math.max(1, Math.floor(w.length / 3)) ? best[0] : undefined;
-}
 
 const suggestion = (word: string, known: readonly string[]) => {
   const near = didYouMean(word, known);

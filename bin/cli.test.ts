@@ -88,7 +88,7 @@ describe('conformance run: usage and configuration errors before any request', (
   it.each([
     [['--seed', 'abc'], '--seed must be an integer'],
     [['--shape', 'round'], '--shape must be full or legacy'],
-    [['--target', 'staging'], '--target accepts only prism-mock'],
+    [['--target', 'staging'], '--target accepts prism-mock or bundled-mock'],
     [['--only', 'NO-SUCH-REQUIREMENT-*'], 'matches no requirement'],
     [['--fault', 'no-such-fault'], "unknown mock fault 'no-such-fault'"],
     [['extra'], "unexpected argument 'extra'"],
@@ -103,7 +103,26 @@ describe('conformance run: usage and configuration errors before any request', (
   it('an unreadable settings file is a configuration error (2)', async () => {
     const r = await cli('run', '--config', '/nonexistent/conformance.json');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/configuration is invalid:[\s\S]*config_file_unreadable/);
+    expect(r.stderr).toBe('conformance run: CONFORMANCE_CONFIG: cannot read /nonexistent/conformance.json: ENOENT [config_file_unreadable]\n');
+  });
+
+  it('a misspelled setting is one line naming the setting probably meant (2)', async () => {
+    process.env.CONFORMANCE_SEEED = '5';
+    const r = await cli('run');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'conformance run: CONFORMANCE_SEEED: is not a setting (in the environment): did you mean CONFORMANCE_SEED? [unknown_setting]\n',
+    );
+  });
+
+  it('keys without a base URL are refused in one line, before the bundled mock starts (2)', async () => {
+    process.env.CONFORMANCE_API_KEY = 'key-of-team-a-000';
+    process.env.CONFORMANCE_API_KEY_OTHER_TEAM = 'key-of-team-b-000';
+    const r = await cli('run');
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('[keys_without_base_url]');
+    expect(r.stderr + r.stdout).not.toContain('key-of-team-a-000');
   });
 
   it('mock-only flags against a deployment are refused (2)', async () => {
@@ -136,6 +155,14 @@ describe('conformance requirements', () => {
     expect(ids).toEqual(expected);
     expect(r.stdout).toContain(`${expected.length} of ${requirements.length} requirements`);
     expect((await cli('requirements', 'list-cursor-undecodable', '--json')).stdout).toContain('"id": "LIST-CURSOR-UNDECODABLE"');
+  });
+
+  it('shows a check of a table as such, and counts the checks of what it lists', async () => {
+    const r = await cli('requirements', 'ISO-*');
+    expect(r.stdout).not.toContain('${');
+    expect(r.stdout).toContain("refusals: refused: <each m.name> aimed at another team's record leaves no trace");
+    const listed = new Set(r.stdout.split('\n').filter((l) => l.startsWith('    ')).map((l) => l.trim()));
+    expect(r.stdout).toContain(`covered by ${listed.size} checks`);
   });
 
   it('refuses an unknown level or a glob matching nothing (2)', async () => {

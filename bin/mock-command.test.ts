@@ -22,11 +22,12 @@ describe('runMock', () => {
     expect(await runMock(['--reading', 'max-limit=7'])).toBe(2);
   });
 
-  it.each([[['--body-timeout', 'soon']], [['--request-timeout', '0']]])('exits 2 for %j, naming the timeout', async (argv) => {
-    const io = capture();
-    expect(await runMock(['--port', '0', ...argv])).toBe(2);
-    expect(io.err()).toMatch(/timeout/i);
-  });
+  it.each([[['--body-timeout', 'soon']], [['--request-timeout', '0']], [['--download-idle-timeout', '0']]])('exits 2 for %j, naming the timeout',
+    async (argv) => {
+      const io = capture();
+      expect(await runMock(['--port', '0', ...argv])).toBe(2);
+      expect(io.err()).toMatch(/timeout/i);
+    });
 
   it('prints help and exits 0', async () => {
     const io = capture();

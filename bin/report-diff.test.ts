@@ -26,7 +26,38 @@ describe('compareReports', () => {
     const shrunk: Report = { ...good, requirements: good.requirements.filter((r) => r.id !== 'UPLOAD-LIMIT') };
     const c = compareReports(fixed, shrunk);
     expect(c.changes.filter((x) => x.kind === 'regression').map((x) => `${x.id}:${x.before}>${x.after}`).sort())
-      .toEqual(['ISO-GET-OTHER-TEAM-404:passed>failed', 'LIST-CURSOR-UNDECODABLE:passed>failed', 'UPLOAD-LIMIT:passed>absent', 'VER-CURSOR-400:passed>failed']);
+      .toEqual([
+        'ISO-GET-OTHER-TEAM-404:passed>failed',
+        'LIST-CURSOR-UNDECODABLE:passed>failed',
+        'LIST-FILTER-EMPLOYEE-ID:skipped>blocked',
+        'LIST-FILTER-PROJECT-ID:skipped>failed',
+        'LIST-LIMIT:skipped>blocked',
+        'RES-PROJECT-SHAPE:skipped>failed',
+        'UPLOAD-LIMIT:passed>absent',
+        'VER-CURSOR-400:passed>failed',
+      ]);
+  });
+
+  it('a must or implied requirement skipped before and failed or blocked now is a regression, with its cause', () => {
+    const c = compareReports(fixed, good);
+    const shape = c.changes.find((x) => x.id === 'RES-PROJECT-SHAPE')!;
+    expect(shape).toMatchObject({ before: 'skipped', after: 'failed', kind: 'regression', cause: expect.stringMatching(/^C\d+$/) });
+    expect(c.causes.map((x) => x.id)).toContain(shape.cause);
+  });
+
+  it('an incomplete second run fails the gate even without a regression, unless allowed', () => {
+    const interrupted: Report = {
+      ...fixed,
+      stopped: { cause: 'interrupted', message: 'interrupted by SIGINT' },
+      errors: [{ source: 'run', message: 'the run was interrupted: interrupted by SIGINT' }],
+    };
+    const c = compareReports(fixed, interrupted);
+    expect(c.summary.regressions).toBe(0);
+    expect(c.incomplete.after).toBe('interrupted by SIGINT');
+    expect(c.fails).toBe(true);
+    expect(compareReports(fixed, interrupted, { allowIncomplete: true }).fails).toBe(false);
+    // an incomplete first run is said, but the gate is about the second
+    expect(compareReports(interrupted, fixed).fails).toBe(false);
   });
 
   it('passed → skipped is a change, a regression only when strict', () => {
@@ -43,11 +74,26 @@ describe('conformance report diff', () => {
   const a = write('good.json', good);
   const b = write('fixed.json', fixed);
 
-  it('exits 1 on a regression and names it', async () => {
+  it('exits 1 on a regression and names it under its cause', async () => {
     const r = await cli('report', 'diff', b, a);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/LIST-CURSOR-UNDECODABLE\s+must\s+passed\s+failed\s+regression/);
-    expect(r.stdout).toContain('3 regression(s)');
+    expect(r.stdout).toMatch(
+      / {2}C\d+ {2}expected status 400, got 200[^\n]*\n\s+LIST-CURSOR-UNDECODABLE\s+must\s+passed → failed\n\s+VER-CURSOR-400\s+must\s+passed → failed/,
+    );
+    expect(r.stdout).toContain('7 regression(s)');
+  });
+
+  it('exits 1 for an interrupted second run, 0 with --allow-incomplete', async () => {
+    const interrupted = write('interrupted.json', {
+      ...fixed,
+      stopped: { cause: 'interrupted', message: 'interrupted by SIGINT' },
+      errors: [{ source: 'run', message: 'the run was interrupted: interrupted by SIGINT' }],
+    });
+    const r = await cli('report', 'diff', b, interrupted);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('is of an incomplete run: interrupted by SIGINT');
+    expect(r.stdout).toContain('0 regression(s)');
+    expect((await cli('report', 'diff', b, interrupted, '--allow-incomplete')).code).toBe(0);
   });
 
   it('exits 0 on an improvement', async () => {

@@ -3,21 +3,17 @@
 // returned exactly as found, the early stop when the target falls silent, the run deadline and
 // SIGINT. The targets are the reference mock started here, behind a small HTTP relay that can
 // slow down or fall silent, a closed port, and a TCP server that accepts and never answers.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Rec } from '../contract/json.js';
 import { type RunningMock, start } from '../mock/index.js';
 import type { Report } from '../reports/types.js';
+import { spawnCli } from './cli-child.js';
 import { cli } from './cli-in-process.js';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(root, 'node_modules/.bin/tsx');
 
 interface Outcome {
   code: number | null;
@@ -29,15 +25,6 @@ interface Outcome {
   junit?: string;
 }
 
-/** The environment of a child run: only what the test gives, never the parent's CONFORMANCE_* settings. */
-function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (!k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST') env[k] = v;
-  }
-  return { ...env, ...settings };
-}
-
 /** Runs `conformance run`; `during` may act on the running child (send it a signal). */
 async function run(
   settings: Record<string, string>,
@@ -45,25 +32,9 @@ async function run(
 ): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-safety-'));
   const started = Date.now();
-  const child = spawn(tsx, ['bin/cli.ts', 'run', '--report-dir', dir, ...(o.args ?? [])], {
-    cwd: root,
-    env: childEnv(settings),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: o.detached ?? false,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000);
-  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, signal) => resolve([code, signal])));
-  if (o.during) await o.during(child.pid!, () => stdout);
-  const [code, signal] = await exited;
-  clearTimeout(timer);
+  const child = spawnCli(['run', '--report-dir', dir, ...(o.args ?? [])], settings, { detached: o.detached ?? false, timeoutMs: o.timeoutMs ?? 120_000 });
+  if (o.during) await o.during(child.pid, child.stdout);
+  const { code, signal, stdout, stderr } = await child.exited;
   const read = (f: string) => {
     try {
       return readFileSync(join(dir, f), 'utf8');
@@ -244,7 +215,8 @@ describe('against the mock as a live deployment', () => {
       expect(state?.reason, id).toContain('CONFORMANCE_SCRATCH_PROJECTS');
     }
     expect(report.leftovers?.organizations?.count).toBe(report.leftovers?.organizations?.ids.length);
-    expect(Object.keys(report.leftovers ?? {}).sort()).toEqual(['employees', 'organizations']);
+    // Only what the API offers no way to delete: employees, organizations and captures.
+    expect(Object.keys(report.leftovers ?? {}).sort()).toEqual(['captures', 'employees', 'organizations']);
     expect(o.stdout.match(/Left on the target: \d+ records/g)).toHaveLength(1);
     expect(o.stderr).not.toMatch(/cleanup:/);
   }, 180_000);
@@ -277,7 +249,7 @@ describe('a run that cannot go on stops, cleans up and says why', () => {
       expect(o.report?.stopped).toMatchObject({ cause: 'deadline' });
       expect(o.stderr).toContain('the run took longer than CONFORMANCE_RUN_TIMEOUT (6s)');
       const left = Object.keys(o.report?.leftovers ?? {});
-      expect(left.filter((k) => !['organizations', 'employees'].includes(k)), JSON.stringify(o.report?.leftovers)).toEqual([]);
+      expect(left.filter((k) => !['organizations', 'employees', 'captures'].includes(k)), JSON.stringify(o.report?.leftovers)).toEqual([]);
       expect(o.report!.touched!.every((t) => t.restored === true)).toBe(true);
     } finally {
       await relay.close();
@@ -306,7 +278,7 @@ describe('a run that cannot go on stops, cleans up and says why', () => {
       expect(o.report?.stopped).toMatchObject({ cause: 'interrupted', message: `interrupted by ${sig}` });
       expect(o.junit).toMatch(/<error message="/);
       const left = Object.keys(o.report?.leftovers ?? {});
-      expect(left.filter((k) => !['organizations', 'employees'].includes(k)), JSON.stringify(o.report?.leftovers)).toEqual([]);
+      expect(left.filter((k) => !['organizations', 'employees', 'captures'].includes(k)), JSON.stringify(o.report?.leftovers)).toEqual([]);
       expect(o.report!.touched!.every((t) => t.restored === true)).toBe(true);
     } finally {
       await relay.close();

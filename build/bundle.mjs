@@ -16,7 +16,8 @@
 //   dist/report-validator.cjs  the same of specs/report.schema.json (reports/schema.ts)
 //   dist/registrations.json    the suites' check registrations, read by the TypeScript compiler
 //                          (suites/harness/registrations.ts): a run from dist/ needs no compiler;
-//                          not written where the compiler is not installed (the mock's image)
+//                          not written where the compiler is not installed (the package needs it:
+//                          build/package.mjs fails without it)
 //   dist/harness/<path>.js the harness the conformance suites import, and the project modules it
 //                          imports, each source compiled to one ES module at its own path: the test
 //                          worker imports them as they are, without vitest's per-module transform
@@ -42,7 +43,7 @@ export const MANIFEST = join(DIST, 'manifest.json');
 /** dist/<key>.cjs ← source: one CommonJS file each. */
 export const COMMONJS_ENTRIES = { cli: 'bin/cli.ts' };
 
-/** dist/<key>.js ← source: ES modules sharing chunks (imported by vitest's global set-up, the benchmark, the image). */
+/** dist/<key>.js ← source: ES modules sharing chunks (imported by vitest's global set-up, the benchmark, the images, the package's ./mock). */
 export const ESM_ENTRIES = {
   mock: 'mock/index.ts',
   'container-relay': 'mock/container-relay.ts',
@@ -72,7 +73,7 @@ const STALE_CHUNK_MS = 60_000;
  * 25 ms less at start); every other package stays in node_modules: the test runner, Prism,
  * testcontainers and undici are loaded only by commands that need them.
  */
-const BUNDLED_PACKAGES = /^(fastify|@fastify\/multipart)$/;
+const BUNDLED_PACKAGES = /^fastify$/;
 
 const toPosix = (p) => p.split(sep).join('/');
 const packageName = (path) => (path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]);

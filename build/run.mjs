@@ -10,8 +10,10 @@
 // vitest, whose module runner is no place to run esbuild and the validator generator. A
 // CommonJS entry runs from V8's code cache (build/common-js.mjs), one cache per entry and
 // first argument (the command), since each command compiles different functions at start.
+// The installed package (npm pack, build/package.mjs) ships dist/ without build/bundle.mjs and its
+// tools: there dist/ is run as packed, never checked nor rebuilt.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -19,6 +21,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 const BUNDLE = join(ROOT, 'build/bundle.mjs');
 const LOCK = join(DIST, '.build.lock');
+/**
+ * Whether dist/ can be rebuilt here: in the project's work tree, not in the installed package,
+ * which ships dist/ as `npm pack` built it and neither the build nor its tools (package.json `files`).
+ */
+const BUILDS = existsSync(BUNDLE);
 /** A lock older than this is a build that died without removing it. */
 const LOCK_STALE_MS = 120_000;
 
@@ -33,6 +40,7 @@ function readManifest() {
 /** Why dist/ must be rebuilt, or undefined when it is up to date. */
 export function staleReason(manifest = readManifest()) {
   if (!manifest?.entries) return 'dist/ has not been built';
+  if (!BUILDS) return undefined;
   for (const input of manifest.inputs) {
     let mtime;
     try {
@@ -49,6 +57,7 @@ const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 
 
 /** Rebuilds dist/ unless another process does; returns once dist/ is fresh. */
 function rebuild() {
+  if (!BUILDS) throw new Error(`${DIST} is missing or incomplete, and this installed package cannot build it: install the package again`);
   mkdirSync(DIST, { recursive: true });
   for (;;) {
     let lock;

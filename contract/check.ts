@@ -33,6 +33,33 @@ export interface Warning {
   message: string;
 }
 
+/**
+ * A violation of what the API document says of every response (a JSON body, the §7 envelope on
+ * errors, the §2 formats, the resource's shape, references that resolve within the caller's team),
+ * found in a response a check received, whichever check sent it (suites/harness/audit.ts). It is
+ * reported under its own requirements, once per run, not as the failure of that check.
+ */
+export interface Finding {
+  /** What is wrong, the same wherever it is met (the rule and where, e.g. `page /page/nextCursor | type string`): the cause it belongs to. */
+  key: string;
+  /** The requirements it violates: the rule's own and, inside a record, the resource's shape. */
+  requirements: string[];
+  /** What is wrong, in plain words. */
+  message: string;
+  /** JSON Pointer of the offending value in the first response body that showed it. */
+  pointer: string;
+  /** The operations it was met in (`GET /projects`), in the order met. */
+  seenIn: string[];
+  /** How many responses showed it. */
+  count: number;
+  /** The first response that showed it. */
+  request: HttpRequestRecord;
+  response?: HttpResponseRecord;
+  curl: string;
+  /** The part of that body around the offending value. */
+  excerpt?: string;
+}
+
 export interface CheckFailureMeta {
   message: string;
   request?: HttpRequestRecord;
@@ -45,6 +72,42 @@ export interface CheckFailureMeta {
   requirements?: string[];
   /** The shared setup steps the failure happened in, outermost first; with no `requirements` left, the check was blocked. */
   setup?: string[];
+  /** The key of the finding the failure is (a check of that rule), or that kept the check from going on (blocked, with no `requirements`). */
+  finding?: string;
+  /** The part of the response body around what is wrong. */
+  excerpt?: string;
+}
+
+/**
+ * One cell of the coverage table (suites/harness/cells.ts) a check runs over, and what this run
+ * did with it: checked, skipped (a setting, a key or a record it needed was missing; the reason
+ * says which), or not applicable (the document does not show it, or no client could observe it).
+ */
+export interface CellMeta {
+  /** The table: fields, refusals, views, retries, walks, cursors. */
+  dimension: string;
+  /** The row: an operationId, or a list view (`GET /assignments?employee_id=`). */
+  subject: string;
+  /** The column: a field and the kind of value sent, a refusal, a view, a sort and order, ... */
+  aspect: string;
+  outcome: 'checked' | 'skipped' | 'not-applicable';
+  reason?: string;
+}
+
+export const CELL_OUTCOMES: readonly CellMeta['outcome'][] = ['checked', 'skipped', 'not-applicable'];
+
+/** The cells of a check's meta, read defensively (they cross from a worker); malformed entries are left out. */
+export function parseCells(value: unknown): CellMeta[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  return value.flatMap((v): CellMeta[] => {
+    if (v === null || typeof v !== 'object') return [];
+    const r = v as Record<string, unknown>;
+    const [dimension, subject, aspect, reason] = [text(r.dimension), text(r.subject), text(r.aspect), text(r.reason)];
+    const outcome = CELL_OUTCOMES.find((o) => o === r.outcome);
+    if (!dimension || !subject || !aspect || !outcome) return [];
+    return [{ dimension, subject, aspect, outcome, ...(reason ? { reason } : {}) }];
+  });
 }
 
 export interface CheckMeta {
@@ -58,6 +121,12 @@ export interface CheckMeta {
   requests?: number;
   /** Why the check could not run (the run stopped: signal, deadline, target not answering). */
   notRun?: string;
+  /** The coverage cells the check runs over, each with its outcome on this run. */
+  cells?: CellMeta[];
+  /** What the responses it received violate of what the document says of every response. */
+  findings?: Finding[];
+  /** Per requirement the audit of every response judges: how many of its responses it judged. */
+  judged?: Record<string, number>;
 }
 
 declare module 'vitest' {

@@ -19,7 +19,8 @@ export type ConfigErrorCode =
   | 'conflicting_targets'
   | 'base_url_has_api_path'
   | 'invalid_duration'
-  | 'invalid_id_list';
+  | 'invalid_id_list'
+  | 'keys_without_base_url';
 
 export interface ConfigError {
   code: ConfigErrorCode;
@@ -27,9 +28,12 @@ export interface ConfigError {
   message: string;
 }
 
+/** One line per error: the setting, what is wrong with it, the stable code. */
+export const configErrorLine = (e: ConfigError): string => `${e.setting}: ${e.message} [${e.code}]`;
+
 export class ConfigurationFailed extends Error {
   constructor(readonly errors: ConfigError[]) {
-    super(`conformance configuration is invalid:\n${errors.map((e) => `  - [${e.code}] ${e.setting}: ${e.message}`).join('\n')}`);
+    super(`conformance configuration is invalid:\n${errors.map((e) => `  ${configErrorLine(e)}`).join('\n')}`);
     this.name = 'ConfigurationFailed';
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from './config.js';
+import { configErrorLine, loadConfig } from './config.js';
 
 const keys = { CONFORMANCE_API_KEY: 'secret-key-a-123456', CONFORMANCE_API_KEY_OTHER_TEAM: 'secret-key-b-654321' };
 const deployment = { CONFORMANCE_BASE_URL: 'https://api.example.test', ...keys };
@@ -133,6 +133,54 @@ describe('target settings', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.errors.map((e) => e.code)).toEqual(expect.arrayContaining(['unknown_setting', 'config_file_invalid']));
+    expect(JSON.stringify(r.errors)).not.toContain(keys.CONFORMANCE_API_KEY);
     expect(loadConfig({ CONFORMANCE_CONFIG: join(dir, 'missing.json') }).ok).toBe(false);
+  });
+});
+
+describe('typos are errors, with the setting probably meant', () => {
+  const lines = (env: NodeJS.ProcessEnv) => {
+    const r = loadConfig(env);
+    return r.ok ? [] : r.errors.map(configErrorLine);
+  };
+
+  test('a misspelled key of the settings file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-config-'));
+    const file = join(dir, 'staging.json');
+    writeFileSync(file, JSON.stringify({ ...deployment, CONFORMANCE_SORT_FEILDS: 'projects=title', CONFORMANCE_RUN_TIMEOUT: '20m' }));
+    expect(lines({ CONFORMANCE_CONFIG: file })).toEqual([
+      `CONFORMANCE_SORT_FEILDS: is not a setting (in ${file}): did you mean CONFORMANCE_SORT_FIELDS? [unknown_setting]`,
+    ]);
+  });
+
+  test('a misspelled CONFORMANCE_* variable of the environment', () => {
+    expect(lines({ CONFORMANCE_SEEED: '5' })).toEqual([
+      'CONFORMANCE_SEEED: is not a setting (in the environment): did you mean CONFORMANCE_SEED? [unknown_setting]',
+    ]);
+    expect(lines({ CONFORMANCE_BASEURL: 'http://x' })[0]).toContain('did you mean CONFORMANCE_BASE_URL?');
+    // nothing close: no guess, still an error
+    expect(lines({ CONFORMANCE_WIDGETS: '1' })).toEqual(['CONFORMANCE_WIDGETS: is not a setting (in the environment) [unknown_setting]']);
+  });
+
+  test('settings read from the environment only are known there', () => {
+    expect(loadConfig({ CONFORMANCE_VERBOSE: '1', CONFORMANCE_REPLAY_PATH: '3:1', CONFORMANCE_MOCK_READINGS: 'x=y', CONFORMANCE_IMAGE_ENV: 'A=1' }).ok).toBe(
+      true,
+    );
+  });
+});
+
+describe('keys without a base URL', () => {
+  test('are refused: the run would test the bundled mock, not the deployment the keys are for', () => {
+    const r = loadConfig({ ...keys });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.errors.map((e) => e.code)).toEqual(['keys_without_base_url']);
+    expect(!r.ok && configErrorLine(r.errors[0]!)).toMatch(/^CONFORMANCE_API_KEY: is set but CONFORMANCE_BASE_URL is not: .*--target bundled-mock/);
+  });
+
+  test('are accepted when the bundled mock is asked for outright, or the target is a container', () => {
+    expect(loadConfig({ ...keys, CONFORMANCE_TARGET: 'bundled-mock' }).ok).toBe(true);
+    expect(loadConfig({ ...keys, CONFORMANCE_MOCK_FAULT: 'field-mistyped' }).ok).toBe(true);
+    expect(loadConfig({ ...keys, CONFORMANCE_IMAGE: 'img:1' }).ok).toBe(true);
+    expect(codes({ ...deployment, CONFORMANCE_TARGET: 'bundled-mock' })).toContain('conflicting_targets:CONFORMANCE_TARGET');
   });
 });

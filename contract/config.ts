@@ -6,7 +6,7 @@ import { type RawSettings, readSources } from './config-source.js';
 import { defaults, type Settings, type Shape } from './settings.js';
 
 export type { ConfigError } from './config-error.js';
-export { ConfigurationFailed } from './config-error.js';
+export { configErrorLine, ConfigurationFailed } from './config-error.js';
 
 export type ConfigResult = { ok: true; settings: Settings; } | { ok: false; errors: ConfigError[]; };
 
@@ -46,6 +46,7 @@ function parseSettings(raw: RawSettings, errors: ConfigError[]): Settings {
     seed: p.parseInteger(errors, 'CONFORMANCE_SEED', raw.CONFORMANCE_SEED, -(2 ** 31)),
     numRuns: p.parseInteger(errors, 'CONFORMANCE_NUM_RUNS', raw.CONFORMANCE_NUM_RUNS, 1) ?? defaults.numRuns,
     statefulRuns: p.parseInteger(errors, 'CONFORMANCE_STATEFUL_RUNS', raw.CONFORMANCE_STATEFUL_RUNS, 1) ?? defaults.statefulRuns,
+    statefulSteps: p.parseInteger(errors, 'CONFORMANCE_STATEFUL_STEPS', raw.CONFORMANCE_STATEFUL_STEPS, 1) ?? defaults.statefulSteps,
     timeoutMs: p.parseInteger(errors, 'CONFORMANCE_TIMEOUT_MS', raw.CONFORMANCE_TIMEOUT_MS, 1) ?? defaults.timeoutMs,
     concurrency: p.parseInteger(errors, 'CONFORMANCE_CONCURRENCY', raw.CONFORMANCE_CONCURRENCY, 1) ?? defaults.concurrency,
     maxRetries: p.parseInteger(errors, 'CONFORMANCE_MAX_RETRIES', raw.CONFORMANCE_MAX_RETRIES, 0) ?? defaults.maxRetries,
@@ -70,16 +71,39 @@ function parseSettings(raw: RawSettings, errors: ConfigError[]): Settings {
     image: raw.CONFORMANCE_IMAGE,
     imagePort: p.parseInteger(errors, 'CONFORMANCE_IMAGE_PORT', raw.CONFORMANCE_IMAGE_PORT, 1),
     viaPrism: p.parseFlag(errors, 'CONFORMANCE_VIA_PRISM', raw.CONFORMANCE_VIA_PRISM),
-    target: p.parseEnum(errors, 'CONFORMANCE_TARGET', raw.CONFORMANCE_TARGET, ['prism-mock'] as const, 'unknown_target'),
+    target: p.parseEnum(errors, 'CONFORMANCE_TARGET', raw.CONFORMANCE_TARGET, ['prism-mock', 'bundled-mock'] as const, 'unknown_target'),
   };
   checkCombinations(s, raw, errors);
   return s;
 }
 
+/** Settings that choose the bundled mock's behaviour: given, the bundled mock is the target asked for. */
+const MOCK_SETTINGS = ['CONFORMANCE_MOCK_FAULT', 'CONFORMANCE_MOCK_SHAPE', 'CONFORMANCE_MOCK_DEPRECATE', 'CONFORMANCE_MOCK_POPULATION'] as const;
+
 function checkCombinations(s: Settings, raw: RawSettings, errors: ConfigError[]): void {
   const { team, otherTeam } = s.keys;
   if (raw.CONFORMANCE_BASE_URL && raw.CONFORMANCE_IMAGE) {
     errors.push({ code: 'conflicting_targets', setting: 'CONFORMANCE_IMAGE', message: 'give CONFORMANCE_BASE_URL or CONFORMANCE_IMAGE, not both' });
+  }
+  if ((raw.CONFORMANCE_BASE_URL || raw.CONFORMANCE_IMAGE) && raw.CONFORMANCE_TARGET) {
+    errors.push({
+      code: 'conflicting_targets',
+      setting: 'CONFORMANCE_TARGET',
+      message: `names the ${raw.CONFORMANCE_TARGET} as the target, but ${
+        raw.CONFORMANCE_BASE_URL ? 'CONFORMANCE_BASE_URL' : 'CONFORMANCE_IMAGE'
+      } names another`,
+    });
+  }
+  // Keys are a deployment's. Set without its address, the run would test the bundled mock, pass, and
+  // be read as a verdict on the deployment: refused unless the bundled mock is asked for outright.
+  const mockAsked = raw.CONFORMANCE_TARGET !== undefined || MOCK_SETTINGS.some((n) => raw[n] !== undefined);
+  if ((team !== undefined || otherTeam !== undefined) && !raw.CONFORMANCE_BASE_URL && !raw.CONFORMANCE_IMAGE && !mockAsked) {
+    errors.push({
+      code: 'keys_without_base_url',
+      setting: team !== undefined ? 'CONFORMANCE_API_KEY' : 'CONFORMANCE_API_KEY_OTHER_TEAM',
+      message:
+        'is set but CONFORMANCE_BASE_URL is not: the run would test the bundled mock, not your deployment; set CONFORMANCE_BASE_URL (or --config <file>), or run the bundled mock with --target bundled-mock',
+    });
   }
   if (team !== undefined && otherTeam === undefined) {
     errors.push({

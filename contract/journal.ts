@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Leftovers, RunAccounting, StopCause, TouchedRecord } from './run.js';
 import type { KeyName } from './settings.js';
 
-export type RecordKind = 'assignment' | 'attachment' | 'file' | 'organization' | 'employee';
+/** Every kind of record a run can leave behind: what it deletes, and what the API offers no delete of (captures have no path of their own). */
+export type RecordKind = 'assignment' | 'attachment' | 'file' | 'organization' | 'employee' | 'capture';
 
 export type JournalEvent =
   /** A record the run created; `deletable: false` when the API offers no way to delete it. */
@@ -28,6 +29,7 @@ const COLLECTION: Record<RecordKind, string> = {
   file: 'files',
   organization: 'organizations',
   employee: 'employees',
+  capture: 'captures',
 };
 
 export function readEvents(file: string): JournalEvent[] {

@@ -31,6 +31,8 @@ export interface Settings {
   seed?: number;
   numRuns: number;
   statefulRuns: number;
+  /** Steps at most per model-based run (CONFORMANCE_STATEFUL_STEPS). */
+  statefulSteps: number;
   timeoutMs: number;
   concurrency: number;
   maxRetries: number;
@@ -52,7 +54,8 @@ export interface Settings {
   image?: string;
   imagePort?: number;
   viaPrism: boolean;
-  target?: 'prism-mock';
+  /** A target named outright: Prism's mock of specs/openapi.json, or the bundled mock (even with keys set). */
+  target?: 'prism-mock' | 'bundled-mock';
 }
 
 export const API_PREFIX = '/api/public/v1';
@@ -63,6 +66,7 @@ export const defaults = {
   shape: 'auto' as const,
   numRuns: 8,
   statefulRuns: 5,
+  statefulSteps: 25,
   timeoutMs: 15_000,
   concurrency: 4,
   maxRetries: 3,
@@ -88,8 +92,25 @@ export const keySettingNames: Record<KeyName, string> = {
   noApiAccess: 'CONFORMANCE_API_KEY_NO_API_ACCESS',
 };
 
+/** What a check that needs each key needs it for, in a skip reason's words. */
+export const keyNeeds: Record<KeyName, string> = {
+  team: 'a key of team A',
+  otherTeam: 'a key of another team',
+  readOnly: 'a team A key with read scopes only',
+  noApiAccess: 'a key of a plan without API access',
+};
+
 /** Settings a check can require; a missing one skips the check with this name as the reason. */
 export type PathSetting = keyof Settings['paths'];
+
+/** What each path setting gives, in a skip reason's words: the document names the endpoint but shows no path. */
+export const pathNeeds: Record<PathSetting, string> = {
+  organizationCreate: 'the path of create organization',
+  attachmentDownload: 'the path of the attachment download, which §4 names but does not show',
+  fileDelete: 'the path of the file delete, which §4 names but does not show',
+  captureIntake: 'the path of the capture intake, which §1 names but does not show',
+  openapi: 'the path of the machine-readable description (§9), which the document does not show',
+};
 export const pathSettingNames: Record<PathSetting, string> = {
   organizationCreate: 'CONFORMANCE_PATH_ORGANIZATION_CREATE',
   attachmentDownload: 'CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD',

@@ -1,19 +1,43 @@
 #!/usr/bin/env bash
 # Builds the local base image `conformance-node-base:local` (or $BASE_IMAGE)
 # without any image registry: a root filesystem holding this machine's `node`
-# binary, the shared libraries it loads, and a POSIX shell, imported with
-# `docker import`. The mock's Dockerfile starts FROM it.
+# binary, the shared libraries it loads and those the native addons of the
+# project's node_modules load (the test runner's transformer is one), and a POSIX
+# shell, imported with `docker import`. The Dockerfile's images start FROM it.
+# Run it from the project's root, after `npm ci`.
 #
-# Rebuilt only when missing or when the host's node version changed
-# (the image carries the version as the label conformance.node-version).
+# Rebuilt only when missing, or when the host's node version or the set of files
+# it would hold changed (the image carries both as the labels
+# conformance.node-version and conformance.files).
 set -euo pipefail
 
 image="${BASE_IMAGE:-conformance-node-base:local}"
 node_bin="$(command -v node)"
 node_version="$("$node_bin" --version)"
 
-current="$(docker image inspect --format '{{ index .Config.Labels "conformance.node-version" }}' "$image" 2>/dev/null || true)"
-if [ "$current" = "$node_version" ]; then
+# Every file of the image: node, the shell, and the shared libraries ldd names for
+# them and for each native addon (*.node) under node_modules/.
+files_of() {
+  echo "$1"
+  ldd "$1" 2>/dev/null | grep -oE '/[^ ]+' | while read -r lib; do
+    [ -e "$lib" ] && echo "$lib"
+  done
+}
+files="$(
+  {
+    files_of "$node_bin"
+    files_of "$(readlink -f /bin/sh)"
+    if [ -d node_modules ]; then
+      find node_modules -name '*.node' -type f | while read -r addon; do
+        files_of "$addon" | tail -n +2
+      done
+    fi
+  } | sort -u
+)"
+fingerprint="$(printf '%s\n' "$files" | sha256sum | cut -c1-16)"
+
+current="$(docker image inspect --format '{{ index .Config.Labels "conformance.node-version" }} {{ index .Config.Labels "conformance.files" }}' "$image" 2>/dev/null || true)"
+if [ "$current" = "$node_version $fingerprint" ]; then
   echo "base image $image is current (node $node_version)"
   exit 0
 fi
@@ -21,17 +45,9 @@ fi
 root="$(mktemp -d)"
 trap 'rm -rf "$root"' EXIT
 
-# Copies a file under the same path in the image, with the libraries ldd names for it.
-add_with_libs() {
-  local file="$1"
+printf '%s\n' "$files" | while read -r file; do
   cp --parents -L "$file" "$root"
-  ldd "$file" 2>/dev/null | grep -oE '/[^ ]+' | while read -r lib; do
-    [ -e "$lib" ] && cp --parents -L "$lib" "$root"
-  done
-}
-
-add_with_libs "$node_bin"
-add_with_libs "$(readlink -f /bin/sh)"
+done
 mkdir -p "$root/bin" "$root/usr/local/bin" "$root/tmp" "$root/etc" "$root/app"
 [ -e "$root/bin/sh" ] || ln -s "$(readlink -f /bin/sh)" "$root/bin/sh"
 [ "$node_bin" = "/usr/local/bin/node" ] || ln -sf "$node_bin" "$root/usr/local/bin/node"
@@ -43,6 +59,7 @@ printf 'hosts: files dns\n' > "$root/etc/nsswitch.conf"
 tar -C "$root" -c . | docker import \
   --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' \
   --change "LABEL conformance.node-version=$node_version" \
+  --change "LABEL conformance.files=$fingerprint" \
   --change 'WORKDIR /app' \
   --change 'CMD ["node"]' \
   - "$image" >/dev/null

@@ -1,35 +1,26 @@
 // The reference mock's library entry (contract C3): start(options) → { url, settings, close }.
 // It composes three parts that import one way: the reference behaviour (reference/), a fault's
 // hooks into it (faults/), and, for a mock without a fault, the layer that answers plain reads
-// before the framework and keeps list pages (fast/). The seed data (seed/) fills the store.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// before the framework and keeps list pages (fast/). The seed data (seed/) fills the store
+// (state.ts). What it exports is the package's `./mock` (package.json "exports"): the types of
+// those exports are declared where no type of the framework or the reference is reachable
+// (options.ts), so that the published declarations need none of them (build/package.mjs).
 import { fastLayer } from './fast/index.js';
-import { faultNamed, UnknownFault } from './faults/index.js';
-import type { MockOptions } from './options.js';
-import { buildServer, type Front, routeTable } from './reference/app.js';
-import { Authenticator, type MockKeys, resolveKeys } from './reference/auth.js';
-import { BlobStore } from './reference/blob-store.js';
-import { type AppContext, BASE_PATH, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './reference/context.js';
-import type { Hooks } from './reference/hooks.js';
-import { IdempotencyStore } from './reference/idempotency-store.js';
+import { faults as allFaults } from './faults/index.js';
+import type { FaultSummary, MockOptions } from './options.js';
+import { buildServer, type Front } from './reference/app.js';
 import { sortFieldsSetting } from './reference/lists.js';
-import { CHOSEN_PATHS, type ServedOpenApi, servedOpenApi } from './reference/openapi.js';
-import { CursorCodec } from './reference/pagination.js';
+import { CHOSEN_PATHS } from './reference/openapi.js';
 import type { RouteTable } from './reference/pipeline.js';
-import { ReadingError, Readings } from './reference/readings.js';
-import { Render, type Shape } from './reference/render.js';
-import { createStore } from './reference/store.js';
-import { generateSeed } from './seed/generate.js';
-import { loadSeed } from './seed/load.js';
+import { createState, type MockState } from './state.js';
 
-export { type Fault, type FaultName, faults } from './faults/index.js';
-export type { MockOptions } from './options.js';
+export { type FaultSummary, type MockOptions, MockOptionsError } from './options.js';
 export { parseReadings, type ReadingChoice, ReadingError, readings } from './reference/readings.js';
 /** The seed data's generator of pseudo-random numbers, for workloads that must repeat exactly (bench/). */
 export { prng } from './seed/generate.js';
+
+/** Every fault start({ fault }) can switch on: its name, the requirements a run must then report failed, what it does. */
+export const faults: readonly FaultSummary[] = allFaults;
 
 export interface RunningMock {
   url: string;
@@ -38,98 +29,6 @@ export interface RunningMock {
   /** The data directory of the encrypted blob store. */
   dataDir: string;
   close(): Promise<void>;
-}
-
-export class MockOptionsError extends Error {}
-
-function checkOptions(o: MockOptions): void {
-  if (o.host !== undefined && o.host !== '127.0.0.1') throw new MockOptionsError(`host must be 127.0.0.1 (got ${String(o.host)})`);
-  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
-    throw new MockOptionsError(`port must be an integer 0-65535 (got ${String(o.port)})`);
-  }
-  if (o.shape !== undefined && o.shape !== 'full' && o.shape !== 'legacy') throw new MockOptionsError(`shape must be full or legacy (got ${String(o.shape)})`);
-  if (o.seed !== undefined && !Number.isSafeInteger(o.seed)) throw new MockOptionsError(`seed must be an integer (got ${String(o.seed)})`);
-  if (o.population !== undefined && !(Number.isInteger(o.population) && o.population >= 1 && o.population <= 1_000_000)) {
-    throw new MockOptionsError(`population must be an integer 1-1000000 (got ${String(o.population)})`);
-  }
-  for (const name of ['requestTimeoutMs', 'bodyTimeoutMs', 'idempotencyMaxKeys', 'idempotencyMaxBytes'] as const) {
-    const v = o[name];
-    if (v !== undefined && !(Number.isSafeInteger(v) && v >= 1)) throw new MockOptionsError(`${name} must be a positive integer (got ${String(v)})`);
-  }
-}
-
-function encryptionKey(k: MockOptions['encryptionKey']): Buffer {
-  if (k === undefined) return randomBytes(32);
-  const buf = typeof k === 'string' ? Buffer.from(k, 'hex') : k;
-  if (buf.length !== 32) throw new MockOptionsError('encryptionKey must be 32 bytes (64 hex characters)');
-  return buf;
-}
-
-/** The per-start state of a mock (context, routes, served description, keys) before any server is built on it. */
-export interface MockState {
-  ctx: AppContext;
-  /** The routes the reference serves, as the fault (if any) edited them. */
-  table: RouteTable;
-  openapi: ServedOpenApi;
-  keys: MockKeys;
-  dataDir: string;
-  /** Removes the data directory when it was made here (no dataDir option). */
-  dispose(): Promise<void>;
-}
-
-/** What start() serves, without a server: tests build two servers on one state to compare them (fast/direct-reads.test.ts). */
-export async function createState(options: MockOptions = {}): Promise<MockState> {
-  checkOptions(options);
-  let readings: Readings;
-  let fault: ReturnType<typeof faultNamed> | undefined;
-  try {
-    readings = new Readings(options.readings);
-    fault = options.fault === undefined ? undefined : faultNamed(options.fault);
-  } catch (err) {
-    throw err instanceof ReadingError || err instanceof UnknownFault ? new MockOptionsError(err.message) : err;
-  }
-  const shape = options.shape ?? 'full';
-  const keys = resolveKeys(options.keys);
-  const key = encryptionKey(options.encryptionKey);
-  const ownsDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'api-mock-')));
-  const dispose = () => (ownsDir ? rm(dataDir, { recursive: true, force: true }) : Promise.resolve());
-  try {
-    const organizationShape: Shape = readings.value('organization-shape') === 'other' ? (shape === 'full' ? 'legacy' : 'full') : shape;
-    const openapi = servedOpenApi({
-      deprecate: options.deprecate ?? [],
-      shape: organizationShape === shape ? shape : 'either',
-      baseUrl: 'http://127.0.0.1:4010',
-    });
-    const store = loadSeed(createStore(), generateSeed(options.seed ?? 1, options.population));
-    const hooks: Hooks = {};
-    const ctx: AppContext = {
-      basePath: BASE_PATH,
-      shape,
-      store,
-      render: new Render(store, { project: shape, organization: organizationShape }, options.extraFields === true, readings.value('timestamp-format')),
-      readings,
-      codec: new CursorCodec(undefined, readings.value('cursor-format') === 'signed'),
-      idem: new IdempotencyStore(Date.now, {
-        ...(options.idempotencyMaxKeys !== undefined ? { maxKeys: options.idempotencyMaxKeys } : {}),
-        ...(options.idempotencyMaxBytes !== undefined ? { maxBytes: options.idempotencyMaxBytes } : {}),
-      }),
-      blobs: await BlobStore.open(dataDir, key),
-      auth: new Authenticator(keys, readings),
-      deprecated: openapi.deprecatedOperations,
-      uploadLimit: Number(readings.value('upload-limit').replace(/^request-/, '')),
-      uploadLimitCounts: readings.value('upload-limit').startsWith('request-') ? 'request' : 'file',
-      timeouts: { requestMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, bodyMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS },
-      hooks,
-    };
-    const { routes, ...faultHooks } = fault?.hooks(ctx) ?? {};
-    Object.assign(hooks, faultHooks);
-    const table = routeTable(openapi, routes);
-    return { ctx: { ...ctx, basePath: table.basePath }, table, openapi, keys, dataDir, dispose };
-  } catch (err) {
-    await dispose();
-    throw err;
-  }
 }
 
 /**

@@ -1,5 +1,7 @@
 // The options of the mock's library entry (contract C3: start(options) → { url, settings, close }),
-// typed with their documented defaults.
+// typed with their documented defaults, the error of an option out of range, and a fault as the
+// entry lists it. The package publishes these declarations (`./mock`): they name no type of the
+// framework or of the reference's internals.
 import type { MockKeys } from './reference/auth.js';
 import type { ReadingChoice } from './reference/readings.js';
 import type { Shape } from './reference/render.js';
@@ -35,8 +37,26 @@ export interface MockOptions {
   requestTimeoutMs?: number;
   /** Longest pause between two chunks of a request body, in ms; default DEFAULT_BODY_TIMEOUT_MS (30 s). Then 408. */
   bodyTimeoutMs?: number;
+  /**
+   * Longest time a download waits for its client to read, in ms; default DEFAULT_DOWNLOAD_IDLE_TIMEOUT_MS (30 s).
+   * Then the download ends and the connection closes.
+   */
+  downloadIdleTimeoutMs?: number;
   /** Completed idempotency keys kept at most; default 10,000 (mock/reference/idempotency-store.ts IDEMPOTENCY_DEFAULTS). */
   idempotencyMaxKeys?: number;
   /** Bytes of responses kept for idempotent replays at most; default 16 MiB (mock/reference/idempotency-store.ts IDEMPOTENCY_DEFAULTS). */
   idempotencyMaxBytes?: number;
+}
+
+/** An option out of range: start() rejects with it before anything listens. */
+export class MockOptionsError extends Error {}
+
+/** A fault as the library entry lists it (`faults`): what start({ fault: name }) switches on. */
+export interface FaultSummary {
+  name: string;
+  /** The requirement ids a conformance run against the mock must then report failed. */
+  requirements: readonly string[];
+  description: string;
+  /** The project/organization shape the mock must serve for the fault to show. */
+  shape: 'full' | 'legacy';
 }

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { validate } from '../specs/index.js';
 import { MockOptionsError, start } from './index.js';
-import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './reference/context.js';
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_DOWNLOAD_IDLE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './reference/context.js';
+import { clientErrorOf } from './reference/protocol.js';
 import { startTestMock, type TestMock, uploadForm } from './testing/client.js';
 import { rawExchange, type RawReply } from './testing/raw-http.js';
 
@@ -76,16 +77,25 @@ describe('a body that stops part-way', () => {
 });
 
 describe('the request timeout', () => {
-  it('answers 408 for a request head that never ends', async () => {
+  it("answers 408 for a request head that never ends, naming the head's timeout", async () => {
     const r = await rawExchange(t.mock.url, 'GET /api/public/v1/projects HTTP/1.1\r\nHost: 127.0.0.1\r\n', { waitMs: 5_000 });
     expect408(r);
     expect(r.ms).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
+    expect(r.json.detail).toEqual({ head: `not received within ${REQUEST_TIMEOUT_MS} ms` });
+  });
+
+  it('names 60 s for a head and the request timeout for a whole request, by default', () => {
+    const timeouts = { requestMs: DEFAULT_REQUEST_TIMEOUT_MS, bodyMs: DEFAULT_BODY_TIMEOUT_MS, downloadIdleMs: DEFAULT_DOWNLOAD_IDLE_TIMEOUT_MS };
+    const timedOut = Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+    expect(clientErrorOf(timedOut, timeouts, false).detail).toEqual({ head: 'not received within 60000 ms' });
+    expect(clientErrorOf(timedOut, timeouts, true).detail).toEqual({ request: 'not received within 120000 ms' });
   });
 
   it('answers 408 for a body that trickles for longer than the request timeout', async () => {
     const then = Array.from({ length: 40 }, (_, i) => ({ afterMs: 100 + i * 100, data: 'y'.repeat(16) }));
     const r = await rawExchange(t.mock.url, uploadHead('trickle', 1 << 20), { waitMs: 6_000, then });
     expect408(r);
+    expect(r.json.detail).toEqual({ request: `not received within ${REQUEST_TIMEOUT_MS} ms` });
     await vi.waitFor(async () => expect((await blobFiles()).filter((f) => f.endsWith('.part'))).toEqual([]), { timeout: 2_000, interval: 20 });
     const retry = await t.call('POST', '/files', { raw: uploadForm('after the trickle'), headers: { 'idempotency-key': 'trickle' } });
     expect(retry.status).toBe(201);
@@ -107,6 +117,7 @@ describe('options', () => {
     [{ bodyTimeoutMs: -1 }],
     [{ requestTimeoutMs: 1.5 }],
     [{ requestTimeoutMs: Number.NaN }],
+    [{ downloadIdleTimeoutMs: 0 }],
   ])('rejects %j', async (o) => {
     await expect(start(o)).rejects.toBeInstanceOf(MockOptionsError);
   });

@@ -1,9 +1,21 @@
 import type { RunAccounting } from '../contract/run.js';
 import { type Outcome, rootCauses } from './causes.js';
 import { type Entry, mergeReadings, mergeWarnings, NOT_SELECTED, toEntry } from './check-entry.js';
+import { AUDIT_CONCERN, auditEntry, findingFailure, foldFindings } from './findings.js';
 import { checkMeta } from './meta.js';
-import { type MockStart, mockStartLines, replayCommand, type ReplayTarget } from './replay.js';
-import type { CatalogEntry, CheckMeta, CheckResult, Report, ReportCheck, ReportRequirement, RequirementStatus, RunContext, RunError } from './types.js';
+import { type MockStart, mockStartLines, replayCommand, type ReplaySettings, type ReplayTarget } from './replay.js';
+import type {
+  CatalogEntry,
+  CheckMeta,
+  CheckResult,
+  Report,
+  ReportCheck,
+  ReportFailure,
+  ReportRequirement,
+  RequirementStatus,
+  RunContext,
+  RunError,
+} from './types.js';
 
 export interface BuildInput {
   checks: readonly CheckResult[];
@@ -24,6 +36,8 @@ export interface BuildInput {
   errors?: readonly RunError[];
   /** How the bundled mock was started (its flags), so the report can say how to start it again. */
   mock?: MockStart;
+  /** How the run was pointed at its target (settings file, target settings, report folder): its replays are pointed the same way. */
+  replay?: ReplaySettings;
 }
 
 export { NOT_SELECTED };
@@ -65,12 +79,20 @@ function blockReason(parts: readonly Part[]): string {
   const f = p.entry.failure;
   const step = f?.setup?.at(-1);
   if (step) return `blocked: setup step "${step}" failed (${p.entry.check.cause ?? 'see causes'})`;
+  if (f?.finding !== undefined) return `blocked: a response it needed is wrong: ${f.message} (${p.entry.check.cause ?? 'see causes'})`;
   return `not reached: check "${p.entry.check.name}" failed first on ${p.entry.failed.join(', ')} (${p.entry.check.cause ?? 'see causes'})`;
 }
 
 function replayTarget(input: BuildInput, seed: number | null): ReplayTarget {
   const t = input.context?.target;
-  return { kind: t?.kind ?? 'unknown', baseUrl: t?.baseUrl ?? null, seed, viaPrism: t?.viaPrism, ...(input.mock ? { mock: input.mock } : {}) };
+  return {
+    kind: t?.kind ?? 'unknown',
+    baseUrl: t?.baseUrl ?? null,
+    seed,
+    viaPrism: t?.viaPrism,
+    ...(input.mock ? { mock: input.mock } : {}),
+    ...(input.replay ? { settings: input.replay } : {}),
+  };
 }
 
 /** Test results + catalog + run context → the conformance.json object (C6). Pure. */
@@ -92,7 +114,11 @@ export function buildReport(input: BuildInput): Report {
     metas.push({ name: result.name, meta });
     const entry = toEntry(result, meta, isSelected);
     const notRun = notRunReason(result, stopped?.message);
-    if (notRun && entry.check.status === 'skipped' && entry.check.reason !== NOT_SELECTED) entry.check.notRun = notRun;
+    if (notRun && entry.check.status === 'skipped' && entry.check.reason !== NOT_SELECTED) {
+      entry.check.notRun = notRun;
+      // One reason for every check the stop kept from running, in the run's words, not the runner's.
+      entry.check.reason = `not run: ${notRun}`;
+    }
     if (meta.requirements.length === 0) errors.push({ source: result.moduleId, message: `check "${result.name}" names no requirement` });
     for (const id of meta.requirements) {
       if (!known.has(id)) errors.push({ source: result.moduleId, message: `check "${result.name}" names unknown requirement ${id}` });
@@ -109,9 +135,45 @@ export function buildReport(input: BuildInput): Report {
       });
     }
   }
+  // What every response must be, judged on every response: its findings under their own requirements.
+  const audit = foldFindings(metas.map((m) => m.meta), isSelected);
+  const auditFailures = new Map<string, ReportFailure[]>();
+  for (const id of audit.judged.keys()) {
+    if (!known.has(id)) continue;
+    const entry = auditEntry(id, audit.findings);
+    byRequirement.set(id, [...(byRequirement.get(id) ?? []), { entry, status: entry.check.status }]);
+  }
+  for (const f of audit.findings) {
+    const failures = f.requirements.map((id) => findingFailure(f, id));
+    const command = replayCommand(replay, f.requirements, null);
+    failures.forEach((failure, i) => {
+      if (command) failure.replay = command;
+      auditFailures.set(f.requirements[i]!, [...(auditFailures.get(f.requirements[i]!) ?? []), failure]);
+    });
+    const check = byRequirement.get(f.requirements[0]!)?.find((p) => p.entry.check.concern === AUDIT_CONCERN)?.entry.check;
+    if (check) {
+      outcomes.push({
+        check,
+        failure: failures[0]!,
+        failed: f.requirements,
+        blocked: [],
+        finding: { message: f.message, seenIn: f.seenIn, responses: f.count },
+      });
+    }
+  }
   const statusById = new Map(input.catalog.map((entry) => [entry.id, statusOf(entry, byRequirement.get(entry.id) ?? [])]));
   const rankOf = new Map(input.catalog.map((entry, i) => [entry.id, i]));
   const causes = rootCauses(outcomes, { endedBlocked: (id) => statusById.get(id) === 'blocked', rank: (id) => rankOf.get(id) ?? rankOf.size });
+  // A finding under several requirements is one cause: each of its failures, and the audit's entry of each requirement, name it.
+  const causeOfFinding = new Map(
+    outcomes.flatMap((o) => (o.failure.finding !== undefined && o.failure.cause ? [[o.failure.finding, o.failure.cause] as const] : [])),
+  );
+  for (const failures of auditFailures.values()) for (const f of failures) f.cause ??= causeOfFinding.get(f.finding!);
+  for (const parts of byRequirement.values()) {
+    for (const { entry } of parts) {
+      if (entry.check.concern === AUDIT_CONCERN && entry.failure?.finding) entry.check.cause ??= causeOfFinding.get(entry.failure.finding);
+    }
+  }
   const requirements = input.catalog.map((entry): ReportRequirement => {
     const parts = byRequirement.get(entry.id) ?? [];
     const checks = parts.map((p) => p.entry.check);
@@ -122,7 +184,10 @@ export function buildReport(input: BuildInput): Report {
       level: entry.level,
       status,
       checks,
-      failures: parts.flatMap((p) => (p.status === 'failed' && p.entry.failure ? [p.entry.failure] : [])),
+      failures: [
+        ...parts.flatMap((p) => (p.status === 'failed' && p.entry.failure && p.entry.check.concern !== AUDIT_CONCERN ? [p.entry.failure] : [])),
+        ...(auditFailures.get(entry.id) ?? []),
+      ],
     };
     if (entry.quote !== undefined) r.quote = entry.quote;
     if (entry.subject !== undefined) r.subject = entry.subject;

@@ -29,7 +29,15 @@ export interface Outcome {
   failure: ReportFailure;
   failed: string[];
   blocked: string[];
+  /** For an audit finding: its words, where it was met and how often (the cause takes them). */
+  finding?: { message: string; seenIn: string[]; responses: number; };
 }
+
+/**
+ * What groups outcomes into one cause: the audit's finding they are or were blocked by (the rule and
+ * the pointer, whichever check or resource met it), else their message with what varies folded.
+ */
+const groupKey = (o: Outcome) => (o.failure.finding !== undefined ? `finding ${o.failure.finding}` : causeMessage(o.failure.message));
 
 const addAll = (into: string[], ids: readonly string[]) => {
   for (const id of ids) if (!into.includes(id)) into.push(id);
@@ -62,25 +70,28 @@ export function rootCauses(outcomes: readonly Outcome[], options: CauseOptions =
   const rank = options.rank ?? (() => 0);
   const groups = new Map<string, Group>();
   for (const o of outcomes) {
-    const message = causeMessage(o.failure.message);
-    const g = groups.get(message) ?? { message, setup: [], failed: [], blocked: [], checks: { failed: [], blocked: [] }, failure: o.failure, members: [] };
+    const key = groupKey(o);
+    const message = o.finding?.message ?? (o.failure.finding !== undefined ? headline(o.failure.message) : causeMessage(o.failure.message));
+    const g = groups.get(key) ?? { key, message, setup: [], failed: [], blocked: [], checks: { failed: [], blocked: [] }, failure: o.failure, members: [] };
+    if (o.finding) Object.assign(g, { message: o.finding.message, seenIn: o.finding.seenIn, responses: o.finding.responses });
     const step = o.failure.setup?.at(-1);
     if (step) addAll(g.setup, [step]);
     addAll(g.failed, o.failed);
     addAll(g.blocked, o.blocked);
     addAll(o.check.status === 'blocked' ? g.checks.blocked : g.checks.failed, [o.check.name]);
     g.members.push(o);
-    groups.set(message, g);
+    groups.set(key, g);
   }
   mergeBareProblems(groups);
   const byRank = (x: string, y: string) => rank(x) - rank(y);
   for (const g of groups.values()) {
     g.blocked = g.blocked.filter((r) => !g.failed.includes(r) && endedBlocked(r)).sort(byRank);
     g.failed.sort(byRank);
-    g.failure = representative(g.members, rank).failure;
+    // A finding's own evidence (its first response, centred on what is wrong) speaks for it.
+    g.failure = (g.members.find((m) => m.finding) ?? representative(g.members, rank)).failure;
   }
   const sorted = [...groups.values()].sort((a, b) => size(b) - size(a) || b.members.length - a.members.length);
-  return sorted.map(({ members, ...g }, i) => {
+  return sorted.map(({ members, key: _key, ...g }, i) => {
     const id = `C${i + 1}`;
     for (const m of members) {
       m.check.cause = id;
@@ -90,13 +101,14 @@ export function rootCauses(outcomes: readonly Outcome[], options: CauseOptions =
   });
 }
 
-type Group = Omit<RootCause, 'id'> & { members: Outcome[]; };
+type Group = Omit<RootCause, 'id'> & { key: string; members: Outcome[]; };
 
 // "X must be boolean" (a check naming only the problem) and "page of organization does not match
 // the page envelope: X must be boolean" (a step saying where it met it) are one cause.
 function mergeBareProblems(groups: Map<string, Group>): void {
-  for (const [message, g] of groups) {
-    const host = [...groups.values()].find((h) => h !== g && h.message.endsWith(`: ${message}`));
+  for (const [key, g] of groups) {
+    if (key.startsWith('finding ')) continue;
+    const host = [...groups.values()].find((h) => h !== g && !h.key.startsWith('finding ') && h.message.endsWith(`: ${g.message}`));
     if (!host) continue;
     addAll(host.setup, g.setup);
     addAll(host.failed, g.failed);
@@ -104,7 +116,7 @@ function mergeBareProblems(groups: Map<string, Group>): void {
     addAll(host.checks.failed, g.checks.failed);
     addAll(host.checks.blocked, g.checks.blocked);
     host.members.push(...g.members);
-    groups.delete(message);
+    groups.delete(key);
   }
 }
 

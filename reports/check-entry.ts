@@ -16,7 +16,8 @@ export interface Entry {
 /** One check's line in the report, and its failure evidence when it failed or was blocked. */
 export function toEntry(result: CheckResult, meta: CheckMeta, isSelected: (id: string) => boolean): Entry {
   const f = meta.failure;
-  const blocked = result.state === 'failed' && f?.setup !== undefined && (f.requirements ?? []).length === 0;
+  // Stopped by a shared step's failure, or by what the audit found wrong in a response it needed.
+  const blocked = result.state === 'failed' && (f?.setup !== undefined || f?.finding !== undefined) && (f.requirements ?? []).length === 0;
   const status = result.state === 'pending' ? 'skipped' : blocked ? 'blocked' : result.state;
   const check: ReportCheck = { name: result.name, status, concern: meta.concern, durationMs: Math.round(result.durationMs) };
   if (status === 'skipped') {
@@ -40,6 +41,8 @@ export function toEntry(result: CheckResult, meta: CheckMeta, isSelected: (id: s
   };
   if (f?.counterexample !== undefined) failure.counterexample = f.counterexample;
   if (f?.setup?.length) failure.setup = [...f.setup];
+  if (f?.excerpt !== undefined) failure.excerpt = f.excerpt;
+  if (f?.finding !== undefined) failure.finding = f.finding;
   const concerned = f?.requirements?.filter((id) => meta.requirements.includes(id)) ?? [];
   const failed = blocked ? [] : concerned.length > 0 ? concerned : [...meta.requirements];
   return { check, failure, failed };

@@ -13,6 +13,11 @@ h2 { font-size: 17px; margin: 20px 0 8px; display: flex; gap: 12px; align-items:
 .chip, .status { display: inline-block; border-radius: 12px; padding: 1px 10px; font-weight: 600; color: #fff; white-space: nowrap; border: 0; }
 .chip { font: inherit; font-weight: 600; cursor: pointer; outline-offset: 2px; }
 .chip[aria-pressed="true"] { outline: 3px solid var(--fg); }
+.chip.zero { background: #eaeef2; color: var(--muted); }
+.chip.s-incomplete { background: #fff8c5; color: #7d4e00; border: 2px solid var(--block); cursor: default; }
+.verdict { font-size: 17px; margin: 4px 0 8px; padding: 6px 12px; border-left: 6px solid var(--muted); background: #f6f8fa; }
+.verdict.v-conforms { border-left-color: var(--pass); } .verdict.v-does-not-conform { border-left-color: var(--fail); } .verdict.v-incomplete { border-left-color: var(--block); background: #fff8c5; }
+#leftovers summary { cursor: pointer; }
 .status { font-size: 12px; }
 .s-passed { background: var(--pass); } .s-failed { background: var(--fail); } .s-blocked { background: var(--block); } .s-skipped { background: var(--skip); } .s-not-testable { background: var(--nt); }
 #summary-chart { display: block; max-width: 100%; height: auto; margin: 4px 0 8px; }

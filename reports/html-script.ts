@@ -25,6 +25,7 @@ export const script = `
     if (f.setup && f.setup.length) parts.push(block('in setup', f.setup.join(' › '), 'setup'));
     if (f.curl) parts.push(block('reproduce with curl (export CONFORMANCE_API_KEY first)', f.curl, 'curl'));
     if (f.request) parts.push(block('request', transcriptRequest(f.request), 'request'));
+    if (f.excerpt !== undefined) parts.push(block('around what is wrong', f.excerpt, 'excerpt'));
     if (f.response) parts.push(block('response', transcriptResponse(f.response), 'response'));
     if (f.seed !== null || f.path !== null) parts.push(block('fast-check', 'seed: ' + f.seed + (f.path !== null ? '\\npath: ' + f.path : ''), 'seed'));
     if (f.counterexample !== undefined) parts.push(block('shrunk counterexample', JSON.stringify(f.counterexample, null, 2), 'counterexample'));
@@ -42,7 +43,8 @@ export const script = `
   function compact(f) {
     var parts = [];
     if (f.request) {
-      var body = f.response && f.response.body !== undefined ? f.response.body : '';
+      // The part of the body around what is wrong, when the failure says where; else its start.
+      var body = f.excerpt !== undefined ? f.excerpt : f.response && f.response.body !== undefined ? f.response.body : '';
       var brief = f.request.method + ' ' + f.request.url + (f.response ? '\\n→ ' + f.response.status + (body ? ' ' + (body.length > 300 ? body.slice(0, 299) + '…' : body) : '') : '');
       parts.push(block('request → response', brief, 'exchange'));
     }
@@ -63,7 +65,8 @@ export const script = `
     causeNumber[c.id] = i + 1;
     var facts = [];
     if (c.failed.length) facts.push(fact('failed', idLinks(c.failed)));
-    if (c.blocked.length) facts.push(fact('blocked', [el('span', { text: c.blocked.length + ' requirement' + (c.blocked.length === 1 ? '' : 's') + ' (' + c.checks.blocked.length + ' check' + (c.checks.blocked.length === 1 ? '' : 's') + ')' + (c.setup.length ? ' — setup step ' + c.setup.map(function (s) { return '"' + s + '"'; }).join(', ') + ' failed' : '') + ': ' })].concat(idLinks(c.blocked))));
+    if (c.seenIn && c.seenIn.length) facts.push(fact('seen in', [el('span', { text: (c.responses || 1) + ' response' + (c.responses === 1 ? '' : 's') + ' of ' + c.seenIn.join(', ') })]));
+    if (c.blocked.length) facts.push(fact('blocked', [el('span', { text: c.blocked.length + ' requirement' + (c.blocked.length === 1 ? '' : 's') + (c.checks.blocked.length ? ' (' + c.checks.blocked.length + ' check' + (c.checks.blocked.length === 1 ? '' : 's') + ')' : '') + (c.setup.length ? ' — setup step ' + c.setup.map(function (s) { return '"' + s + '"'; }).join(', ') + ' failed' : '') + ': ' })].concat(idLinks(c.blocked))));
     var summary = el('summary', {}, [el('span', { className: 'n', text: (i + 1) + '.' }), el('span', { className: 'msg', text: c.message })]);
     var box = el('details', { className: 'cause' + (c.failed.length ? '' : ' only-blocked'), id: 'cause-' + c.id, open: '' }, [summary, el('div', { className: 'facts' }, facts)].concat(compact(c.failure)));
     document.getElementById('causes-list').appendChild(box);

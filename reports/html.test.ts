@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
-import { fakeInput } from './fake-run.js';
+import { fakeCascade, fakeChecks, fakeInput } from './fake-run.js';
 import { embedJson } from './html.js';
 import { secretsFrom } from './redact.js';
 import { writeReport } from './write.js';
@@ -236,5 +236,85 @@ describe('index.html in headless Chromium', () => {
       return { error: doc.querySelector('parsererror')?.textContent ?? null, cases: doc.querySelectorAll('testcase').length };
     }, xml);
     expect(parsed).toEqual({ error: null, cases: 10 });
+  });
+});
+
+describe('the first screen of index.html says the verdict in words', () => {
+  let browser: Browser | undefined;
+  let dir = '';
+  const passing = () =>
+    fakeInput({
+      checks: [...fakeChecks(), ...fakeCascade()].map((c) => ({
+        ...c,
+        state: c.state === 'failed' ? 'passed' as const : c.state,
+        meta: { ...(c.meta as object), failure: undefined },
+      })),
+    });
+  const leftovers = {
+    employees: {
+      count: 60,
+      ids: Array.from({ length: 60 }, (_, i) => `3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f${String(i).padStart(2, '0')}`),
+      why: ['the API offers no way to delete it'],
+    },
+  };
+
+  /** The report written and opened at 1280×800. */
+  async function open(name: string, input: ReturnType<typeof fakeInput>, accounting?: Parameters<typeof buildReport>[0]['accounting']): Promise<Page> {
+    const paths = await writeReport(join(dir, name), buildReport({ ...input, ...(accounting ? { accounting } : {}) }), []);
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(pathToFileURL(paths.html).href);
+    await page.waitForSelector('tr.req');
+    return page;
+  }
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'conformance-verdict-'));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a failing run: "Does not conform", first, above the counts', async () => {
+    const page = await open('failing', fakeInput());
+    expect(await page.textContent('#verdict')).toBe('Does not conform: 5 must or implied requirements failed, 2 blocked');
+    expect(await page.title()).toMatch(/^Conformance report — does not conform — /);
+    const [verdict, chips] = await Promise.all([page.locator('#verdict').boundingBox(), page.locator('.chips').boundingBox()]);
+    expect(verdict!.y).toBeLessThan(chips!.y);
+  });
+
+  it('a passing run: "Conforms", counts of zero in no status colour, the records left behind behind their count', async () => {
+    const page = await open('passing', passing(), () => ({ leftovers, touched: [], requests: 10 }));
+    expect(await page.textContent('#verdict')).toMatch(/^Conforms: every must and implied requirement checked passed/);
+    expect(await page.title()).toMatch(/^Conformance report — conforms — /);
+    const colour = (id: string) => page.$eval(id, (e) => getComputedStyle(e).backgroundColor);
+    expect(await page.textContent('#count-failed')).toBe('0 failed');
+    expect(await colour('#count-failed')).not.toBe('rgb(207, 34, 46)');
+    expect(await colour('#count-blocked')).toBe(await colour('#count-failed'));
+    expect(await colour('#count-passed')).toBe('rgb(26, 127, 55)');
+    expect(await page.textContent('#leftovers summary')).toBe('Left on the target: 60 records (employees 60)');
+    expect(await page.$eval('#leftovers', (d) => (d as El).hasAttribute('open'))).toBe(false);
+    expect(await page.isVisible('#leftovers code')).toBe(false);
+  });
+
+  it('an interrupted run: the title, a badge and the verdict say so', async () => {
+    const interrupted = fakeInput({
+      checks: [...fakeChecks(), ...fakeCascade()].map((c) => ({
+        ...c,
+        state: 'skipped' as const,
+        errors: [],
+        meta: { ...(c.meta as object), failure: undefined },
+      })),
+      context: { ...fakeInput().context, stopped: { cause: 'interrupted', message: 'interrupted by SIGINT' } },
+    });
+    const page = await open('interrupted', interrupted);
+    expect(await page.title()).toMatch(/^Conformance report — run interrupted — /);
+    expect(await page.textContent('#run-incomplete')).toBe('run interrupted');
+    expect(await page.textContent('#verdict')).toBe('Run incomplete (interrupted): interrupted by SIGINT');
+    const [badge, verdict] = [await page.locator('#run-incomplete').boundingBox(), await page.locator('#verdict').boundingBox()];
+    expect(badge!.y + badge!.height).toBeLessThan(800);
+    expect(verdict!.y + verdict!.height).toBeLessThan(800);
   });
 });

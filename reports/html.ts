@@ -3,12 +3,15 @@ import { script } from './html-script.js';
 import { STATUS_ORDER, statusText, summarySvg } from './html-summary.js';
 import { sectionGroup, sectionLabel, sectionTitles } from './sections.js';
 import type { Report } from './types.js';
+import { type Verdict, verdictOf } from './verdict.js';
 
-// index.html: one self-contained page. What a person needs first comes first: the counts (each
-// a filter), a picture of every section, the root causes of what failed, expanded, with their
-// evidence; then warnings, run errors and readings; then every requirement by section. The
-// report travels as JSON inside a <script type="application/json"> and is rendered by the
-// inline script, which only ever sets text.
+// index.html: one self-contained page. What a person needs first comes first: the verdict in
+// words (conforms, does not conform, run incomplete and why: also in the title and the badges),
+// the counts (each a filter; a count of zero in no status colour), a picture of every section,
+// the root causes of what failed, expanded, with their evidence; then warnings, the run's account
+// (records left behind collapsed behind their count), run errors and readings; then every
+// requirement by section. The report travels as JSON inside a <script type="application/json">
+// and is rendered by the inline script, which only ever sets text.
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -56,11 +59,32 @@ function headerHtml(report: Report, groups: readonly SectionGroup[]): string {
   ].filter(Boolean).map(escapeHtml).join(' · ');
   const count = (s: string) => report.requirements.filter((r) => r.status === s).length;
   const pills = STATUS_ORDER.map((s) =>
-    `<button type="button" class="chip s-${s}" id="count-${s}" data-status="${s}" aria-pressed="false" title="show only ${statusText(s)} requirements">${
-      count(s)
-    } ${statusText(s)}</button>`
+    `<button type="button" class="chip s-${s}${count(s) === 0 ? ' zero' : ''}" id="count-${s}" data-status="${s}" aria-pressed="false" title="show only ${
+      statusText(s)
+    } requirements">${count(s)} ${statusText(s)}</button>`
   ).join('');
-  return `<header><h1>Conformance report</h1><p class="meta">${meta}</p><div class="chips">${pills}</div>${summarySvg(report, groups)}</header>`;
+  const verdict = verdictOf(report);
+  const incomplete = verdict.kind === 'incomplete'
+    ? `<span class="chip s-incomplete" id="run-incomplete" title="${escapeHtml(verdict.text)}">${escapeHtml(verdictWord(report, verdict))}</span>`
+    : '';
+  return `<header><h1>Conformance report</h1>${verdictHtml(verdict)}<p class="meta">${meta}</p><div class="chips">${incomplete}${pills}</div>${
+    summarySvg(report, groups)
+  }</header>`;
+}
+
+/** The verdict in a word or two: the title's and the badge's. */
+function verdictWord(report: Report, v: Verdict): string {
+  if (v.kind === 'conforms') return 'conforms';
+  if (v.kind === 'does-not-conform') return 'does not conform';
+  return report.stopped?.cause === 'interrupted' ? 'run interrupted' : 'run incomplete';
+}
+
+/** The verdict in words, first on the page: what it is and why. */
+function verdictHtml(v: Verdict): string {
+  const [word, ...why] = v.text.split(': ');
+  return `<p class="verdict v-${v.kind}" id="verdict"><strong>${escapeHtml(word!.charAt(0).toUpperCase() + word!.slice(1))}</strong>: ${
+    escapeHtml(why.join(': '))
+  }</p>`;
 }
 
 function causesHtml(report: Report): string {
@@ -105,11 +129,17 @@ function runAccountHtml(report: Report): string {
   }
   const left = Object.entries(report.leftovers ?? {}).filter(([, v]) => v.count > 0);
   if (left.length) {
+    // The count first; the ids (dozens of UUIDs) one click away.
     const total = left.reduce((n, [, v]) => n + v.count, 0);
+    const counts = left.map(([k, v]) => `${escapeHtml(k)} ${v.count}`).join(', ');
+    const ids = left.map(([k, v]) =>
+      `<div><strong>${escapeHtml(k)}</strong> (${escapeHtml(v.why.join('; '))}): <code>${v.ids.map(escapeHtml).join(' ')}</code></div>`
+    )
+      .join('');
     lines.push(
-      `Left on the target: ${total} (${
-        left.map(([k, v]) => `${escapeHtml(k)} ${v.count}: <code>${v.ids.map(escapeHtml).join(' ')}</code> — ${escapeHtml(v.why.join('; '))}`).join('; ')
-      })`,
+      `<details id="leftovers"><summary>Left on the target: ${total} record${total === 1 ? '' : 's'} (${counts})${
+        report.runId ? `, named with run id <code>${escapeHtml(report.runId)}</code>` : ''
+      }</summary>${ids}</details>`,
     );
   }
   const touched = report.touched ?? [];
@@ -151,7 +181,7 @@ export function renderHtml(report: Report): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-<title>Conformance report — ${escapeHtml(report.target.baseUrl ?? report.target.kind)}</title>
+<title>Conformance report — ${escapeHtml(verdictWord(report, verdictOf(report)))} — ${escapeHtml(report.target.baseUrl ?? report.target.kind)}</title>
 <style>${css}</style>
 </head>
 <body>

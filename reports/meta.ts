@@ -1,4 +1,5 @@
 import { concernOf } from '../contract/check.js';
+import type { Finding } from '../contract/check.js';
 import { isRecord } from '../contract/json.js';
 import type { CheckFailureMeta, CheckMeta, CheckResult, HttpRequestRecord, HttpResponseRecord, WarningMeta } from './types.js';
 
@@ -49,7 +50,38 @@ function failure(v: unknown): CheckFailureMeta | undefined {
     counterexample: v.counterexample,
     requirements: strings(v.requirements),
     setup: strings(v.setup),
+    finding: str(v.finding),
+    excerpt: str(v.excerpt),
   };
+}
+
+function findings(v: unknown): Finding[] {
+  if (!Array.isArray(v)) return [];
+  return v.filter(isRecord).flatMap((f) => {
+    const req = request(f.request);
+    const key = str(f.key);
+    const message = str(f.message);
+    if (!key || !message || !req) return [];
+    const res = response(f.response);
+    const excerpt = str(f.excerpt);
+    return [{
+      key,
+      requirements: strings(f.requirements) ?? [],
+      message,
+      pointer: str(f.pointer) ?? '',
+      seenIn: strings(f.seenIn) ?? [],
+      count: int(f.count) ?? 1,
+      request: req,
+      ...(res ? { response: res } : {}),
+      curl: str(f.curl) ?? '',
+      ...(excerpt !== undefined ? { excerpt } : {}),
+    }];
+  });
+}
+
+function counts(v: unknown): Record<string, number> {
+  if (!isRecord(v)) return {};
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, number] => Number.isInteger(e[1])));
 }
 
 /** Normalises a check's `meta.conformance` (declared with the test, so its ids are there even when it never ran). */
@@ -64,5 +96,7 @@ export function checkMeta(check: CheckResult): CheckMeta {
     readings: stringMap(raw.readings),
     warnings: warnings(raw.warnings),
     requests: num(raw.requests),
+    findings: findings(raw.findings),
+    judged: counts(raw.judged),
   };
 }

@@ -1,8 +1,10 @@
 import type { Paint } from './colour.js';
 
-// Progress while a run lasts: requirements done out of total, and how many failed or were
-// blocked so far. On a terminal one line is rewritten in place; elsewhere (CI logs, pipes) one
-// line per suite file is printed. A requirement is done when every check naming it finished.
+// Progress while a run lasts: requirements checked out of those the run's checks name, and how
+// many failed or were blocked so far. On a terminal one line is rewritten in place; elsewhere (CI
+// logs, pipes) one line per suite file is printed. A requirement is checked when every check
+// naming it finished. When the run stops (a signal, the deadline, a silent target), the progress
+// says so once and stops counting: the checks that end afterwards did not run.
 
 export interface ProgressStream {
   write(text: string): unknown;
@@ -18,6 +20,7 @@ export class Progress {
   private done = 0;
   private lastDraw = 0;
   private drawn = false;
+  private stoppedBecause: string | undefined;
 
   /** `expected`: how many checks name each requirement (from the suites' registrations); else learnt as files are collected. */
   constructor(private readonly out: ProgressStream, private readonly p: Paint, private readonly expected?: ReadonlyMap<string, number>) {
@@ -36,6 +39,7 @@ export class Progress {
 
   /** `outcome`: the check's outcome for each of its requirements (a failure may concern only some of them). */
   checkFinished(ids: readonly string[], outcome: CheckOutcome | ((id: string) => CheckOutcome)): void {
+    if (this.stoppedBecause !== undefined) return;
     for (const id of ids) {
       const left = this.remaining.get(id);
       if (left === undefined) continue;
@@ -49,8 +53,17 @@ export class Progress {
   }
 
   fileFinished(file: string): void {
+    if (this.stoppedBecause !== undefined) return;
     if (this.out.isTTY) return this.draw(true);
     this.out.write(`${this.line(file)}\n`);
+  }
+
+  /** The run stopped: said once, and nothing counts after it. */
+  stop(why: string): void {
+    if (this.stoppedBecause !== undefined) return;
+    this.stoppedBecause = why;
+    this.clear();
+    this.out.write(`${this.line()}\n`);
   }
 
   /** Removes the in-place line before the summary is printed. */
@@ -61,10 +74,11 @@ export class Progress {
 
   line(file?: string): string {
     const p = this.p;
-    const parts = [`${this.done}/${this.total} requirements done`];
+    const parts = [`${this.done}/${this.total} requirements checked`];
     if (this.failed.size) parts.push(p.red(`${this.failed.size} failed`));
     const blocked = [...this.blocked].filter((id) => !this.failed.has(id)).length; // a failure elsewhere outweighs a block
     if (blocked) parts.push(p.yellow(`${blocked} blocked`));
+    if (this.stoppedBecause !== undefined) parts.push(p.yellow(`stopped: ${this.stoppedBecause}`));
     return `${p.dim('conformance')} ${parts.join(' · ')}${file ? p.dim(`  (${file} finished)`) : ''}`;
   }
 

@@ -80,7 +80,7 @@ describe('ConformanceReporter in a vitest run', () => {
   });
 
   it('prints progress and one summary of requirements, without stack traces or colour when not on a terminal', () => {
-    expect(stdout).toMatch(/conformance \d+\/\d+ requirements done/);
+    expect(stdout).toMatch(/conformance \d+\/\d+ requirements checked/);
     expect(stdout).toContain('1 failed');
     expect(stdout).toContain('expected 413 with key $CONFORMANCE_API_KEY');
     expect(stdout).not.toMatch(/Test Files|\bat .*sample\.check\.ts/);

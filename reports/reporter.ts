@@ -10,6 +10,7 @@ import { colourWanted, type Paint, paint } from './colour.js';
 import { mockStart } from './mock-start.js';
 import { type CheckOutcome, Progress, type ProgressStream } from './progress.js';
 import { redactString, type Secret, secretsFrom, secretsFromConfigFile } from './redact.js';
+import { replaySettings } from './replay.js';
 import { renderTerminalSummary } from './terminal.js';
 import type { CheckResult, RunError } from './types.js';
 import { writeReport } from './write.js';
@@ -59,9 +60,11 @@ function runErrors(modules: readonly TestModule[], unhandled: readonly Serialize
 function outcomeOf(test: TestCase): (id: string) => CheckOutcome {
   const state = test.result().state;
   if (state !== 'failed') return () => (state === 'passed' ? 'passed' : 'skipped');
-  const failure = ((test.meta() as Record<string, unknown>).conformance as { failure?: { setup?: unknown; requirements?: unknown; }; } | undefined)?.failure;
+  const failure =
+    ((test.meta() as Record<string, unknown>).conformance as { failure?: { setup?: unknown; finding?: unknown; requirements?: unknown; }; } | undefined)
+      ?.failure;
   const concerned = Array.isArray(failure?.requirements) ? (failure.requirements as unknown[]) : undefined;
-  if (!concerned || (concerned.length === 0 && !failure?.setup)) return () => 'failed';
+  if (!concerned || (concerned.length === 0 && !failure?.setup && !failure?.finding)) return () => 'failed';
   return (id) => (concerned.includes(id) ? 'failed' : 'blocked');
 }
 
@@ -115,6 +118,9 @@ export class ConformanceReporter implements Reporter {
   }
 
   onTestCaseResult(test: TestCase): void {
+    // Once the run stopped, what ends did not run: the progress stops where the run did.
+    const stopped = this.context()?.stopped?.message ?? test.meta().conformance?.notRun;
+    if (stopped) this.progress.stop(stopped);
     this.progress.checkFinished(idsOf(test), outcomeOf(test));
   }
 
@@ -152,6 +158,7 @@ export class ConformanceReporter implements Reporter {
       seed: seedText !== undefined && /^-?\d+$/.test(seedText) ? Number(seedText) : null,
       errors: runErrors(modules, unhandled, reason),
       ...(mock ? { mock } : {}),
+      replay: replaySettings(process.env, this.options.dir),
     });
     let paths: Awaited<ReturnType<typeof writeReport>>;
     try {

@@ -17,6 +17,8 @@ const accounting = () =>
     { e: 'deleted', id: 'asg-1' },
     { e: 'left', kind: 'assignment', id: 'asg-2', why: 'not deleted: DELETE answered 500' },
     { e: 'created', kind: 'file', id: 'file-1', auth: 'team', deletable: true },
+    { e: 'created', kind: 'capture', id: 'cap-1', auth: 'team', deletable: false },
+    { e: 'created', kind: 'capture', id: 'cap-1', auth: 'team', deletable: false },
     { e: 'touched', resource: 'projects', id: 'p-1', auth: 'team', scratch: false },
     { e: 'restored', resource: 'projects', id: 'p-1', back: true, differences: [] },
     { e: 'touched', resource: 'projects', id: 'p-2', auth: 'team', scratch: true },
@@ -33,6 +35,8 @@ describe('the run account in the report', () => {
       organizations: { count: 1, ids: ['org-1'], why: ['the API offers no way to delete it'] },
       assignments: { count: 1, ids: ['asg-2'], why: ['not deleted: DELETE answered 500'] },
       files: { count: 1, ids: ['file-1'], why: ['not deleted: the run ended before its cleanup'] },
+      // a repeated capture answers the same item: one record left, counted once
+      captures: { count: 1, ids: ['cap-1'], why: ['the API offers no way to delete it'] },
     });
     expect(a.touched.map((t) => [t.id, t.restored, t.differences])).toEqual([['p-1', true, []], ['p-2', false, ['stage_changed_at']], ['p-3', null, []]]);
     expect(a.requests).toBe(15);
@@ -49,7 +53,7 @@ describe('the run account in the report', () => {
     const html = renderHtml(report);
     expect(html).toContain('id="run-account"');
     expect(html).toContain('cfm-1-abc');
-    expect(html).toContain('Left on the target: 3');
+    expect(html).toContain('Left on the target: 4 records (organizations 1, assignments 1, files 1, captures 1)');
   });
 
   it('a run that stopped: a run error, checks that never ran are errors in junit, not failures', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
 import { colourWanted, paint } from './colour.js';
-import { fakeInput } from './fake-run.js';
+import { fakeChecks, fakeInput } from './fake-run.js';
 import { Progress } from './progress.js';
 import { renderTerminalSummary } from './terminal.js';
 
@@ -12,10 +12,36 @@ const text = renderTerminalSummary(report, { paint: paint(false), paths });
 const lines = text.split('\n');
 
 describe('the terminal summary', () => {
-  it('starts with one line of requirement and check counts', () => {
-    expect(lines[2]).toBe(
-      '✗ 5 failed · 2 blocked · 3 passed · 2 skipped · 2 not testable — of 14 requirements (10 checks: 4 failed, 1 blocked, 4 passed, 1 skipped)',
+  it('opens with the verdict in words, then the target and one line of counts', () => {
+    expect(lines[1]).toBe('✗ DOES NOT CONFORM: 5 must or implied requirements failed, 2 blocked');
+    expect(lines[2]).toMatch(/^ {2}bundled-mock http:\/\/127\.0\.0\.1:4010/);
+    expect(lines[3]).toBe(
+      '  5 failed · 2 blocked · 3 passed · 2 skipped · 2 not testable — of 14 requirements, 11 with checks against the target (10 checks: 4 failed, 1 blocked, 4 passed, 1 skipped)',
     );
+  });
+
+  it('says a passing run conforms, and colours no count of zero', () => {
+    const passing = buildReport(fakeInput({ checks: fakeChecks().map((c) => ({ ...c, state: c.state === 'failed' ? 'passed' as const : c.state })) }));
+    const plain = renderTerminalSummary(passing, { paint: paint(false) }).split('\n');
+    expect(plain[1]).toMatch(/^✓ CONFORMS: every must and implied requirement checked passed \(\d+ passed, \d+ not checked\)$/);
+    const painted = renderTerminalSummary(passing, { paint: paint(true) });
+    expect(painted).toContain(' 0 failed ·');
+    expect(painted).not.toContain('\u001b[31m0 failed');
+  });
+
+  it('says an interrupted run is incomplete, and why, whatever its counts', () => {
+    const interrupted = buildReport(fakeInput({
+      checks: fakeChecks().map((c) => ({
+        ...c,
+        state: 'skipped' as const,
+        errors: [],
+        meta: { ...(c.meta as object), failure: undefined, notRun: 'interrupted by SIGINT' },
+      })),
+      context: { ...fakeInput().context, stopped: { cause: 'interrupted', message: 'interrupted by SIGINT' } },
+    }));
+    const out = renderTerminalSummary(interrupted, { paint: paint(false) }).split('\n');
+    expect(out[1]).toBe('! RUN INCOMPLETE (INTERRUPTED): interrupted by SIGINT');
+    expect(out[3]).toMatch(/skipped \(\d+ not run: the run stopped\)/);
   });
 
   it('puts the root cause a setup failure shares with a failing check first on the screen, with its evidence', () => {
@@ -83,8 +109,24 @@ describe('progress', () => {
     p.checkFinished(['A'], 'failed');
     p.fileFinished('suites/b.test.ts');
     expect(out).toBe(
-      'conformance 1/2 requirements done · 2 blocked  (suites/a.test.ts finished)\nconformance 2/2 requirements done · 1 failed · 1 blocked  (suites/b.test.ts finished)\n',
+      'conformance 1/2 requirements checked · 2 blocked  (suites/a.test.ts finished)\nconformance 2/2 requirements checked · 1 failed · 1 blocked  (suites/b.test.ts finished)\n',
     );
+  });
+
+  it('stops where the run stopped, says so once, and counts nothing after', () => {
+    let out = '';
+    const p = new Progress({
+      write: (t: string) => {
+        out += t;
+      },
+    }, paint(false), expected);
+    p.checkFinished(['B'], 'passed');
+    p.stop('interrupted by SIGINT');
+    p.checkFinished(['A', 'B'], 'skipped');
+    p.checkFinished(['A'], 'skipped');
+    p.fileFinished('suites/a.test.ts');
+    p.stop('again');
+    expect(out).toBe('conformance 1/2 requirements checked · stopped: interrupted by SIGINT\n');
   });
 
   it('rewrites one line in place on a terminal and clears it before the summary', () => {
@@ -98,6 +140,6 @@ describe('progress', () => {
     p.checkFinished(['B'], 'passed');
     p.fileFinished('suites/a.test.ts');
     p.clear();
-    expect(out).toBe('\r\u001b[Kconformance 1/2 requirements done\r\u001b[Kconformance 1/2 requirements done\r\u001b[K');
+    expect(out).toBe('\r\u001b[Kconformance 1/2 requirements checked\r\u001b[Kconformance 1/2 requirements checked\r\u001b[K');
   });
 });

@@ -1,12 +1,14 @@
 import { headline } from './causes.js';
 import type { Paint } from './colour.js';
 import type { Report, ReportCheck, RootCause } from './types.js';
+import { verdictOf } from './verdict.js';
 
-// The end-of-run summary a person reads first: one line of counts, then the root causes, each
-// with its one-line message, what it failed and blocked, the request, the response status and
-// the start of its body, the curl and the command that runs it again; then skipped and blocked
-// reasons grouped, warnings, run errors, and one block of report paths. No stack traces unless
-// asked for (--verbose).
+// The end-of-run summary a person reads first: the verdict in words (conforms, does not conform,
+// run incomplete and why), the target, one line of counts, then the root causes, each with its
+// one-line message, what it failed and blocked, the request, the part of the response around what
+// is wrong, the curl and the command that runs it again; then skipped and blocked reasons grouped,
+// warnings, run errors, and one block of report paths. A count of zero is never coloured. No stack
+// traces unless asked for (--verbose).
 
 export interface TerminalOptions {
   paint: Paint;
@@ -33,22 +35,41 @@ export function uniqueChecks(report: Report): ReportCheck[] {
   return [...seen.values()];
 }
 
+/** The verdict, first: a mark, the verdict in capitals, and why. */
+function verdictLine(report: Report, p: Paint): string {
+  const v = verdictOf(report);
+  const [word, ...why] = v.text.split(': ');
+  const rest = why.join(': ');
+  if (v.kind === 'conforms') return `${p.green('✓')} ${p.bold(p.green(word!.toUpperCase()))}: ${rest}`;
+  if (v.kind === 'does-not-conform') return `${p.red('✗')} ${p.bold(p.red(word!.toUpperCase()))}: ${rest}`;
+  return `${p.yellow('!')} ${p.bold(p.yellow(word!.toUpperCase()))}: ${rest}`;
+}
+
+/** Requirements skipped only because the run stopped before their checks ran. */
+export const notRunCount = (report: Report): number =>
+  report.requirements.filter((r) =>
+    r.status === 'skipped' && r.checks.length > 0 && r.checks.every((c) => c.notRun !== undefined || /^not run/.test(c.reason ?? ''))
+  )
+    .length;
+
 function countsLine(report: Report, p: Paint): string {
   const s = report.summary;
   const blocked = s.blocked ?? 0;
-  const ok = s.failed === 0 && blocked === 0 && report.errors.length === 0;
+  // A colour draws the eye: only to a count that is not zero.
+  const count = (n: number, word: string, colour: (t: string) => string) => (n ? colour(`${n} ${word}`) : `${n} ${word}`);
+  const notRun = notRunCount(report);
   const parts = [
-    s.failed ? p.red(`${s.failed} failed`) : '0 failed',
+    count(s.failed, 'failed', p.red),
     blocked ? p.yellow(`${blocked} blocked`) : '',
-    p.green(`${s.passed} passed`),
-    `${s.skipped} skipped`,
+    count(s.passed, 'passed', p.green),
+    `${s.skipped} skipped${notRun ? ` (${notRun} not run: the run stopped)` : ''}`,
     `${s.notTestable} not testable`,
   ].filter(Boolean);
   const checks = uniqueChecks(report);
   const by = (st: string) => checks.filter((c) => c.status === st).length;
   const checkParts = (['failed', 'blocked', 'passed', 'skipped'] as const).filter((st) => by(st) > 0).map((st) => `${by(st)} ${st}`);
-  const mark = ok ? p.green('✓') : p.red('✗');
-  return `${mark} ${parts.join(' · ')} — of ${s.total} requirements (${plural(checks.length, 'check')}${
+  const checked = report.requirements.filter((r) => r.checks.some((c) => c.concern !== 'responses')).length;
+  return `${parts.join(' · ')} — of ${s.total} requirements, ${checked} with checks against the target (${plural(checks.length, 'check')}${
     checkParts.length ? `: ${checkParts.join(', ')}` : ''
   })`;
 }
@@ -60,10 +81,12 @@ function causeLines(c: RootCause, n: number, p: Paint): string[] {
   if (c.failed.length) lines.push(`   ${label('failed')}${p.red(idList(c.failed))}`);
   if (c.blocked.length) {
     const via = c.setup.length ? ` — setup step ${c.setup.map((s) => `"${s}"`).join(', ')} failed` : '';
-    lines.push(`   ${label('blocked')}${p.yellow(`${plural(c.blocked.length, 'requirement')} (${plural(c.checks.blocked.length, 'check')})`)}${via}`);
+    const checks = c.checks.blocked.length ? ` (${plural(c.checks.blocked.length, 'check')})` : '';
+    lines.push(`   ${label('blocked')}${p.yellow(`${plural(c.blocked.length, 'requirement')}${checks}`)}${via}`);
   } else if (c.setup.length) lines.push(`   ${label('in setup')}${c.setup.join(', ')}`);
+  if (c.seenIn?.length) lines.push(`   ${label('seen in')}${c.responses ?? 1} response${c.responses === 1 ? '' : 's'} of ${idList(c.seenIn, 4)}`);
   if (f.request) lines.push(`   ${label('request')}${f.request.method} ${f.request.url}`);
-  if (f.response) lines.push(`   ${label('response')}${f.response.status} ${cut(one(f.response.body ?? ''), BODY_BYTES)}`);
+  if (f.response) lines.push(`   ${label('response')}${f.response.status} ${f.excerpt ?? cut(one(f.response.body ?? ''), BODY_BYTES)}`);
   if (f.curl) lines.push(`   ${label('curl')}${f.curl}`);
   if (f.counterexample !== undefined) lines.push(`   ${label('input')}${cut(JSON.stringify(f.counterexample), 200)}`);
   if (f.replay) lines.push(`   ${label('again')}${f.replay}`);
@@ -96,12 +119,12 @@ function targetLine(report: Report): string {
     t.shape ? `shape ${t.shape}` : '',
     t.viaPrism ? 'via Prism' : '',
   ].filter(Boolean);
-  return `Conformance of ${bits.join(', ')} to API document ${report.specVersion} · seed ${report.seed ?? 'n/a'} · ${(report.durationMs / 1000).toFixed(1)} s`;
+  return `  ${bits.join(', ')} · API document ${report.specVersion} · seed ${report.seed ?? 'n/a'} · ${(report.durationMs / 1000).toFixed(1)} s`;
 }
 
 export function renderTerminalSummary(report: Report, o: TerminalOptions): string {
   const p = o.paint;
-  const lines = ['', targetLine(report), countsLine(report, p)];
+  const lines = ['', verdictLine(report, p), targetLine(report), `  ${countsLine(report, p)}`];
   const causes = report.causes ?? [];
   const shown = causes.slice(0, o.maxCauses ?? 8);
   if (shown.length) {

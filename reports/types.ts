@@ -9,7 +9,7 @@ export type Level = 'must' | 'implied' | 'not-testable';
 export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped';
 export type RequirementStatus = CheckStatus | 'not-testable';
 
-export type { CheckFailureMeta, CheckMeta, HttpRequestRecord, HttpResponseRecord, Warning as WarningMeta } from '../contract/check.js';
+export type { CheckFailureMeta, CheckMeta, Finding, HttpRequestRecord, HttpResponseRecord, Warning as WarningMeta } from '../contract/check.js';
 export type { ReportedTargetKind as TargetKind, RunContext } from '../contract/run.js';
 import type { HttpRequestRecord, HttpResponseRecord } from '../contract/check.js';
 import type { ReportedTargetKind } from '../contract/run.js';
@@ -66,6 +66,10 @@ export interface ReportFailure {
   seed: number | null;
   path: string | null;
   counterexample?: unknown;
+  /** The part of the response body around what is wrong (an audit finding's pointer). */
+  excerpt?: string;
+  /** The key of the audit's finding this failure is, or was blocked by. */
+  finding?: string;
 }
 
 export interface ReportRequirement {
@@ -95,6 +99,9 @@ export interface RootCause {
   checks: { failed: string[]; blocked: string[]; };
   /** The evidence of its failure about the earliest requirement in the document. */
   failure: ReportFailure;
+  /** For a violation of what every response must be: the operations it was met in, and in how many responses. */
+  seenIn?: string[];
+  responses?: number;
 }
 
 export interface ReportWarning {

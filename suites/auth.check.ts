@@ -3,10 +3,10 @@
 // a plan without API access answers the plan-limit error.
 import { randomBytes } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
-import { ensure, errorCode, expectStatus, fail } from './harness/assert.js';
+import { ensure, expectStatus, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiRequest, ApiResponse, Auth } from './harness/client.js';
-import { expectErrorEnvelope, expectResource } from './harness/problems.js';
+import { errorCode, expectErrorEnvelope, expectResource } from './harness/problems.js';
 import { createAssignmentFixture, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
 import { setup, shared } from './harness/setup.js';
 

@@ -3,6 +3,7 @@ import type { Plugin, ViteUserConfig } from 'vitest/config';
 import { builtHarness } from '../build/run.mjs';
 import { readSources } from '../contract/config-source.js';
 import { narrows, runsUnder, selectionFrom } from '../contract/selection.js';
+import { defaults } from '../contract/settings.js';
 import { ConformanceReporter } from '../reports/reporter.js';
 import { suiteRegistrations } from './harness/registrations.js';
 
@@ -15,7 +16,8 @@ type ConformanceConfig = ViteUserConfig & { test: NonNullable<ViteUserConfig['te
 
 export async function conformanceConfig(env: NodeJS.ProcessEnv = process.env): Promise<ConformanceConfig> {
   const suitesDir = fileURLToPath(new URL('.', import.meta.url));
-  const selection = selectionFrom(readSources(env).raw);
+  const { raw } = readSources(env);
+  const selection = selectionFrom(raw);
 
   // dist/ first (built or rebuilt when stale): its registrations manifest spares the run the compiler.
   const harness = await builtHarness();
@@ -26,7 +28,7 @@ export async function conformanceConfig(env: NodeJS.ProcessEnv = process.env): P
     ? [...new Set(registrations.filter((r) => runsUnder(selection, r.requirements)).map((r) => r.file))]
     : ['suites/*.check.ts'];
 
-  // How many checks of the loaded files name each requirement: the progress counts requirements done.
+  // How many checks of the loaded files name each requirement: the progress counts requirements checked.
   const expected = new Map<string, number>();
   for (const r of registrations) {
     if (narrows(selection) && !files.includes(r.file)) continue;
@@ -55,7 +57,7 @@ export async function conformanceConfig(env: NodeJS.ProcessEnv = process.env): P
       hookTimeout: 120_000,
       teardownTimeout: 30_000,
       // One reporter: progress while the run lasts, then the report files and one summary (no vitest summary besides).
-      reporters: [new ConformanceReporter({ dir: env.CONFORMANCE_REPORT_DIR || 'out', expected })],
+      reporters: [new ConformanceReporter({ dir: raw.CONFORMANCE_REPORT_DIR ?? defaults.reportDir, expected })],
     },
   };
 }

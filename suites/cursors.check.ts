@@ -1,11 +1,14 @@
 // §4 List rules 1–3 and changelog 1.4.0: cursors are opaque, bound to their sort and order;
 // an undecodable one is 400 bad_request, an absent or empty one the first page.
 import fc from 'fast-check';
-import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
+import { exercised, skippedCell, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
+import { recordKind, servedOperations } from './harness/operations.js';
 import { population } from './harness/population.js';
-import { expectErrorEnvelope, expectPage } from './harness/problems.js';
+import { errorCode, expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
+import { cellsOf, cursorAspect, type CursorUse, cursorUses, cursorViews, type Order, orderName, sortName, sortsOf } from './harness/table.js';
 import { fetchPage, lists, type ListSpec, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
 const listNames = ['projects', 'assignments', 'organizations', 'cvs'] as const;
@@ -155,7 +158,7 @@ check([
       if (cursor === valid || cursor === '') continue;
       const res = await c.api.send({ method: 'GET', path: spec.path, query: { ...spec.query, limit: 1, order: 'asc', cursor } });
       if (res.status >= 500) fail(`a mutated cursor answered ${res.status} (${name})`, res);
-      if (res.status === 400) continue;
+      if (res.status === 400) return;
       c.reading('cursor.mutated', 'some decodable mutations are served (unsigned cursor)');
       ensure(is2xx(res), `a mutated cursor answered ${res.status}, neither 400 nor a page (${name})`, res);
       const page = expectPage(res, spec.resource);
@@ -181,3 +184,67 @@ function mutate(cursor: string, m: Mutation): string {
   const bytes = Buffer.from(cursor, /^[A-Za-z0-9_-]*$/.test(cursor) ? 'base64url' : 'base64');
   return bytes.toString(m.to as BufferEncoding);
 }
+
+// --- where a cursor came from × what it is used with (harness/table.ts cursors) --------------------
+
+/** A list request's sort and order: a default is the parameter left out. */
+const params = (p: { sort: string | undefined; order: Order; }) => ({ ...(p.sort ? { sort: p.sort } : {}), ...(p.order ? { order: p.order } : {}) });
+
+check([
+  'LIST-CURSOR-OTHER-SORT',
+  'LIST-CURSOR-OTHER-ORDER',
+  'ERR-BAD-REQUEST-CURSOR',
+], titles.cursors, async (c) => {
+  const pop = await population(c);
+  const ops = servedOperations(c.settings);
+  const entity = pop.attachments[0] ? { entity_type: String(pop.attachments[0].entity_type), entity_id: String(pop.attachments[0].entity_id) } : undefined;
+  await Promise.all(cursorViews(ops).map(async (view) => {
+    const op = ops.find((o) => o.op === view.op)!;
+    const query = view.kind === 'entity' ? entity : {};
+    const spec: ListSpec = { path: op.path, resource: recordKind(op)!, query: query ?? {} };
+    const uses = cursorUses(sortsOf(c.settings, op));
+    const cellOf = (u: CursorUse) => ({ dimension: 'cursors' as const, subject: view.name, aspect: cursorAspect(u) });
+    if (!query) {
+      for (const u of uses) skippedCell(cellOf(u), 'no entity with attachments to list');
+      return;
+    }
+    // each source: a cursor after the first record, and the page it leads to
+    const sources = new Map<string, { cursor?: string; next?: unknown[]; }>();
+    await Promise.all([...new Map(uses.map((u) => [JSON.stringify(u.from), u.from])).entries()].map(async ([key, from]) => {
+      const { page } = await fetchPage(c, spec, { limit: 1, ...params(from) });
+      const cursor = page.page.hasMore && page.page.nextCursor ? page.page.nextCursor : undefined;
+      const next = cursor ? (await fetchPage(c, spec, { limit: 1, ...params(from) }, cursor)).page.data.map((i) => i.id) : undefined;
+      sources.set(key, { cursor, next });
+    }));
+    await Promise.all(uses.map(async (u) => {
+      const { cursor, next } = sources.get(JSON.stringify(u.from))!;
+      if (!cursor) return skippedCell(cellOf(u), `${view.name} has a single page`);
+      exercised(cellOf(u));
+      const res = await c.api.send({ method: 'GET', path: spec.path, query: { ...spec.query, limit: 1, cursor, ...params(u.to) } });
+      const what = `a cursor of ${view.name} issued for sort=${sortName(u.from.sort)} order=${orderName(u.from.order)}, used with sort=${
+        sortName(u.to.sort)
+      } order=${orderName(u.to.order)}`;
+      // both given and different: issued for another sort or order (§4 rule 2); a default on either side may be the same one
+      const explicitlyOther = (u.from.sort !== undefined && u.to.sort !== undefined && u.from.sort !== u.to.sort)
+        || (u.from.order !== undefined && u.to.order !== undefined && u.from.order !== u.to.order);
+      if (res.status === 400) return;
+      if (explicitlyOther) {
+        fail(`${what} answered ${res.status}, not 400`, res, { requirement: u.from.sort !== u.to.sort ? 'LIST-CURSOR-OTHER-SORT' : 'LIST-CURSOR-OTHER-ORDER' });
+      }
+      expectStatus(res, '2xx', what);
+      // served: only as the same sort and order, so the page is the one the cursor leads to
+      const ids = expectPage(res, spec.resource).data.map((i) => i.id);
+      if (JSON.stringify(ids) !== JSON.stringify(next)) {
+        fail(
+          `${what} answered a page (${ids.join(', ')}) other than the one the cursor leads to (${
+            (next ?? []).join(', ')
+          }): issued for another sort or order, it must be refused`,
+          res,
+          {
+            requirement: u.from.sort !== u.to.sort ? 'LIST-CURSOR-OTHER-SORT' : 'LIST-CURSOR-OTHER-ORDER',
+          },
+        );
+      }
+    }));
+  }));
+}, { cells: cellsOf(titles.cursors) });

@@ -1,10 +1,10 @@
 // §7 Errors: the envelopes, detail as a map of strings, the stated codes; required create fields.
 import type { Rec } from '../contract/json.js';
 import { validate } from '../specs/index.js';
-import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
-import { expectErrorEnvelope } from './harness/problems.js';
+import { errorCode, expectErrorEnvelope } from './harness/problems.js';
 import { aProject, createEmployee, postAssignment } from './harness/records.js';
 import { detectedShape } from './harness/shape.js';
 import { fetchPage, lists, walk } from './harness/walk.js';
@@ -88,7 +88,7 @@ check([
   }
   for (const [what, res] of cases) {
     expectStatus(res, '4xx', what);
-    ensure(validate('error-short', res.body).valid, `${what}: not even the short envelope (error.code, error.message)`, res);
+    expectErrorEnvelope(res, what, true);
   }
   ensure(errorCode(cases[0]![1]) !== undefined, 'no error.code');
 });

@@ -2,15 +2,21 @@
 // and body replays the first response and creates one record; concurrent retries create one.
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
+import type { PathSetting } from '../contract/settings.js';
+import { EXTENSION_SETTINGS, operations } from '../specs/surface.js';
+import { expectEveryView } from './harness/agreement.js';
 import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
+import { exercised, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
 import { expectSameBytes } from './harness/downloads.js';
-import { expectErrorEnvelope, expectPage } from './harness/problems.js';
+import { type Operation, operationNamed, recordKind } from './harness/operations.js';
+import { expectErrorEnvelope, expectPage, expectResource } from './harness/problems.js';
 import {
   aProject,
   attachmentsOf,
   createEmployee,
+  markedText,
   marker,
   postAssignment,
   postOrganization,
@@ -18,7 +24,10 @@ import {
   uploadAttachment,
   uploadFile,
 } from './harness/records.js';
-import { canonical } from './harness/views.js';
+import { bodyOf, copiesOf, createOf, made, patchTarget, send, shownOf, siblings, subjectOf, textFieldOf } from './harness/subjects.js';
+import { cellsOf } from './harness/table.js';
+import { teamB } from './harness/team-b.js';
+import { canonical, echoes, viewsOf } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
 
 async function assignmentsOf(c: CheckContext, employeeId: unknown): Promise<Rec[]> {
@@ -38,7 +47,7 @@ check([
   for (const key of [undefined, randomUUID()]) {
     const employee = await c.api.send({ method: 'POST', path: '/employees', json: { first_name: marker(c) }, ...(key ? { idempotencyKey: key } : {}) });
     expectStatus(employee, '2xx', `POST /employees ${key ? 'with' : 'without'} idempotency-key`);
-    const emp = employee.body as Rec;
+    const emp = expectResource(employee, 'employee');
     c.ledger.keep('employee', String(emp.id));
     const patchE = await c.api.send({
       method: 'PATCH',
@@ -49,7 +58,7 @@ check([
     expectStatus(patchE, '2xx', 'PATCH /employees/{id}');
     const assignment = await postAssignment(c, { employee_id: emp.id, project_id: project.id }, 'team', key ? randomUUID() : undefined);
     expectStatus(assignment, '2xx', 'POST /assignments');
-    const aid = (assignment.body as Rec).id;
+    const aid = expectResource(assignment, 'assignment').id;
     expectStatus(
       await c.api.send({ method: 'PATCH', path: `/assignments/${aid}`, json: { role: marker(c) }, ...(key ? { idempotencyKey: randomUUID() } : {}) }),
       '2xx',
@@ -60,7 +69,7 @@ check([
     expectStatus(
       await c.api.send({
         method: 'PATCH',
-        path: `/organizations/${(org.body as Rec).id}`,
+        path: `/organizations/${expectResource(org, 'organization').id}`,
         json: { notes: marker(c) },
         ...(key ? { idempotencyKey: randomUUID() } : {}),
       }),
@@ -234,3 +243,146 @@ check([
   // ... and the stored bytes are still the first file's.
   if (c.settings.paths.attachmentDownload) await expectSameBytes(c, listed[0]!.id, testFile(c, 4096, 1));
 }, { mutates: true });
+
+// --- every mutating operation (harness/table.ts retries) -----------------------------------------
+
+/**
+ * The operations the retry checks are declared for: every mutating one the document shows, and
+ * those at paths a target supplies (the capture intake deduplicates on its own: intake.check.ts).
+ */
+const retried = operations().filter((o) => o.method !== 'get' && o.resource !== 'intake');
+const needsOf = (op: string): PathSetting[] => (op in EXTENSION_SETTINGS ? [EXTENSION_SETTINGS[op as keyof typeof EXTENSION_SETTINGS]] : []);
+
+/** The text a request writes and its field: what tells one request's record, or change, from another's. */
+function marked(c: CheckContext, op: Operation): { field: string; value: string; } | undefined {
+  const f = textFieldOf(op);
+  return f ? { field: f.name, value: markedText(c) } : undefined;
+}
+
+/**
+ * A mutating operation sent again with the key of its first request. §4 gives every mutating
+ * endpoint the key and says of uploads that "a retry replays the original response"; nothing
+ * sets DELETE apart, so its retry replays too: the same status and body (a 404 would tell a client
+ * whose first answer was lost that the delete failed). What must not happen, whatever a retry
+ * answers: a second record (a create), a change made since undone (a PATCH applied again), a
+ * record beside the deleted one gone, or the deleted one back.
+ */
+const retriedOnce = (op: Operation) => async (c: CheckContext): Promise<void> => {
+  const live = operationNamed(c.settings, op.op)!;
+  exercised({ dimension: 'retries', subject: op.op, aspect: 'same key' });
+  const key = randomUUID();
+  const again = async (first: ApiResponse, sendIt: () => Promise<ApiResponse>, what: string) => {
+    const second = await sendIt();
+    if (!replays(second, first)) {
+      fail(`${what} sent again with the same key answered ${second.status}, not a replay of the first answer (${first.status})`, second);
+    }
+  };
+  if (live.kind === 'create') {
+    const sent = await bodyOf(c, live);
+    const first = await send(c, live, { sent, idempotencyKey: key });
+    expectStatus(first, '2xx', `${op.op} with a fresh key`);
+    await again(first, () => send(c, live, { sent, idempotencyKey: key }), op.op);
+    // one record: where the resource is listed by what the body names, one record has the body's text
+    const text = textFieldOf(live)?.name ?? (live.multipart ? 'filename' : undefined);
+    const value = text === 'filename' ? sent.file?.filename : text ? sent.body[text] : undefined;
+    if (text && value !== undefined) {
+      const n = await copiesOf(c, live.resource, sent.body, (i) => i[text] === value);
+      if (n === undefined) c.reading(`idempotency.retry-count.${op.op}`, 'not counted: no view lists it whole within the page budget');
+      else if (n > 1) fail(`${op.op} sent twice with one key made ${n} records`, first);
+    }
+    return;
+  }
+  if (live.kind === 'patch') {
+    const target = await patchTarget(c, live);
+    const text = marked(c, live);
+    if (!text) return c.skip(`${op.op} has no free-text field to tell two changes apart`);
+    const first = await send(c, live, { id: String(target.id), sent: { body: { [text.field]: text.value } }, idempotencyKey: key });
+    expectStatus(first, '2xx', `${op.op} with a fresh key`);
+    // a later change without the key, then the retry: a replay answers the first answer and changes nothing
+    const later = markedText(c);
+    const mid = await send(c, live, { id: String(target.id), sent: { body: { [text.field]: later } } });
+    expectStatus(mid, '2xx', `${op.op} without a key`);
+    await again(first, () => send(c, live, { id: String(target.id), sent: { body: { [text.field]: text.value } }, idempotencyKey: key }), op.op);
+    await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, mid.body as Rec)), { id: target.id, [text.field]: (mid.body as Rec)[text.field] },
+      `after ${op.op} retried with its key, the change made since`);
+    return;
+  }
+  const [target, sibling] = await siblings(c, live.resource);
+  const first = await send(c, live, { id: String(target.id), idempotencyKey: key });
+  expectStatus(first, '2xx', `${op.op} with a fresh key`);
+  await again(first, () => send(c, live, { id: String(target.id), idempotencyKey: key }), op.op);
+  await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, target)), 'absent', `after ${op.op} and its retry`);
+  await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, sibling)), sibling, `after ${op.op} and its retry, the record beside it`, [
+    'updated_at',
+  ]);
+};
+const retryOpts = (op: Operation) => ({ mutates: true, needs: needsOf(op.op), cells: cellsOf(titles.retry(op.op), op.op) });
+
+for (const op of retried.filter((o) => o.multipart)) {
+  check([
+    'UPLOAD-IDEM-REPLAY',
+  ], titles.retry(op.op), retriedOnce(op), retryOpts(op));
+}
+
+for (const op of retried) {
+  if (!op.multipart) {
+    check([
+      'IDEM-REPLAY',
+    ], titles.retry(op.op), retriedOnce(op), retryOpts(op));
+  }
+
+  check([
+    'ISO-IDEMPOTENCY-PER-TEAM',
+  ], titles.otherTeamKey(op.op), async (c) => {
+    const live = operationNamed(c.settings, op.op)!;
+    exercised({ dimension: 'retries', subject: op.op, aspect: 'other team key' });
+    const key = randomUUID();
+    const b = await teamB(c);
+    // team A uses the key on its own record
+    let mine: ApiResponse;
+    if (live.kind === 'create') mine = await send(c, live, { sent: await bodyOf(c, live), idempotencyKey: key });
+    else if (live.kind === 'patch') {
+      const target = await patchTarget(c, live);
+      const text = marked(c, live);
+      mine = await send(c, live, { id: String(target.id), sent: { body: text ? { [text.field]: text.value } : {} }, idempotencyKey: key });
+    } else mine = await send(c, live, { id: String((await siblings(c, live.resource))[0].id), idempotencyKey: key });
+    expectStatus(mine, '2xx', `${op.op} with a fresh key`);
+    // team B sends its own request with the same key: processed as its own, or refused (how far a key reaches is not shown)
+    const refusedOr = (theirs: ApiResponse): boolean => {
+      if (theirs.status >= 500) fail(`${op.op} by the other team with a key this team used answered ${theirs.status}`, theirs);
+      if (is2xx(theirs)) return false;
+      c.reading(`idempotency.key-reach ${op.op}`, `a key one team used is refused to the other with ${theirs.status}`);
+      return true;
+    };
+    if (live.kind === 'create') {
+      const sent = await bodyOf(c, live, { auth: 'otherTeam' });
+      const theirs = await send(c, live, { sent, auth: 'otherTeam', idempotencyKey: key });
+      if (refusedOr(theirs)) return;
+      const got = expectResource(theirs, recordKind(live)!, `${op.op} answer`);
+      if (got.id === (mine.body as Rec).id) fail(`the other team's ${op.op} with this team's key was answered with this team's record`, theirs);
+      const { differs } = echoes(shownOf(live, sent), got);
+      if (differs.length) fail(`the other team's ${op.op} with this team's key answered ${differs.join(', ')} otherwise than it sent`, theirs);
+      return;
+    }
+    if (live.kind === 'patch') {
+      // team B's own record; a pre-existing one (a project) gets the value it has, changing nothing
+      const theirsTarget = createOf(c, live.resource)
+        ? (await made(c, live.resource, { auth: 'otherTeam' })).record
+        : await c.ledger.before('projects', b.project, { auth: 'otherTeam' });
+      const text = marked(c, live);
+      const body = text ? { [text.field]: createOf(c, live.resource) ? markedText(c) : theirsTarget[text.field] } : {};
+      const theirs = await send(c, live, { id: String(theirsTarget.id), sent: { body }, auth: 'otherTeam', idempotencyKey: key });
+      if (refusedOr(theirs)) return;
+      const got = expectResource(theirs, recordKind(live)!, `${op.op} answer`);
+      if (got.id !== theirsTarget.id) fail(`the other team's ${op.op} of its own record with this team's key answered record ${String(got.id)}`, theirs);
+      const { differs } = echoes(body, got);
+      if (differs.length) fail(`the other team's ${op.op} with this team's key was not applied: ${differs.join(', ')}`, theirs);
+      return;
+    }
+    const [theirsTarget] = await siblings(c, live.resource, 'otherTeam');
+    const theirs = await send(c, live, { id: String(theirsTarget.id), auth: 'otherTeam', idempotencyKey: key });
+    if (refusedOr(theirs)) return;
+    await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, theirsTarget, { auth: 'otherTeam' }), 'otherTeam'), 'absent',
+      `after the other team's ${op.op} of its own record with this team's key answered ${theirs.status}`);
+  }, { mutates: true, keys: ['otherTeam'], needs: needsOf(op.op), cells: cellsOf(titles.otherTeamKey(op.op), op.op) });
+}

@@ -3,9 +3,10 @@
 import { readFileSync } from 'node:fs';
 import type { Rec } from '../contract/json.js';
 import { PATH_ID_PATTERN } from '../specs/ids.js';
-import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
+import { errorCode } from './harness/problems.js';
 import { createAssignmentFixture, createOrganization, testFile, uploadFile } from './harness/records.js';
 import { lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 

@@ -4,8 +4,10 @@ import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
 import { ensure, expectStatus } from './harness/assert.js';
+import { titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
+import { cellsOf } from './harness/table.js';
 
 const opts = { mutates: true, needs: ['captureIntake' as const] };
 
@@ -15,15 +17,19 @@ interface Capture {
   auth?: KeyName;
 }
 
-function capture(c: CheckContext, externalId: string, o: Capture | KeyName = {}): Promise<ApiResponse> {
+async function capture(c: CheckContext, externalId: string, o: Capture | KeyName = {}): Promise<ApiResponse> {
   const { source = 'conformance', title = `conformance ${c.target.runId}`, auth = 'team' } = typeof o === 'string' ? { auth: o } : o;
   const e = c.settings.paths.captureIntake!;
-  return c.api.send({
+  const res = await c.api.send({
     method: e.method,
     path: e.path,
     auth,
     json: { source, external_id: externalId, title, url: `https://example.invalid/${encodeURIComponent(title)}/${externalId}`, thread: { messages: [] } },
   });
+  // The document shows no way to delete a capture: each one the run makes is left behind, and counted.
+  const id = (res.body as Rec | undefined)?.id;
+  if (res.status >= 200 && res.status < 300 && typeof id === 'string') c.ledger.keep('capture', id, auth);
+  return res;
 }
 
 const idOf = (res: ApiResponse) => (res.body as Rec | undefined)?.id;
@@ -43,14 +49,14 @@ check([
 check([
   'INTAKE-REPEAT-200',
   'INTAKE-DEDUP-TRIPLE',
-], 'a repeat capture of the same thread answers 200 with the same item', async (c) => {
+], titles.intake, async (c) => {
   const id = externalId(c);
   const first = await capture(c, id);
   expectStatus(first, '2xx', 'first capture');
   const again = await capture(c, id);
   expectStatus(again, 200, 'repeat capture');
   ensure((again.body as Rec).id === (first.body as Rec).id, 'the repeat capture answered another item', again);
-}, opts);
+}, { ...opts, cells: cellsOf(titles.intake) });
 
 check([
   'INTAKE-DEDUP-TRIPLE',

@@ -6,11 +6,15 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
-import { ensure, errorCode, expectStatus, fail, is2xx } from './harness/assert.js';
+import { operations } from '../specs/surface.js';
+import { expectUnchanged, observe } from './harness/agreement.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
+import { exercised, titles } from './harness/cells.js';
 import { check } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
 import { compareWithMissing, expectLikeMissing } from './harness/missing.js';
-import { expectErrorEnvelope, expectPage } from './harness/problems.js';
+import { operationNamed, servedOperations } from './harness/operations.js';
+import { errorCode, expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
 import {
   aProject,
@@ -23,7 +27,10 @@ import {
   uploadAttachment,
   uploadFile,
 } from './harness/records.js';
-import { teamB } from './harness/team-b.js';
+import { bodyOf, patchTarget, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
+import { cellsOf, makeable } from './harness/table.js';
+import { type TeamB, teamB } from './harness/team-b.js';
+import { viewsMatching, viewsOf } from './harness/views.js';
 
 const opts = { mutates: true, keys: ['otherTeam' as const] };
 
@@ -179,3 +186,57 @@ check([
     ensure(errorCode(res) === 'not_found', `error.code is ${errorCode(res)}, not not_found`, res);
   });
 });
+
+// --- every reference of every body, POST and PATCH alike (harness/table.ts) ----------------------
+
+/** Team B's record of each resource the fixture makes. */
+const theirsOf = (b: TeamB): Record<string, Rec> => ({
+  projects: b.project,
+  employees: b.employee,
+  assignments: b.assignment,
+  organizations: b.organization,
+  files: b.file,
+  attachments: b.attachment,
+});
+
+/** Operations whose body names records of a resource some operation serves (a contact, never shown, cannot be named). */
+const referring = operations().filter((o, _i, all) => o.method !== 'get' && o.fields.some((f) => f.references?.some((r) => all.some((x) => x.resource === r))));
+
+for (const op of referring) {
+  check([
+    'ISO-REFERENCE-OTHER-TEAM-AS-MISSING',
+  ], titles.otherTeamReference(op.op), async (c) => {
+    const live = operationNamed(c.settings, op.op)!;
+    const b = await teamB(c);
+    const target = live.kind === 'patch' ? await patchTarget(c, live) : undefined;
+    const base = live.kind === 'patch' ? undefined : await bodyOf(c, live);
+    const views = target ? viewsOf(c, await subjectOf(c, live.resource, target)) : [];
+    const before = await observe(views);
+    for (const f of live.fields.filter((x) => x.references)) {
+      const typed = live.fields.find((x) => x.name === `${f.name.slice(0, -3)}_type` && x.enum);
+      exercised({ dimension: 'fields', subject: op.op, aspect: `${f.path} reference missing` });
+      for (const resource of f.references!) {
+        const record = theirsOf(b)[resource];
+        if (makeable(servedOperations(c.settings), c.settings, resource) || !record) continue;
+        exercised({ dimension: 'fields', subject: op.op, aspect: `${f.path} reference other team ${resource}` });
+        const type = typed ? { [typed.name]: resource.slice(0, -1) } : {};
+        const request = (x: string): Sent => target ? { body: { [f.name]: x, ...type } } : { ...base!, body: { ...base!.body, [f.name]: x, ...type } };
+        const what = `${op.op} naming another team's ${resource.slice(0, -1)} in ${f.name}`;
+        const { theirs, differences } = await compareWithMissing(c, [String(record.id)], ([x]) =>
+          send(c, live, { id: target && String(target.id), sent: request(x!) }));
+        if (is2xx(theirs)) fail(`${what} was accepted`, theirs);
+        if (differences.length) fail(`${what} is refused otherwise than a missing reference: ${differences.join('; ')}`, theirs);
+        // nothing changed: the record a PATCH named reads as before; no record a create would have made is listed
+        if (target) await expectUnchanged(c, before, `${what} answered ${theirs.status}`);
+        else {
+          const text = textFieldOf(live)?.name;
+          const body = request(String(record.id)).body;
+          for (const view of text ? viewsMatching(c, live.resource, body, (i) => i[text] === body[text]) : []) {
+            const seen = await view.read();
+            if (seen.state === 'present') fail(`${what} answered ${theirs.status}, yet ${view.name} shows the record`, seen.res);
+          }
+        }
+      }
+    }
+  }, { ...opts, cells: cellsOf(titles.otherTeamReference(op.op), op.op) });
+}

@@ -6,12 +6,16 @@
 import fc from 'fast-check';
 import type { Rec } from '../contract/json.js';
 import type { ListResource } from '../contract/settings.js';
-import { CheckFailure, ensure, expectStatus, fail } from './harness/assert.js';
+import { CheckFailure, expectStatus, fail } from './harness/assert.js';
+import { exercised, skippedCell, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
+import { operationNamed, recordKind, servedOperations, servedViews, type View } from './harness/operations.js';
 import { distinctValues, inferSortField, isOrdered } from './harness/order.js';
 import { type Population, population } from './harness/population.js';
 import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
+import { cellsOf, listViews, orderName, ORDERS, sortName, sortsOf } from './harness/table.js';
+import { searchProbe } from './harness/views.js';
 import { type BoundedWalk, duplicates, fetchPage, lists, type ListSpec, walkWithin } from './harness/walk.js';
 
 const pageable: ListResource[] = ['projects', 'assignments', 'organizations', 'cvs'];
@@ -174,27 +178,124 @@ check([
     await concerning('LIST-LIMIT', () => defaultAndMaximum(c));
   });
 
+// --- the table: every list and filter × sort × order (harness/table.ts walks) ---------------------
+
+/**
+ * The filter values a list view is walked with: those of a record the run made (an assignment of
+ * the population; one of its attachments), or of the first record the unfiltered list shows (a CV).
+ */
+async function filterValues(c: CheckContext, pop: Population, view: View): Promise<Record<string, string> | undefined> {
+  const names = view.filters ?? [];
+  if (!names.length) return {};
+  const made: Record<string, Rec[]> = { assignments: [...pop.assignments, ...pop.elsewhere], attachments: pop.attachments };
+  const op = operationNamed(c.settings, view.op)!;
+  const from = made[op.resource]?.length
+    ? made[op.resource]!
+    : (await fetchPage(c, { path: op.path, resource: recordKind(op)! }, { limit: 5 }).catch(() => undefined))?.page.data ?? [];
+  // the combined filter by the second employee: the first project holds both employees' records, the second too
+  const record = names.length > 1 ? from.find((r) => r.employee_id === pop.employees[1]?.id) ?? from[0] : from[0];
+  if (!record || names.some((f) => typeof record[f] !== 'string')) return undefined;
+  return Object.fromEntries(names.map((f) => [f, String(record[f])]));
+}
+
+/** About this many pages per walk of the table, whatever the size of the list. */
+const TABLE_PAGES = 4;
+
+/** The requirement a filter that does not hold breaks: the filter's own, where the catalog has one. */
+const filterRequirement = (names: readonly string[]) =>
+  names.length === 1 && ['project_id', 'employee_id'].includes(names[0]!)
+    ? `LIST-FILTER-${names[0]!.replace(/_id$/, '').toUpperCase()}-ID`
+    : 'LIST-WALK-EVERY-RECORD-ONCE';
+
 check([
-  'LIST-ORDER',
   'LIST-SORT',
-], 'order=desc walks the asc walk in reverse (up to ties), for every list, filter and sort value', async (c) => {
+  'LIST-ORDER',
+  'LIST-WALK-EVERY-RECORD-ONCE',
+  'LIST-FILTER-PROJECT-ID',
+  'LIST-FILTER-EMPLOYEE-ID',
+], titles.walks, async (c) => {
   const pop = await population(c);
-  for (const w of walkables(c, pop)) {
-    for (const sort of w.sorts) {
-      const asc = await reference(c, w, sort, 'asc', 3);
-      const desc = await reference(c, w, sort, 'desc', 3);
-      const field = sort ?? inferSortField(asc.items, 'asc');
-      if (!sort && pageable.includes(w.name as ListResource)) c.reading(`list.${w.name}.default-sort`, field ? `ordered by ${field}` : 'not inferred');
-      if (field && distinctValues(asc.items, field) >= 2) {
-        if (!isOrdered(asc.items, field, 'asc')) fail(`${w.name}: sort=${sort ?? '(default)'} order=asc is not ascending by ${field}`, asc.last);
-        if (!isOrdered(desc.items, field, 'desc')) fail(`${w.name}: sort=${sort ?? '(default)'} order=desc is not descending by ${field}`, desc.last);
+  const ops = servedOperations(c.settings);
+  for (const view of listViews(ops)) {
+    const op = ops.find((o) => o.op === view.op)!;
+    const query = await filterValues(c, pop, view);
+    const cellsOfView = sortsOf(c.settings, op).flatMap((sort) =>
+      ORDERS.map((order) => ({ dimension: 'walks' as const, subject: view.name, aspect: `sort=${sortName(sort)} order=${orderName(order)}` }))
+    );
+    if (!query) {
+      for (const cell of cellsOfView) skippedCell(cell, `no record to filter ${view.name} by`);
+      continue;
+    }
+    const spec: ListSpec = { path: op.path, resource: recordKind(op)!, query };
+    // each sort's walks are independent: sent together (the client bounds how many are in flight)
+    await Promise.all(sortsOf(c.settings, op).map(async (sort) => {
+      // the records of the list: as far as a walk at 100 reaches within the budget (the whole of a list the run made)
+      const ref = await walkWithin(c, spec, { limit: 100, sort, maxPages: 3 });
+      const limit = ref.complete ? Math.max(2, Math.ceil(ref.items.length / TABLE_PAGES)) : 10;
+      const field = sort ?? inferSortField(ref.items, 'asc') ?? inferSortField(ref.items, 'desc');
+      const walks = await Promise.all(ORDERS.map((order) => walkWithin(c, spec, { limit, sort, order, maxPages: TABLE_PAGES + 1 })));
+      ORDERS.forEach((order, i) => {
+        const walked = walks[i]!;
+        const describe = `${view.name} (filter ${JSON.stringify(query)}, sort ${sortName(sort)}, order ${orderName(order)}, limit ${limit})`;
+        exercised({ dimension: 'walks', subject: view.name, aspect: `sort=${sortName(sort)} order=${orderName(order)}` });
+        const dup = duplicates(walked.items);
+        if (dup.length) fail(`${describe} shows ${dup.join(', ')} twice`, walked.last, { requirement: 'LIST-WALK-EVERY-RECORD-ONCE' });
+        const stranger = walked.items.find((i) => Object.entries(query).some(([k, v]) => k in i && String(i[k]).toLowerCase() !== v.toLowerCase()));
+        if (stranger) {
+          fail(`${describe} shows ${String(stranger.id)}, which the filter leaves out`, walked.last, { requirement: filterRequirement(Object.keys(query)) });
+        }
+        if (field && distinctValues(walked.items, field) >= 2) {
+          const ordered = order ? isOrdered(walked.items, field, order) : isOrdered(walked.items, field, 'asc') || isOrdered(walked.items, field, 'desc');
+          if (!ordered) fail(`${describe} is not ordered by ${field}`, walked.last, { requirement: order ? 'LIST-ORDER' : 'LIST-SORT' });
+        }
+        if (!ref.complete || !walked.complete) return; // prefixes of a large list hold different records
+        const seen = new Set(walked.items.map((i) => i.id));
+        const missing = ref.items.filter((i) => !seen.has(i.id));
+        if (missing.length) {
+          fail(`${describe} skips ${missing.length} record(s), e.g. ${String(missing[0]!.id)}`, walked.last, { requirement: 'LIST-WALK-EVERY-RECORD-ONCE' });
+        }
+      });
+      if (!sort && !view.filters?.length) c.reading(`list.${op.resource}.default-sort`, field ? `ordered by ${field}` : 'not inferred');
+    }));
+  }
+}, { timeout: 120_000, cells: cellsOf(titles.walks) });
+
+check([
+  'LIST-WALK-EVERY-RECORD-ONCE',
+  'LIST-ORDER',
+], titles.ties, async (c) => {
+  const pop = await population(c);
+  const ops = servedOperations(c.settings);
+  for (const view of listViews(ops).filter((v) => v.kind === 'list')) {
+    const op = ops.find((o) => o.op === view.op)!;
+    for (const sort of sortsOf(c.settings, op)) {
+      const tied = pop.ties[`${op.resource} ${sort}`];
+      const cell = { dimension: 'walks' as const, subject: view.name, aspect: `ties on ${sortName(sort)}` };
+      if (!tied?.length || !sort) continue;
+      // narrowed to the tied records: by a filter they share (their references), else by q when the deployment's search finds them
+      const filter = servedViews(c.settings, op.resource).find((v) => v.kind === 'filter' && (v.filters ?? []).every((f) => typeof tied[0]![f] === 'string'));
+      const probe = filter ? undefined : searchProbe(tied[0]![sort]);
+      const ids = new Set(tied.map((r) => r.id));
+      const query = filter ? Object.fromEntries(filter.filters!.map((f) => [f, String(tied[0]![f])])) : probe ? { q: probe } : {};
+      const narrowed: ListSpec = { path: op.path, resource: recordKind(op)!, query };
+      const found = await walkWithin(c, narrowed, { limit: 100, sort, maxPages: 2 });
+      if (![...ids].every((id) => found.items.some((i) => i.id === id))) {
+        skippedCell(cell, `${JSON.stringify(query)} does not find the ${tied.length} records sharing ${sort} (what q searches is not shown)`);
+        continue;
       }
-      if (!asc.complete || !desc.complete) continue; // prefixes of a large list hold different records
-      const ids = (x: BoundedWalk) => x.items.map((i) => String(i.id)).sort().join();
-      ensure(ids(asc) === ids(desc), `${w.name}: the asc and desc walks hold different records`, desc.last);
+      exercised(cell);
+      for (const order of ORDERS) {
+        // limit 1: every page boundary falls inside the tie
+        const walked = await walkWithin(c, narrowed, { limit: 1, sort, order, maxPages: found.items.length + 2 });
+        const describe = `${view.name} ${JSON.stringify(query)} (${tied.length} records sharing ${sort}, order ${orderName(order)}, limit 1)`;
+        const dup = duplicates(walked.items);
+        if (dup.length) fail(`${describe} shows ${dup.join(', ')} twice`, walked.last);
+        const missing = [...ids].filter((id) => !walked.items.some((i) => i.id === id));
+        if (missing.length) fail(`${describe} skips ${missing.length} of them, e.g. ${String(missing[0])}`, walked.last);
+      }
     }
   }
-});
+}, { mutates: true, cells: cellsOf(titles.ties) });
 
 check([
   'LIST-Q',

@@ -7,26 +7,23 @@
 import { randomUUID } from 'node:crypto';
 import { expectUnchanged, observe } from './harness/agreement.js';
 import { expectStatus, fail, is2xx } from './harness/assert.js';
+import { exercised, REFUSAL_WORDS, titles } from './harness/cells.js';
 import { check, type CheckContext, type CheckOptions } from './harness/check.js';
 import type { Auth } from './harness/client.js';
 import { type Mutation, mutations, type Refusal, sendTracked } from './harness/mutations.js';
 import { setup } from './harness/setup.js';
+import { cellsOf } from './harness/table.js';
 import { canonical } from './harness/views.js';
 
 const auths: Record<Exclude<Refusal, 'reused-key'>, Auth> = { 'cross-team': 'team', 'read-only': 'readOnly', 'no-key': 'none', 'invalid-body': 'team' };
-const why: Record<Refusal, string> = {
-  'cross-team': "aimed at another team's record",
-  'read-only': 'sent with the read-only key',
-  'no-key': 'sent without Authorization',
-  'invalid-body': 'with a field of the wrong type',
-  'reused-key': 'repeating an idempotency key with another request',
-};
+const why = REFUSAL_WORDS;
 
 /** The records a refusal check acts on; when they cannot be made, the check is blocked, not failed. */
 const arrange = (c: CheckContext, m: Mutation, r: Refusal) => setup(`the records ${m.name} acts on`, () => m.arrange(c, r));
 
 async function refusedLeavesNoTrace(c: CheckContext, m: Mutation, r: Exclude<Refusal, 'reused-key'>): Promise<void> {
   const arranged = await arrange(c, m, r);
+  exercised({ dimension: 'refusals', subject: m.op, aspect: r });
   const before = await observe(arranged.views);
   const res = await sendTracked(c, m, { ...arranged.request(r === 'invalid-body' ? 'invalid' : 'valid'), auth: auths[r] });
   if (is2xx(res)) {
@@ -40,6 +37,7 @@ async function refusedLeavesNoTrace(c: CheckContext, m: Mutation, r: Exclude<Ref
 /** The first request with key K is applied; a different request with K is refused or replays the first, changing nothing. */
 async function reusedKeyLeavesNoTrace(c: CheckContext, m: Mutation): Promise<void> {
   const arranged = await arrange(c, m, 'reused-key');
+  exercised({ dimension: 'refusals', subject: m.op, aspect: 'reused-key' });
   const key = randomUUID();
   const first = await setup(`${m.name} with a fresh idempotency key`, async () => {
     const res = await sendTracked(c, m, { ...arranged.request('valid'), idempotencyKey: key });
@@ -56,33 +54,38 @@ async function reusedKeyLeavesNoTrace(c: CheckContext, m: Mutation): Promise<voi
   await expectUnchanged(c, before, `${m.name} ${why['reused-key']} answered ${second.status}`);
 }
 
-const opts = (m: Mutation, extra: CheckOptions = {}): CheckOptions => ({ mutates: true, ...(m.needs ? { needs: m.needs } : {}), ...extra });
+const opts = (m: Mutation, r: Refusal, extra: CheckOptions = {}): CheckOptions => ({
+  mutates: true,
+  ...(m.needs ? { needs: m.needs } : {}),
+  cells: cellsOf(titles.refused(m.name, r), m.op),
+  ...extra,
+});
 const has = (m: Mutation, r: Refusal) => m.refusals.includes(r);
 
 for (const m of mutations) {
   if (has(m, 'cross-team')) {
     check([
       'ISO-MUTATE-OTHER-TEAM-NO-EFFECT',
-    ], `refused: ${m.name} ${why['cross-team']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'cross-team'), opts(m, { keys: ['otherTeam'] }));
+    ], titles.refused(m.name, 'cross-team'), (c) => refusedLeavesNoTrace(c, m, 'cross-team'), opts(m, 'cross-team', { keys: ['otherTeam'] }));
   }
   if (has(m, 'read-only')) {
     check([
       'AUTH-READ-ONLY-KEY-NO-WRITE',
-    ], `refused: ${m.name} ${why['read-only']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'read-only'), opts(m, { keys: ['readOnly'] }));
+    ], titles.refused(m.name, 'read-only'), (c) => refusedLeavesNoTrace(c, m, 'read-only'), opts(m, 'read-only', { keys: ['readOnly'] }));
   }
   if (has(m, 'no-key')) {
     check([
       'AUTH-BEARER-REQUIRED',
-    ], `refused: ${m.name} ${why['no-key']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'no-key'), opts(m));
+    ], titles.refused(m.name, 'no-key'), (c) => refusedLeavesNoTrace(c, m, 'no-key'), opts(m, 'no-key'));
   }
   if (has(m, 'invalid-body')) {
     check([
       'EP-INVALID-BODY-NO-EFFECT',
-    ], `refused: ${m.name} ${why['invalid-body']} leaves no trace`, (c) => refusedLeavesNoTrace(c, m, 'invalid-body'), opts(m));
+    ], titles.refused(m.name, 'invalid-body'), (c) => refusedLeavesNoTrace(c, m, 'invalid-body'), opts(m, 'invalid-body'));
   }
   if (has(m, 'reused-key')) {
     check([
       'IDEM-REPLAY',
-    ], `refused: ${m.name} ${why['reused-key']} leaves no trace`, (c) => reusedKeyLeavesNoTrace(c, m), opts(m));
+    ], titles.refused(m.name, 'reused-key'), (c) => reusedKeyLeavesNoTrace(c, m), opts(m, 'reused-key'));
   }
 }

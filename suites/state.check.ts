@@ -20,6 +20,8 @@ import { disagreements, viewsOf } from './harness/views.js';
 import { fetchPage, lists } from './harness/walk.js';
 
 const CLOSE_FIELDS = ['closed_at', 'close_reason', 'close_reason_category', 'status'];
+/** What the checks of §3 read of a project: its state and the stamps of its transitions. */
+const STATE_READS = { reads: ['status', 'stage', 'stage_changed_at', 'archived_at', 'archived_from_stage', 'archived_from_status', ...CLOSE_FIELDS] };
 const PAGE_SIZE = 100;
 
 const isOpen = (p: Rec) => !p.archived_at && !p.closed_at;
@@ -30,7 +32,7 @@ async function scratchProjects(c: CheckContext): Promise<Rec[]> {
   for (const id of c.settings.scratchProjects) {
     const res = await c.api.send({ method: 'GET', path: `/projects/${id}` });
     expectStatus(res, '2xx', `GET /projects/{id} of scratch project ${id}`);
-    out.push(expectResource(res, 'project'));
+    out.push(expectResource(res, 'project', STATE_READS));
   }
   return out;
 }
@@ -53,7 +55,7 @@ async function touch(c: CheckContext, project: Rec): Promise<Rec> {
   await c.ledger.before('projects', project);
   const res = await c.api.send({ method: 'GET', path: `/projects/${project.id}` });
   expectStatus(res, '2xx', 'GET /projects/{id}');
-  return expectResource(res, 'project');
+  return expectResource(res, 'project', STATE_READS);
 }
 
 /** A scratch project for the check (a different one per check where there are several), preferring one `prefer` accepts. */
@@ -83,7 +85,7 @@ async function patchTaking(
       tried.push(`${form} answered ${res.status}`);
       continue;
     }
-    const after = expectResource(res, 'project');
+    const after = expectResource(res, 'project', STATE_READS);
     if (took(after)) {
       c.reading(`state.${what.split(' ')[0]}.form`, form);
       return { res, after };

@@ -24,6 +24,8 @@ Options:
                      then 408 request_timeout
   --body-timeout MS  longest pause between two chunks of a request body (default 30000);
                      then 408 request_timeout
+  --download-idle-timeout MS  longest a download waits for its client to read (default 30000);
+                     then the download ends and the connection closes
   --list-faults      print each fault with the requirement ids it violates, then exit
   --list-readings    print each reading with its values (default first) and why it conforms, then exit
   --help             print this help
@@ -48,6 +50,7 @@ export const mockFlags = {
   'extra-fields': { type: 'boolean', default: false },
   'request-timeout': { type: 'string' },
   'body-timeout': { type: 'string' },
+  'download-idle-timeout': { type: 'string' },
   'list-faults': { type: 'boolean', default: false },
   'list-readings': { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
@@ -85,6 +88,7 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
     ...(values.population !== undefined ? { population: int('population', values.population) } : {}),
     ...(values['request-timeout'] !== undefined ? { requestTimeoutMs: int('request-timeout', values['request-timeout']) } : {}),
     ...(values['body-timeout'] !== undefined ? { bodyTimeoutMs: int('body-timeout', values['body-timeout']) } : {}),
+    ...(values['download-idle-timeout'] !== undefined ? { downloadIdleTimeoutMs: int('download-idle-timeout', values['download-idle-timeout']) } : {}),
     dataDir: values['data-dir'],
     extraFields: values['extra-fields'],
     readings: chosen,

@@ -2,28 +2,38 @@ import { readFile } from 'node:fs/promises';
 import { formatSchemaErrors, validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
 import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, parseFlags, usageError } from '../args.js';
-import { compareReports } from './report-compare.js';
+import { compareReports, type Comparison, type StatusChange } from './report-compare.js';
 import { table } from './summary.js';
 
-export const reportHelp = `Usage: conformance report diff <before.json> <after.json> [--json] [--strict]
+export const reportHelp = `Usage: conformance report diff <before.json> <after.json> [--json] [--strict] [--allow-incomplete]
 
-Compares two conformance.json reports and lists the requirements whose status changed.
+Compares two conformance.json reports as a gate: the requirements whose status changed,
+regressions first, grouped by the root cause the second report gives them.
 
-A regression is a requirement that passed before and failed after, or one that the
-first report lists and the second does not. passed → skipped is shown as a change
-(a narrower --only or a missing setting skips on purpose); --strict counts it as a
-regression.
+A regression is a must or implied requirement that passed or was skipped before and is
+failed or blocked after, any requirement that passed before and failed after, or one the
+first report lists and the second does not. passed → skipped is shown as a change (a
+narrower --only or a missing setting skips on purpose); --strict counts it as a regression.
+A second report of a run that did not finish (interrupted, stopped early, a suite that did
+not load) fails the gate: its statuses are no verdict. --allow-incomplete compares anyway.
 
 Options:
-  --json        print { changes: [{ id, level, before, after, kind }], summary } as JSON
-  --strict      also count passed → skipped as a regression
-  -h, --help    show this help
+  --json              print { changes: [{ id, level, before, after, kind, cause }], causes,
+                      incomplete, summary, fails } as JSON
+  --strict            also count passed → skipped as a regression
+  --allow-incomplete  an incomplete second run does not fail the gate by itself
+  -h, --help          show this help
 
-Exit codes: 0 no regression; 1 at least one regression; 2 usage error or a file that
-cannot be read or is not a valid report (specs/report.schema.json).
+Exit codes: 0 the gate passes; 1 a regression, or an incomplete second run; 2 usage error
+or a file that cannot be read or is not a valid report (specs/report.schema.json).
 `;
 
-const flags = { json: { type: 'boolean' }, strict: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const flags = {
+  json: { type: 'boolean' },
+  strict: { type: 'boolean' },
+  'allow-incomplete': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 async function load(path: string): Promise<Report | string> {
   let value: unknown;
@@ -48,16 +58,42 @@ async function runReportDiff(argv: string[]): Promise<number> {
       return EXIT_USAGE;
     }
   }
-  const comparison = compareReports(a as Report, b as Report, { strict: parsed.values.strict ?? false });
-  if (parsed.values.json) {
-    out(JSON.stringify(comparison, null, 2));
-  } else {
-    const rows = [['requirement', 'level', 'before', 'after', 'kind'], ...comparison.changes.map((c) => [c.id, c.level, c.before, c.after, c.kind])];
-    if (comparison.changes.length > 0) out(table(rows, false));
-    const s = comparison.summary;
-    out(`${s.regressions} regression(s), ${s.improvements} improvement(s), ${s.changes} other change(s), ${s.unchanged} unchanged.`);
+  const comparison = compareReports(a as Report, b as Report, {
+    strict: parsed.values.strict ?? false,
+    allowIncomplete: parsed.values['allow-incomplete'] ?? false,
+  });
+  if (parsed.values.json) out(JSON.stringify(comparison, null, 2));
+  else out(renderComparison(comparison, parsed.positionals as [string, string]));
+  return comparison.fails ? EXIT_FAILED : EXIT_OK;
+}
+
+/** Regressions grouped by their cause in the second report, then the other changes, then the counts. */
+function renderComparison(c: Comparison, [first, second]: [string, string]): string {
+  const lines: string[] = [];
+  if (c.incomplete.after) {
+    lines.push(`${second} is of an incomplete run: ${c.incomplete.after}`, c.summary.regressions === 0 && !c.fails
+      ? '  (allowed by --allow-incomplete)'
+      : '  its statuses are no verdict: the gate fails (--allow-incomplete to compare anyway)');
   }
-  return comparison.summary.regressions > 0 ? EXIT_FAILED : EXIT_OK;
+  if (c.incomplete.before) lines.push(`${first} is of an incomplete run: ${c.incomplete.before}; what it did not check shows as changes`);
+  const row = (x: StatusChange) => [`    ${x.id}`, x.level, `${x.before} → ${x.after}`];
+  const regressions = c.changes.filter((x) => x.kind === 'regression');
+  if (regressions.length > 0) {
+    lines.push('', `Regressions (${regressions.length}), by cause in ${second}:`);
+    const groups = [...c.causes.map((cause) => ({ title: `  ${cause.id}  ${cause.message}`, id: cause.id as string | undefined })), {
+      title: '  no cause recorded (gone from the report, or failed without evidence)',
+      id: undefined,
+    }];
+    for (const g of groups) {
+      const members = regressions.filter((x) => x.cause === g.id);
+      if (members.length > 0) lines.push(g.title, table(members.map(row), false));
+    }
+  }
+  const others = c.changes.filter((x) => x.kind !== 'regression');
+  if (others.length > 0) lines.push('', 'Other changes:', table(others.map((x) => [...row(x), x.kind]), false));
+  const s = c.summary;
+  lines.push('', `${s.regressions} regression(s), ${s.improvements} improvement(s), ${s.changes} other change(s), ${s.unchanged} unchanged.`);
+  return lines.join('\n').replace(/^\n/, '');
 }
 
 export async function runReport(argv: string[]): Promise<number> {

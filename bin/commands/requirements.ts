@@ -27,6 +27,12 @@ ${requirementsCheckHelp}`;
 const flags = { json: { type: 'boolean' }, uncovered: { type: 'boolean' }, level: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 const LEVELS = ['must', 'implied', 'not-testable'] as const;
 
+/**
+ * A registration's title for a person: a part only the running suite knows (a table's row, in a
+ * loop) shows as `<each …>`, one check per row.
+ */
+const shownTitle = (title: string) => title.replace(/\$\{([^}]*)\}/g, (_, expr: string) => `<each ${expr.trim()}>`);
+
 export async function runRequirements(argv: string[]): Promise<number> {
   if (argv[0] === 'check') return runRequirementsCheck(argv.slice(1));
   const parsed = parseFlags(argv, flags);
@@ -76,10 +82,16 @@ export async function runRequirements(argv: string[]): Promise<number> {
         ? `no check (${r.subject} rule)`
         : 'UNCOVERED';
       out(`${r.id}  [${r.level}] §${r.section} — ${note}`);
-      for (const c of covering) out(`    ${c.concern}: ${c.title}  (${c.file}:${c.line})`);
+      for (const c of covering) out(`    ${c.concern}: ${shownTitle(c.title)}  (${c.file}:${c.line})`);
     }
     const filtered = listed.length < catalog.requirements.length ? `${listed.length} of ` : '';
-    out(`\n${filtered}${catalog.requirements.length} requirements, ${checks.length} checks; ${uncovered.length} testable server requirements uncovered.`);
+    // The checks of the requirements listed, not of the whole catalog.
+    const covering = new Set(listed.flatMap((r) => byId.get(r.id) ?? []));
+    out(
+      `\n${filtered}${catalog.requirements.length} requirements, covered by ${covering.size} check${
+        covering.size === 1 ? '' : 's'
+      }; ${uncovered.length} testable server requirements uncovered.`,
+    );
   }
   if (unknown.length > 0) {
     err(`conformance requirements: checks name ids the catalog does not know: ${unknown.join(', ')}`);

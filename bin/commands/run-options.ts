@@ -27,7 +27,6 @@ export interface RunPlan {
   env: Record<string, string>;
   only: string[];
   exclude: string[];
-  reportDir: string;
   /** Flags that only make sense against the bundled mock (checked once the target is known). */
   mockFlags: string[];
 }
@@ -35,7 +34,7 @@ export interface RunPlan {
 const list = (values: readonly string[] | undefined) => (values ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
 
 /** Parses the flags; a usage problem comes back as a message. */
-export function planRun(argv: readonly string[], cwd: string, defaultReportDir: string): RunPlan | { error: string; } {
+export function planRun(argv: readonly string[], cwd: string): RunPlan | { error: string; } {
   const parsed = parseFlags(argv, runFlags);
   if (!parsed.ok) return { error: parsed.message };
   const v = parsed.values;
@@ -57,8 +56,7 @@ export function planRun(argv: readonly string[], cwd: string, defaultReportDir: 
     env.CONFORMANCE_SEED = v.seed;
   }
   if (v['read-only']) env.CONFORMANCE_READ_ONLY = '1';
-  const reportDir = resolve(cwd, v['report-dir'] ?? defaultReportDir);
-  env.CONFORMANCE_REPORT_DIR = reportDir;
+  if (v['report-dir'] !== undefined) env.CONFORMANCE_REPORT_DIR = resolve(cwd, v['report-dir']);
   if (v.fault !== undefined) {
     env.CONFORMANCE_MOCK_FAULT = v.fault;
     mockFlags.push('--fault');
@@ -80,9 +78,9 @@ export function planRun(argv: readonly string[], cwd: string, defaultReportDir: 
   }
   if (v['via-prism']) env.CONFORMANCE_VIA_PRISM = '1';
   if (v.target !== undefined) {
-    if (v.target !== 'prism-mock') return { error: `--target accepts only prism-mock, got '${v.target}'` };
+    if (v.target !== 'prism-mock' && v.target !== 'bundled-mock') return { error: `--target accepts prism-mock or bundled-mock, got '${v.target}'` };
     env.CONFORMANCE_TARGET = v.target;
   }
   if (v.image !== undefined) env.CONFORMANCE_IMAGE = v.image;
-  return { env, only, exclude, reportDir, mockFlags };
+  return { env, only, exclude, mockFlags };
 }

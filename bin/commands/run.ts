@@ -1,16 +1,13 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { runContext, type RunStop, stopRun, updateRunContext } from '../../contract/run.js';
 import type { Settings } from '../../contract/settings.js';
 import { validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
+import { verdictOf } from '../../reports/verdict.js';
 import { REPORT_FILES } from '../../reports/write.js';
 import { err, EXIT_FAILED, EXIT_OK, EXIT_USAGE, out, unknownValue, usageError } from '../args.js';
 import { planRun, type RunPlan } from './run-options.js';
-import { blockingFailures } from './summary.js';
-
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 export const runHelp = `Usage: conformance run [options]
 
@@ -28,13 +25,14 @@ Options:
                          with the --only and --seed it reports (CONFORMANCE_REPLAY_PATH)
   --verbose              also print stack traces of failures and the checks' console output
   --read-only            skip checks that create, change or delete records (CONFORMANCE_READ_ONLY=1)
-  --report-dir <dir>     where the reports go (default: out/ of the project)
+  --report-dir <dir>     where the reports go (CONFORMANCE_REPORT_DIR; default: out/ in the working directory)
   --fault <name>         bundled mock only: switch on one fault (list them: conformance mock --list-faults)
   --shape <full|legacy>  bundled mock only: response shape of projects and organizations
   --deprecate <ops>      bundled mock only: operations to mark deprecated, comma-separated or repeated
   --population <n>       bundled mock only: n projects, organizations and assignments per team (CONFORMANCE_MOCK_POPULATION)
   --via-prism            send every request through a Prism validation proxy (CONFORMANCE_VIA_PRISM=1)
-  --target prism-mock    run against Prism's mock of specs/openapi.json instead of a deployment
+  --target <t>           prism-mock: Prism's mock of specs/openapi.json instead of a deployment;
+                         bundled-mock: the bundled mock although keys are set (CONFORMANCE_TARGET)
   --image <ref>          run against a container image (CONFORMANCE_IMAGE)
   -h, --help             show this help
 
@@ -71,15 +69,18 @@ async function checkPlan(plan: RunPlan): Promise<string | undefined> {
   return undefined;
 }
 
-/** All configuration errors at once, before the suites start (and before any request). */
-async function checkConfig(plan: RunPlan): Promise<{ problem: string; } | { settings: Settings; }> {
-  const { loadConfig } = await import('../../contract/config.js');
+/** All configuration errors at once, one line each, before the suites start (and before any request). */
+async function checkConfig(plan: RunPlan): Promise<{ problems: string[]; } | { settings: Settings; }> {
+  const { loadConfig, configErrorLine } = await import('../../contract/config.js');
   const result = loadConfig(process.env);
-  if (!result.ok) return { problem: `configuration is invalid:\n${result.errors.map((e) => `  - [${e.code}] ${e.setting}: ${e.message}`).join('\n')}` };
+  if (!result.ok) return { problems: result.errors.map(configErrorLine) };
   const s = result.settings;
-  if (plan.mockFlags.length > 0 && (s.baseUrl || s.image || s.target)) {
-    return { problem: `${plan.mockFlags.join(', ')} apply to the bundled mock only, but the target is ${s.baseUrl ?? s.image ?? s.target}` };
+  if (plan.mockFlags.length > 0 && (s.baseUrl || s.image || s.target === 'prism-mock')) {
+    return { problems: [`${plan.mockFlags.join(', ')} apply to the bundled mock only, but the target is ${s.baseUrl ?? s.image ?? s.target}`] };
   }
+  const { missingPackage } = await import('../../integrations/optional-packages.js');
+  const missing = missingPackage(s);
+  if (missing) return { problems: [missing] };
   return { settings: s };
 }
 
@@ -88,7 +89,7 @@ async function checkConfig(plan: RunPlan): Promise<{ problem: string; } | { sett
  * fast. Returns the problem, or the base URL that passed (the global setup does not repeat it).
  */
 async function preflightDeployment(s: Settings): Promise<{ problem: string; } | { passed?: string; }> {
-  if (!s.baseUrl || s.image || s.target) return {}; // started targets are checked once they run (global setup)
+  if (!s.baseUrl || s.image || s.target === 'prism-mock') return {}; // started targets are checked once they run (global setup)
   const { preflight, preflightLine } = await import('../../suites/harness/preflight.js');
   const r = await preflight({
     baseUrl: s.baseUrl,
@@ -141,26 +142,29 @@ function readReport(path: string): Report | undefined {
 }
 
 export async function runRun(argv: string[]): Promise<number> {
-  // --report-dir wins, then CONFORMANCE_REPORT_DIR, then out/ of the project
-  const plan = planRun(argv, process.cwd(), process.env.CONFORMANCE_REPORT_DIR || join(projectRoot, 'out'));
+  const plan = planRun(argv, process.cwd());
   if ('error' in plan) return usageError('run', plan.error);
   const planProblem = await checkPlan(plan);
   if (planProblem) return usageError('run', planProblem);
   Object.assign(process.env, plan.env);
   const config = await checkConfig(plan);
-  if ('problem' in config) {
-    err(`conformance run: ${config.problem}`);
+  if ('problems' in config) {
+    for (const problem of config.problems) err(`conformance run: ${problem}`);
     return EXIT_USAGE;
   }
+  // --report-dir wins, then CONFORMANCE_REPORT_DIR (environment, then settings file), then out/ in the
+  // working directory; made absolute once, for the reporter in the run's vitest as for this process.
+  const reportDir = resolve(config.settings.reportDir);
+  process.env.CONFORMANCE_REPORT_DIR = reportDir;
   const preflighted = await preflightDeployment(config.settings);
   if ('problem' in preflighted) {
     err(`conformance run: ${preflighted.problem}`);
     return EXIT_USAGE;
   }
   const files = {
-    html: join(plan.reportDir, REPORT_FILES.html),
-    json: join(plan.reportDir, REPORT_FILES.json),
-    junit: join(plan.reportDir, REPORT_FILES.junit),
+    html: join(reportDir, REPORT_FILES.html),
+    json: join(reportDir, REPORT_FILES.json),
+    junit: join(reportDir, REPORT_FILES.junit),
   };
   // A stale report must not pass for this run's.
   for (const f of Object.values(files)) rmSync(f, { force: true });
@@ -177,9 +181,7 @@ export async function runRun(argv: string[]): Promise<number> {
   // The reporter has printed the summary and the report paths (also when vitest is run directly).
   for (const line of accountLines(report)) out(line);
   if (interrupted) return EXIT_INTERRUPTED;
-  const blocking = blockingFailures(report);
-  if (blocking.length > 0 || report.errors.length > 0) return EXIT_FAILED;
-  return EXIT_OK;
+  return verdictOf(report).kind === 'conforms' ? EXIT_OK : EXIT_FAILED;
 }
 
 /**

@@ -20,6 +20,7 @@ import type { Fault } from './fault.js';
 import { CURSOR_RULES, type CursorRule, editCursor, fromEveryTeam, Removed, viewsOf } from './lists.js';
 import { COLLECTION_OF, editRecords, RECORD_KINDS, type RecordKind, shown } from './records.js';
 import { answerKeptRefusal, keepRefusal, letThrough, TEAM_A } from './refusals.js';
+import { type SurfaceFaultName, surfaceFaults } from './surface-families.js';
 import { afterWrite, before } from './writes.js';
 
 export const REFUSALS = ['cross-team', 'read-only', 'no-key', 'invalid-body', 'reused-key'] as const;
@@ -198,22 +199,24 @@ export const leakCursor = (op: string) => `leak-cursor:${op}` as const;
 export const leakFilter = (view: string) => `leak-filter:${view}` as const;
 
 /** The names the families give their faults. */
-export type FamilyFaultName = ReturnType<
-  | typeof appliedWhenRefused
-  | typeof cursorRuleBroken
-  | typeof pageBoundaryRepeats
-  | typeof requiredMissing
-  | typeof patchAnswersOld
-  | typeof patchDropsUnnamed
-  | typeof createStoresLess
-  | typeof idempotencyRace
-  | typeof idempotencyRaceHidden
-  | typeof deletedStillListed
-  | typeof limitIgnoredAfterFirstPage
-  | typeof leakSearch
-  | typeof leakCursor
-  | typeof leakFilter
->;
+export type FamilyFaultName =
+  | SurfaceFaultName
+  | ReturnType<
+    | typeof appliedWhenRefused
+    | typeof cursorRuleBroken
+    | typeof pageBoundaryRepeats
+    | typeof requiredMissing
+    | typeof patchAnswersOld
+    | typeof patchDropsUnnamed
+    | typeof createStoresLess
+    | typeof idempotencyRace
+    | typeof idempotencyRaceHidden
+    | typeof deletedStillListed
+    | typeof limitIgnoredAfterFirstPage
+    | typeof leakSearch
+    | typeof leakCursor
+    | typeof leakFilter
+  >;
 
 /** A page hook that starts each page after the first with the last item of the page before. */
 export const repeatBoundary = (ctx: AppContext, when: (ex: Exchange) => boolean): NonNullable<Hooks['page']> => (ex, page, plan) => {
@@ -296,7 +299,7 @@ function listFaults(): Fault[] {
       });
     }
     if (!l.deletable) continue;
-    for (const view of [...(l.requiredFilters ? [] : [l.op]), ...l.idFilters.map((f) => `${l.op}?${f}`)]) {
+    for (const view of [...(l.requiredFilters ? [] : [l.op, `${l.op}?q`]), ...l.idFilters.map((f) => `${l.op}?${f}`)]) {
       out.push({
         name: deletedStillListed(view),
         requirements: ['EP-DELETE-GONE'],
@@ -457,5 +460,5 @@ export function familyFaults(): Fault[] {
       hooks: (ctx) => storesLess(ctx, op),
     });
   }
-  return [...out, ...listFaults()];
+  return [...out, ...listFaults(), ...surfaceFaults()];
 }

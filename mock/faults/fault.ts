@@ -2,6 +2,7 @@
 // conformance run must then report failed, and the hooks (mock/reference/hooks.ts) that make the
 // reference behave so. Faults are written one by one (written/) or generated in families over the
 // operation table (families.ts).
+import type { FaultSummary } from '../options.js';
 import type { AppContext } from '../reference/context.js';
 import type { Hooks } from '../reference/hooks.js';
 import type { RoutesEdit } from '../reference/pipeline.js';
@@ -9,12 +10,7 @@ import type { RoutesEdit } from '../reference/pipeline.js';
 /** A fault's hooks, and the edit of the served routes it makes at start. */
 export type FaultHooks = Hooks & { routes?: RoutesEdit; };
 
-export interface Fault {
-  name: string;
-  requirements: readonly string[];
-  description: string;
-  /** The project/organization shape the mock must serve for the fault to show. */
-  shape: 'full' | 'legacy';
+export interface Fault extends FaultSummary {
   /** The hooks of one mock with this fault on. */
   hooks(ctx: AppContext): FaultHooks;
 }

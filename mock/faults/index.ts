@@ -10,6 +10,7 @@ import { idempotencyFaults } from './written/idempotency.js';
 import { intakeFaults } from './written/intake.js';
 import { isolationFaults } from './written/isolation.js';
 import { paginationFaults } from './written/pagination.js';
+import { responseFaults } from './written/responses.js';
 import { shapeFaults } from './written/shapes.js';
 import { stateFaults } from './written/state.js';
 import { uploadFaults } from './written/uploads.js';
@@ -28,6 +29,7 @@ const written = [
   ...stateFaults,
   ...intakeFaults,
   ...versioningFaults,
+  ...responseFaults,
 ] as const;
 
 /** The hand-written faults, then the families generated over the endpoint table. */

@@ -10,6 +10,7 @@ import { servedOperations } from '../reference/openapi.js';
 import type { ListPlan } from '../reference/pagination.js';
 import type { CursorPayload } from '../reference/pagination.js';
 import { type Collection, compareKeys, type Entry, type TeamId } from '../reference/store.js';
+import { collectionOf } from './records.js';
 
 /** The list operations of the operation table. */
 export const LIST_OPERATIONS = new Set(servedOperations().filter((e) => e.list).map((e) => e.operationId));
@@ -21,10 +22,14 @@ export const LIST_PARAMS = ['limit', 'cursor', 'sort', 'order', 'q'];
 /** The filters by a record's id a list query can give. */
 const ID_FILTERS = ['project_id', 'employee_id', 'entity_id'];
 
-/** The views a list request asks for: the plain list, or the list filtered by each id it gives (`listAssignments?project_id`). */
+/**
+ * The views a list request asks for: the plain list, or the list filtered by each id it gives
+ * (`listAssignments?project_id`); and, with a search, the search too (`listAssignments?q`).
+ */
 export function viewsOf(ex: Exchange): string[] {
   const filters = ID_FILTERS.filter((f) => typeof ex.query[f] === 'string' && ex.query[f] !== '');
-  return filters.length ? filters.map((f) => `${ex.operationId}?${f}`) : [ex.operationId];
+  const base = filters.length ? filters.map((f) => `${ex.operationId}?${f}`) : [ex.operationId];
+  return typeof ex.query.q === 'string' && ex.query.q !== '' ? [...base, `${ex.operationId}?q`] : base;
 }
 
 /** Every team's entries of a collection, ascending by (sort value, id). */
@@ -50,10 +55,15 @@ export class Removed {
   }
 }
 
+/** The sort fields of a list operation, the default first. */
+export function sortFieldsOf(ctx: AppContext, operationId: string): readonly string[] {
+  const name = collectionOf(ctx, operationId)?.name;
+  return name !== undefined && name in SORT_FIELDS ? SORT_FIELDS[name as keyof typeof SORT_FIELDS] : [];
+}
+
 /** The order and sort a list request asks for, defaults included (the cursor must have been issued for these). */
 function requested(ctx: AppContext, ex: Exchange): { sort: string; order: string; } {
-  const collection = ex.operationId.replace(/^list/, '').toLowerCase() as keyof typeof SORT_FIELDS;
-  const sorts: readonly string[] = SORT_FIELDS[collection] ?? [];
+  const sorts = sortFieldsOf(ctx, ex.operationId);
   const sort = typeof ex.query.sort === 'string' && ex.query.sort !== '' ? ex.query.sort : sorts[0] ?? '';
   const order = typeof ex.query.order === 'string' && ex.query.order !== '' ? ex.query.order : ctx.readings.value('default-order');
   return { sort, order };

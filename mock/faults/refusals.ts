@@ -1,8 +1,8 @@
 // Refusals let through: a stage's refusal is caught and the request goes on as if allowed. Where
 // the refusal is still answered (the applied-when-refused family: refused, but applied anyway), it
 // is kept on the exchange and answered in place of the result.
-import { type Principal } from '../reference/auth.js';
-import { type ApiError, errorJson } from '../reference/errors.js';
+import type { Principal } from '../reference/auth.js';
+import { ApiError, errorJson } from '../reference/errors.js';
 import type { Exchange } from '../reference/exchange.js';
 import type { Hooks } from '../reference/hooks.js';
 import { JSON_TYPE } from '../reference/pipeline.js';
@@ -29,12 +29,10 @@ export function letThrough<T>(next: () => T, onRefusal: (refusal: ApiError) => T
   try {
     return next();
   } catch (err) {
-    if (!isApiError(err)) throw err;
+    if (!(err instanceof ApiError)) throw err;
     return onRefusal(err);
   }
 }
-
-const isApiError = (err: unknown): err is ApiError => typeof err === 'object' && err !== null && 'status' in err && 'code' in err;
 
 /** Who a request whose key was refused is served as: team A, with every scope. */
 export const TEAM_A = (all: readonly string[]): Principal => ({ team: 'A', scopes: new Set(all), apiAccess: true });

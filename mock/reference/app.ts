@@ -3,13 +3,13 @@
 // pipeline (pipeline.ts): authentication (onRequest) → route → path id → input checks →
 // idempotency and handler → answer; one error handler maps every error to the envelope (§7).
 // Whoever builds the server may answer some requests before the framework (`front`).
-import multipart from '@fastify/multipart';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { AppContext, Timeouts } from './context.js';
 import { BASE_PATH, JSON_BODY_LIMIT_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH } from './context.js';
-import { ApiError, badRequest, errorBody, errorJson, NOT_FOUND_JSON, notFound } from './errors.js';
+import { ApiError, badRequest, errorBody, errorJson, internalFailure, NOT_FOUND_JSON, notFound } from './errors.js';
 import { nestedDeeperThan } from './json-depth.js';
 import type { ServedOpenApi } from './openapi.js';
 import { servedOperations } from './openapi.js';
@@ -26,7 +26,7 @@ import {
   type RoutesEdit,
   type RouteTable,
 } from './pipeline.js';
-import { clientErrorHandler, guardRequest, protocolListeners, serverOptions } from './protocol.js';
+import { clientErrorHandler, guardRequest, protocolListeners, serverOptions, StagedClose } from './protocol.js';
 import { assignmentRoutes } from './resources/assignments.js';
 import { attachmentRoutes } from './resources/attachments.js';
 import { cvRoutes } from './resources/cvs.js';
@@ -68,8 +68,6 @@ const FASTIFY_ERRORS: Record<string, (e: FastifyError) => ApiError> = {
   FST_ERR_CTP_INVALID_JSON_BODY: () => new ApiError(400, 'bad_request', 'The body is not valid JSON', { body: 'is not valid JSON' }),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new ApiError(400, 'bad_request', 'The JSON body is empty', { body: 'is empty' }),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError(400, 'bad_request', 'Content-Length does not match the body', { body: 'length mismatch' }),
-  FST_INVALID_MULTIPART_CONTENT_TYPE: () =>
-    new ApiError(415, 'unsupported_media_type', 'Content-Type must be multipart/form-data', { 'content-type': 'expected multipart/form-data' }),
 };
 
 /** Any thrown value as an envelope error; 500 only for genuine bugs. */
@@ -81,7 +79,7 @@ export function toApiError(err: unknown): ApiError {
   if (e instanceof SyntaxError) return FASTIFY_ERRORS.FST_ERR_CTP_INVALID_JSON_BODY!(e);
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) return new ApiError(status, status === 413 ? 'payload_too_large' : 'bad_request', e.message || 'Bad request');
-  return new ApiError(500, 'internal_error', 'Internal error');
+  return internalFailure(err);
 }
 
 /**
@@ -100,16 +98,18 @@ export type Front = (req: IncomingMessage, res: ServerResponse) => boolean;
  * The node:http server under fastify: the request checks of protocol.ts first, then, when
  * given, the front, then the framework.
  */
-function serverFactory(t: Timeouts, front: Front | undefined): FastifyServerFactory {
+function serverFactory(t: Timeouts, connections: StagedClose, front: Front | undefined): FastifyServerFactory {
   return (handler, options) => {
     const fastifyTimeouts = options as { keepAliveTimeout: number; connectionTimeout: number; };
     const server = createServer(serverOptions(t), (req, res) => {
-      if (guardRequest(req, res, t)) return;
+      if (guardRequest(req, res, t, connections)) return;
       // Once closing, fastify answers with Connection: close; an answer in front would keep the connection.
       if (!(front && server.listening && front(req, res))) handler(req, res);
     });
-    server.on('connect', protocolListeners.connect);
-    server.on('checkExpectation', protocolListeners.checkExpectation);
+    const listeners = protocolListeners(connections);
+    server.on('connection', (socket: Socket) => connections.watch(socket));
+    server.on('connect', listeners.connect);
+    server.on('checkExpectation', listeners.checkExpectation);
     server.keepAliveTimeout = fastifyTimeouts.keepAliveTimeout;
     server.setTimeout(fastifyTimeouts.connectionTimeout);
     return server;
@@ -131,6 +131,7 @@ const tooDeep = () => badRequest('The JSON body is nested too deeply', { body: `
 
 export async function buildServer(ctx: AppContext, table: RouteTable, front?: Front): Promise<FastifyInstance> {
   const { routes, basePath } = table;
+  const connections = new StagedClose();
   const app = Fastify({
     logger: false,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
@@ -140,9 +141,14 @@ export async function buildServer(ctx: AppContext, table: RouteTable, front?: Fr
     // A request met while closing is answered as usual (with Connection: close), not with
     // fastify's own 503 body outside the envelope.
     return503OnClosing: false,
-    serverFactory: serverFactory(ctx.timeouts, front),
-    clientErrorHandler: clientErrorHandler(ctx.timeouts),
+    serverFactory: serverFactory(ctx.timeouts, connections, front),
+    clientErrorHandler: clientErrorHandler(ctx.timeouts, connections),
     frameworkErrors: frameworkError,
+  });
+  // Connections closing in stages end with the server, not after their bounds.
+  app.addHook('preClose', (done) => {
+    connections.destroyAll();
+    done();
   });
   app.removeContentTypeParser(['text/plain', 'application/json']);
   // JSON (and +json) bodies; an empty body is no body (a bodyless DELETE/PATCH with a JSON
@@ -157,9 +163,8 @@ export async function buildServer(ctx: AppContext, table: RouteTable, front?: Fr
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser);
   app.addContentTypeParser(/^application\/[a-z0-9.-]+\+json(;|$)/i, { parseAs: 'string' }, jsonParser);
   app.decorateRequest('exchange', null);
-  // Outside the upload routes a multipart body is only recognised, never read (as
-  // @fastify/multipart's own parser does), so a JSON route still answers 415 after
-  // its path id check.
+  // A multipart body is only recognised here, never read: an upload route reads it itself
+  // (uploads.ts), and a JSON route still answers 415 after its path id check.
   app.addContentTypeParser('multipart/form-data', (req, _payload, done) => {
     markMultipart(req);
     done(null);
@@ -193,15 +198,6 @@ export async function buildServer(ctx: AppContext, table: RouteTable, front?: Fr
     throw notFound();
   });
 
-  for (const def of routes) if (def.kind !== 'multipart') register(app, ctx, def, basePath);
-  // @fastify/multipart adds an async onRequest and onResponse hook to every request of
-  // its context; registered here, in the uploads' own context, they run only for
-  // uploads (on the list hot path: about 15% less CPU per request, measured A/B).
-  // Registered after the hooks and handlers above, so the context inherits them.
-  await app.register(async (uploads) => {
-    uploads.removeContentTypeParser('multipart/form-data');
-    await uploads.register(multipart, { throwFileSizeLimit: false });
-    for (const def of routes) if (def.kind === 'multipart') register(uploads, ctx, def, basePath);
-  });
+  for (const def of routes) register(app, ctx, def, basePath);
   return app;
 }

@@ -2,12 +2,12 @@
 // touches the disk. Layout of a blob file: 12-byte IV | ciphertext | 16-byte auth tag.
 // Writes go through the cipher into a temporary file that is renamed on success
 // and removed on failure, so an aborted or oversize upload leaves nothing behind.
+// Every file handle is closed on every way its use can end: a writer by finish() or
+// abort(), a download's stream when it ends, fails or is destroyed (a client gone).
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { pipeline, type Readable } from 'node:stream';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -35,6 +35,80 @@ export interface StoredBlob {
   sha256: string;
 }
 
+/**
+ * A blob being written, one chunk at a time (each write awaited before the next): the plaintext
+ * is counted, hashed and encrypted; ciphertext is held until WRITE_BYTES gather, so a small
+ * upload is one write of iv | ciphertext | tag (each file operation is a round trip through
+ * libuv's pool). finish() puts the blob in place; abort() removes it; either closes the file,
+ * and abort() after finish() or a second abort() does nothing.
+ */
+export class BlobWriter {
+  private readonly cipher;
+  private readonly hash = createHash('sha256');
+  private held: Buffer[];
+  private heldBytes = IV_BYTES;
+  private size = 0;
+  private settled = false;
+
+  constructor(
+    private readonly file: FileHandle,
+    private readonly tmp: string,
+    private readonly path: string,
+    readonly blobId: string,
+    key: Buffer,
+    private readonly limit: number | undefined,
+  ) {
+    const iv = randomBytes(IV_BYTES);
+    this.cipher = createCipheriv('aes-256-gcm', key, iv);
+    this.held = [iv];
+  }
+
+  /** Takes the next chunk; rejects with SizeLimitExceeded once more than the limit has arrived. */
+  async write(chunk: Buffer): Promise<void> {
+    this.size += chunk.length;
+    if (this.limit !== undefined && this.size > this.limit) throw new SizeLimitExceeded(this.limit);
+    this.hash.update(chunk);
+    const encrypted = this.cipher.update(chunk);
+    this.held.push(encrypted);
+    this.heldBytes += encrypted.length;
+    if (this.heldBytes >= WRITE_BYTES) {
+      const held = this.held;
+      this.held = [];
+      this.heldBytes = 0;
+      await writeAll(this.file, held);
+    }
+  }
+
+  /** Writes what is held and the tag, closes the file and puts the blob in place. */
+  async finish(): Promise<StoredBlob> {
+    if (this.settled) throw new Error('blob writer already settled');
+    this.held.push(this.cipher.final(), this.cipher.getAuthTag());
+    try {
+      await writeAll(this.file, this.held);
+    } catch (err) {
+      await this.abort();
+      throw err;
+    }
+    this.settled = true;
+    try {
+      await this.file.close();
+      await rename(this.tmp, this.path);
+    } catch (err) {
+      await rm(this.tmp, { force: true });
+      throw err;
+    }
+    return { blobId: this.blobId, size: this.size, sha256: this.hash.digest('hex') };
+  }
+
+  /** Closes the file and removes the partial blob. */
+  async abort(): Promise<void> {
+    if (this.settled) return;
+    this.settled = true;
+    await this.file.close().catch(() => undefined);
+    await rm(this.tmp, { force: true });
+  }
+}
+
 export class BlobStore {
   private constructor(readonly dir: string, private readonly key: Buffer) {}
 
@@ -53,59 +127,39 @@ export class BlobStore {
   readonly ivBytes = IV_BYTES;
   readonly tagBytes = TAG_BYTES;
 
+  /** A new blob to write chunk by chunk; at most `limit` plaintext bytes (when given). */
+  async create(limit?: number): Promise<BlobWriter> {
+    const blobId = randomUUID();
+    const path = this.pathOf(blobId);
+    const tmp = `${path}.part`;
+    const file = await open(tmp, 'wx');
+    return new BlobWriter(file, tmp, path, blobId, this.key, limit);
+  }
+
   /**
    * Streams `source` into a new encrypted blob while counting and hashing the plaintext.
    * Rejects with SizeLimitExceeded as soon as more than `limit` bytes arrive (when a
-   * limit is given); the partial file is removed.
+   * limit is given); the partial file is removed and the source destroyed.
    */
   async write(source: Readable, limit?: number): Promise<StoredBlob> {
-    const blobId = randomUUID();
-    const tmp = `${this.pathOf(blobId)}.part`;
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const hash = createHash('sha256');
-    let size = 0;
-    const file = await open(tmp, 'wx');
-    let isOpen = true;
+    const writer = await this.create(limit);
     try {
-      // Through pipeline(): on a refusal the source is destroyed with the error and settled before
-      // this rejects, so the multipart parser discards the rest of the body and the connection
-      // stays usable. Ciphertext is held until WRITE_BYTES gather, so a small upload is one write
-      // of iv | ciphertext | tag: each file operation is a round trip through libuv's pool.
-      await pipeline(source, async (chunks: AsyncIterable<Buffer>) => {
-        let held: Buffer[] = [iv];
-        let heldBytes = IV_BYTES;
-        for await (const chunk of chunks) {
-          size += chunk.length;
-          if (limit !== undefined && size > limit) throw new SizeLimitExceeded(limit);
-          hash.update(chunk);
-          const encrypted = cipher.update(chunk);
-          held.push(encrypted);
-          heldBytes += encrypted.length;
-          if (heldBytes >= WRITE_BYTES) {
-            await writeAll(file, held);
-            held = [];
-            heldBytes = 0;
-          }
-        }
-        held.push(cipher.final(), cipher.getAuthTag());
-        await writeAll(file, held);
-      });
-      isOpen = false;
-      await file.close();
-      await rename(tmp, this.pathOf(blobId));
+      for await (const chunk of source) await writer.write(chunk as Buffer);
+      return await writer.finish();
     } catch (err) {
-      if (isOpen) await file.close().catch(() => undefined);
-      await rm(tmp, { force: true });
+      await writer.abort();
+      source.destroy();
       throw err;
     }
-    return { blobId, size, sha256: hash.digest('hex') };
   }
 
-  /** The decrypted bytes of a blob as a stream (the tag is read first, so tampering fails the stream). */
+  /**
+   * The decrypted bytes of a blob as a stream (the tag is read first, so tampering fails the
+   * stream). One file handle serves the header and the bytes; it is closed when the stream ends,
+   * fails or is destroyed, whoever destroys it (a download whose client went away).
+   */
   async read(blobId: string): Promise<Readable> {
-    const file = this.pathOf(blobId);
-    const fh = await open(file, 'r');
+    const fh = await open(this.pathOf(blobId), 'r');
     let iv: Buffer, tag: Buffer, size: number;
     try {
       size = (await fh.stat()).size;
@@ -113,17 +167,21 @@ export class BlobStore {
       tag = Buffer.alloc(TAG_BYTES);
       await fh.read(iv, 0, IV_BYTES, 0);
       await fh.read(tag, 0, TAG_BYTES, size - TAG_BYTES);
-    } finally {
+    } catch (err) {
       await fh.close();
+      throw err;
     }
     const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
     decipher.setAuthTag(tag);
-    const cipherLen = size - IV_BYTES - TAG_BYTES;
-    if (cipherLen === 0) {
+    if (size - IV_BYTES - TAG_BYTES === 0) {
+      await fh.close();
       decipher.end();
       return decipher;
     }
-    return createReadStream(file, { start: IV_BYTES, end: size - TAG_BYTES - 1 }).pipe(decipher);
+    // pipeline(), not pipe(): destroying the decipher (what the framework does when the client
+    // goes away) destroys the file stream too, which closes the handle.
+    const bytes = fh.createReadStream({ start: IV_BYTES, end: size - TAG_BYTES - 1 });
+    return pipeline(bytes, decipher, () => undefined);
   }
 
   async remove(blobId: string): Promise<void> {

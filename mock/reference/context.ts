@@ -27,10 +27,25 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 /** A request head must arrive within this long (or the request timeout, when shorter). */
 export const HEADERS_TIMEOUT_MS = 60_000;
+/**
+ * Default of MockOptions.downloadIdleTimeoutMs: a download whose client reads nothing (the
+ * socket takes no byte) for 30 s is ended, the connection closed and the blob's file closed.
+ */
+export const DEFAULT_DOWNLOAD_IDLE_TIMEOUT_MS = 30_000;
+/**
+ * A connection the server closes while its client may still be sending (protocol.ts): after the
+ * answer and the server's FIN, what arrives is read and dropped, for at most 64 MiB, 10 s, and
+ * 2 s without a byte, so a client that writes its whole body first (an upload of the 25 MB
+ * limit, refused at its start) still reads the answer instead of a reset.
+ */
+export const LINGER_MAX_BYTES = 64 * 1024 * 1024;
+export const LINGER_MAX_MS = 10_000;
+export const LINGER_QUIET_MS = 2_000;
 
 export interface Timeouts {
   requestMs: number;
   bodyMs: number;
+  downloadIdleMs: number;
 }
 
 /** Deprecation/Sunset dates announced for deprecated operations. */

@@ -18,7 +18,9 @@ export type ErrorCode =
   | 'request_timeout'
   | 'header_too_large'
   | 'expectation_failed'
-  | 'internal_error';
+  | 'internal_error'
+  | 'service_unavailable'
+  | 'insufficient_storage';
 
 /** Extra fields of plan-limit errors (§7). */
 export interface PlanLimitFields {
@@ -77,6 +79,26 @@ export const methodNotAllowed = (method: string) =>
 
 export const expectationFailed = () =>
   new ApiError(417, 'expectation_failed', 'Only Expect: 100-continue is supported', { expect: 'only 100-continue is supported' });
+
+/**
+ * System errors the server may meet serving a request (Node's error codes), answered as what they
+ * are: out of descriptors or memory is temporary (503), a full disk is storage (507); anything
+ * else is 500. The answer never carries the error's own message, which names server paths.
+ */
+const SYSTEM_FAILURES = {
+  EMFILE: [503, 'service_unavailable', 'The server cannot open more files right now'],
+  ENFILE: [503, 'service_unavailable', 'The server cannot open more files right now'],
+  ENOMEM: [503, 'service_unavailable', 'The server is out of memory right now'],
+  ENOSPC: [507, 'insufficient_storage', 'The server has no room left to store the file'],
+  EDQUOT: [507, 'insufficient_storage', 'The server has no room left to store the file'],
+} as const satisfies Record<string, readonly [number, ErrorCode, string]>;
+
+/** The envelope error of a failure inside the server (a system error or a bug): 5xx, with no detail of the server. */
+export function internalFailure(err: unknown): ApiError {
+  const code = (err as { code?: unknown; } | null)?.code;
+  const known = typeof code === 'string' && Object.hasOwn(SYSTEM_FAILURES, code) ? SYSTEM_FAILURES[code as keyof typeof SYSTEM_FAILURES] : undefined;
+  return known ? new ApiError(known[0], known[1], known[2]) : new ApiError(500, 'internal_error', 'Internal error');
+}
 
 /** The no-API-access plan answers every request with this (status 402, documented; reading plan-limit-status). */
 export const planLimit = (resource: string, status = 402) =>

@@ -13,6 +13,9 @@ import type { Exchange, Input, Result } from './exchange.js';
 import type { Answer } from './hooks.js';
 import { canonicalJson } from './idempotency-store.js';
 import { withIdempotency } from './idempotency.js';
+import { isFormData } from './multipart.js';
+import { keptText, readNulls } from './nulls.js';
+import { endWhenIdle } from './protocol.js';
 import { type QueryRule, queryRules } from './query-rules.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -127,12 +130,31 @@ function operationHeaderMap(ctx: AppContext, operationId: string | undefined): R
   return out;
 }
 
-/** Sends an answer, after the respond hook; a streamed body follows the headers. */
+/**
+ * Sends an answer, after the respond hook; a streamed body follows the headers. A stream not sent
+ * (the hook threw, the request was answered or its connection closed meanwhile) is destroyed, so
+ * what it holds (a file handle) is released; one that is sent ends with its answer, or when its
+ * client stops reading for the download idle timeout.
+ */
 export function deliver(ctx: AppContext, ex: Exchange | undefined, reply: FastifyReply, answer: Answer, stream?: Result['stream']): FastifyReply {
-  const a = ctx.hooks.respond ? ctx.hooks.respond(ex, answer) : answer;
+  let a: Answer;
+  try {
+    a = ctx.hooks.respond ? ctx.hooks.respond(ex, answer) : answer;
+  } catch (err) {
+    stream?.destroy();
+    throw err;
+  }
+  // Answered already (a timeout), or nobody left to answer: a stream would never be read.
+  if (stream && (reply.sent || reply.raw.destroyed)) {
+    stream.destroy();
+    return reply;
+  }
   reply.code(a.status);
   for (const [k, v] of Object.entries(a.headers)) reply.header(k, v);
-  if (stream) return reply.header('content-type', a.contentType).send(stream);
+  if (stream) {
+    endWhenIdle(reply.raw, ctx.timeouts.downloadIdleMs);
+    return reply.header('content-type', a.contentType).send(stream);
+  }
   if (a.status === 204) return reply.send(); // reading file-delete=204: no body
   return reply.header('content-type', a.contentType).send(a.body);
 }
@@ -151,6 +173,8 @@ export function errorAnswer(ctx: AppContext, req: FastifyRequest, api: ApiError,
   const envelope = ctx.shape === 'legacy' && cfg?.legacyErrors === true && !api.extra ? 'short' : 'full';
   const headers = operationHeaderMap(ctx, cfg?.operationId);
   if (api.status === 401) headers['www-authenticate'] = 'Bearer';
+  // Out of descriptors or memory for now (errors.ts internalFailure): worth a retry soon.
+  if (api.status === 503) headers['retry-after'] = '1';
   return { status: api.status, contentType: JSON_TYPE, headers, body: body(envelope), error: { api, envelope } };
 }
 
@@ -166,7 +190,7 @@ export function checkBody(name: SchemaName, body: Record<string, unknown>): void
   throw badRequest('The request body is invalid', detail);
 }
 
-/** Set by the root multipart/form-data parser (JSON routes live outside @fastify/multipart's context). */
+/** Set by the multipart/form-data parser, which reads nothing (an upload reads its own body). */
 const MULTIPART_BODY = Symbol('multipart body');
 
 export function markMultipart(req: FastifyRequest): void {
@@ -208,11 +232,15 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
     if (idemKey !== undefined && idemKey.length > 255) throw badRequest('Invalid idempotency key', { 'idempotency-key': 'at most 255 characters' });
     ex.idempotencyKey = idemKey;
     const input: Input = Object.assign(ex, { req, reply });
-    if (def.kind === 'multipart' && !req.isMultipart()) throw unsupportedMediaType('multipart/form-data');
+    if (def.kind === 'multipart' && !isFormData(req.headers['content-type'])) throw unsupportedMediaType('multipart/form-data');
     if (mutating && def.kind !== 'multipart') {
-      ex.body = jsonBody(req);
+      ex.body = keptText(ctx, jsonBody(req));
       const schema = def.kind !== 'read' ? def.body : undefined;
-      if (schema) checkInput(ctx, ex, () => checkBody(schema, ex.body));
+      if (schema) {
+        const read = readNulls(ctx, schema, ex.body);
+        ex.body = read.body;
+        checkInput(ctx, ex, () => checkBody(schema, read.checked));
+      }
     }
     const work = (): Promise<Result> => {
       if (def.kind === 'read') return Promise.resolve(answerRead(ctx, def, ex));
@@ -250,6 +278,14 @@ export function checkQuery(rules: readonly QueryRule[], query: Record<string, un
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * A header's value; an empty one is no value. For `Idempotency-Key` that reading is a decision:
+ * §4 gives the key as "an optional header idempotency-key (string)" with no form or length, so an
+ * empty key is not malformed, and refusing it would reject a request §4 allows, which §9 lists
+ * among the breaking changes ("tightening validation so previously accepted input is rejected").
+ * An empty key cannot tell one request from another either, so it is no key: the request runs
+ * as one without. (Two keys are refused before this, protocol.ts: which one would count is unclear.)
+ */
 export function headerValue(v: string | string[] | undefined): string | undefined {
   const s = Array.isArray(v) ? v[0] : v;
   return s === undefined || s === '' ? undefined : s;

@@ -1,10 +1,18 @@
 // The node:http layer under fastify. Errors found before a request reaches the framework
-// (the HTTP parser, CONNECT, Expect, a missing Host, a head or body that stops arriving)
-// are answered in the §7 full envelope with a stable code where the socket still allows
-// an answer, and the connection is closed.
+// (the HTTP parser, CONNECT, Expect, a missing or repeated Host, a repeated Authorization or
+// Idempotency-Key, a head or body that stops arriving) are answered in the §7 full envelope with
+// a stable code where the socket still allows an answer, and the connection is closed.
+//
+// A connection is closed in stages (RFC 9112 §9.6): the answer, then the server's FIN, then the
+// rest of what the client sends is read and dropped until it closes its side, for at most
+// LINGER_MAX_BYTES and LINGER_MAX_MS (and LINGER_QUIET_MS without a byte). Closing at once while
+// a request body is still arriving makes the kernel answer the unread bytes with a reset, and a
+// client that writes its whole body before it reads loses the answer to it. Every connection the
+// server closes after an answer closes this way, whoever decided to close it (an error here, a
+// `Connection: close` answer of the framework).
 import { type IncomingMessage, type ServerOptions, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { HEADERS_TIMEOUT_MS, MAX_HEADER_BYTES, type Timeouts } from './context.js';
+import { HEADERS_TIMEOUT_MS, LINGER_MAX_BYTES, LINGER_MAX_MS, LINGER_QUIET_MS, MAX_HEADER_BYTES, type Timeouts } from './context.js';
 import { ApiError, badRequest, errorJson, expectationFailed, headerTooLarge, methodNotAllowed, requestTimeout } from './errors.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -12,12 +20,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** The methods the mock serves, for the Allow header of a 405. */
 const SERVED_METHODS = 'GET, HEAD, POST, PATCH, DELETE';
 
+/** How long a request head may take: HEADERS_TIMEOUT_MS, or the whole request's time when shorter. */
+const headersTimeoutMs = (t: Timeouts): number => Math.min(HEADERS_TIMEOUT_MS, t.requestMs);
+
 /** Options of the node:http server: explicit head limit and the request timeouts (Node checks them once a second). */
 export function serverOptions(t: Timeouts): ServerOptions {
   return {
     maxHeaderSize: MAX_HEADER_BYTES,
     requestTimeout: t.requestMs,
-    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, t.requestMs),
+    headersTimeout: headersTimeoutMs(t),
     connectionsCheckingInterval: Math.min(1_000, t.requestMs),
     // Checked in guardRequest instead, so the 400 is in the envelope.
     requireHostHeader: false,
@@ -36,17 +47,80 @@ const PARSER_ERRORS = {
   HPE_INVALID_CHUNK_SIZE: ['body', 'malformed chunked encoding'],
 } as const satisfies Record<string, readonly [string, string]>;
 
-/** The envelope error for an error Node's HTTP server reports on a connection. */
-export function clientErrorOf(err: Error & { code?: string; }, t: Timeouts): ApiError {
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return requestTimeout('request', t.requestMs);
+/**
+ * The envelope error for an error Node's HTTP server reports on a connection. Node reports both
+ * of its timeouts as ERR_HTTP_REQUEST_TIMEOUT: a request whose head had arrived ran out of the
+ * whole request's time, any other the head's.
+ */
+export function clientErrorOf(err: Error & { code?: string; }, t: Timeouts, headArrived = false): ApiError {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return headArrived ? requestTimeout('request', t.requestMs) : requestTimeout('head', headersTimeoutMs(t));
   if (err.code === 'HPE_HEADER_OVERFLOW') return headerTooLarge(MAX_HEADER_BYTES);
   const known = err.code !== undefined && err.code in PARSER_ERRORS ? PARSER_ERRORS[err.code as keyof typeof PARSER_ERRORS] : undefined;
   if (known) return badRequest('The HTTP request is malformed', { [known[0]]: known[1] });
   return badRequest('The HTTP request is malformed', { request: `not a valid HTTP/1.1 request${err.code ? ` (${err.code})` : ''}` });
 }
 
-/** Writes an error response straight to a socket and closes it once written. */
-export function writeRawError(socket: Socket, api: ApiError, headers: Record<string, string> = {}, then: () => void = () => socket.destroy()): void {
+/**
+ * The connections of one server, closed in stages (see above): FIN once the answer is written,
+ * then what the client still sends is read and dropped until it closes, or until the bounds, when
+ * the socket is destroyed. Node closes a connection after a `Connection: close` answer with
+ * destroySoon() (destroy once the answer is written), which watch() replaces on each socket.
+ */
+export class StagedClose {
+  private readonly closing = new Set<Socket>();
+  /** The request last read on each connection, whose body the close drains. */
+  private readonly requestOn = new WeakMap<Socket, IncomingMessage>();
+
+  watch(socket: Socket): void {
+    socket.destroySoon = () => this.close(socket);
+  }
+
+  noteRequest(req: IncomingMessage): void {
+    this.requestOn.set(req.socket, req);
+  }
+
+  isClosing(socket: Socket): boolean {
+    return this.closing.has(socket);
+  }
+
+  close(socket: Socket): void {
+    if (socket.destroyed || this.closing.has(socket)) return;
+    this.closing.add(socket);
+    socket.end();
+    // A request body nobody reads any more flows on and is dropped.
+    const req = this.requestOn.get(socket);
+    if (req && !req.readableEnded) {
+      req.unpipe();
+      req.removeAllListeners('data');
+      req.resume();
+    }
+    socket.resume();
+    const started = Date.now();
+    const readBefore = socket.bytesRead;
+    let read = readBefore;
+    let heard = started;
+    const check = setInterval(() => {
+      const now = Date.now();
+      if (socket.bytesRead !== read) {
+        read = socket.bytesRead;
+        heard = now;
+      }
+      if (read - readBefore > LINGER_MAX_BYTES || now - started > LINGER_MAX_MS || now - heard > LINGER_QUIET_MS) socket.destroy();
+    }, Math.min(250, LINGER_QUIET_MS));
+    socket.once('close', () => {
+      clearInterval(check);
+      this.closing.delete(socket);
+    });
+  }
+
+  /** The server is closing: no connection waits for its client any longer. */
+  destroyAll(): void {
+    for (const socket of this.closing) socket.destroy();
+  }
+}
+
+/** Writes an error response straight to a socket; then `then` (which closes it). */
+function writeRawError(socket: Socket, api: ApiError, then: () => void, headers: Record<string, string> = {}): void {
   const body = errorJson(api);
   const lines = [
     `HTTP/1.1 ${api.status} ${STATUS_CODES[api.status] ?? 'Error'}`,
@@ -55,7 +129,7 @@ export function writeRawError(socket: Socket, api: ApiError, headers: Record<str
     'connection: close',
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
   ];
-  socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`, then);
+  socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`, () => then());
 }
 
 /**
@@ -68,59 +142,114 @@ function abandon(req: IncomingMessage | undefined, socket: Socket | null | undef
   socket?.destroy();
 }
 
-/** Sends an error through a response not yet started, then closes the connection. */
-function sendError(res: ServerResponse, api: ApiError): void {
+/**
+ * Sends an error through a response not yet started, with `Connection: close`: the connection
+ * closes in stages once it is written. `abandonBody`: the request's body stream fails at once
+ * (a body that stopped arriving), so its reader cleans up.
+ */
+function sendError(res: ServerResponse, api: ApiError, abandonBody = false): void {
   const body = errorJson(api);
   res.writeHead(api.status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), connection: 'close' });
-  res.end(body, () => abandon(res.req, res.socket, api));
+  res.end(body, abandonBody ? () => abandon(res.req, res.socket, api) : undefined);
 }
 
 /** fastify's clientErrorHandler: the parser's errors and the request timeout, in the envelope. */
-export function clientErrorHandler(t: Timeouts): (err: Error & { code?: string; }, socket: Socket) => void {
+export function clientErrorHandler(t: Timeouts, connections: StagedClose): (err: Error & { code?: string; }, socket: Socket) => void {
   return (err, socket) => {
-    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    // A connection closing in stages: its parser reports again on what it drops.
+    if (err.code === 'ECONNRESET' || socket.destroyed || connections.isClosing(socket)) return;
     // Node's own rule: answer only where no response to this connection has started.
-    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse; })._httpMessage;
-    const api = clientErrorOf(err, t);
-    if (socket.writable && !inFlight?.headersSent) writeRawError(socket, api, {}, () => abandon(inFlight?.req, socket, api));
-    else abandon(inFlight?.req, socket, api);
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null; })._httpMessage ?? undefined;
+    const api = clientErrorOf(err, t, inFlight !== undefined);
+    if (!socket.writable || inFlight?.headersSent) return abandon(inFlight?.req, socket, api);
+    // A request being read fails at once, so its handler cleans up; one still to come is drained.
+    writeRawError(socket, api, inFlight ? () => abandon(inFlight.req, socket, api) : () => connections.close(socket));
   };
 }
 
 /** The listeners for what node:http answers by itself otherwise (CONNECT: a closed socket; Expect: a bare 417). */
-export const protocolListeners = {
-  connect(_req: IncomingMessage, socket: Socket): void {
-    writeRawError(socket, methodNotAllowed('CONNECT'), { allow: SERVED_METHODS });
-  },
-  checkExpectation(_req: IncomingMessage, res: ServerResponse): void {
-    sendError(res, expectationFailed());
-  },
-};
+export function protocolListeners(connections: StagedClose) {
+  return {
+    connect(_req: IncomingMessage, socket: Socket): void {
+      writeRawError(socket, methodNotAllowed('CONNECT'), () => connections.close(socket), { allow: SERVED_METHODS });
+    },
+    checkExpectation(req: IncomingMessage, res: ServerResponse): void {
+      connections.noteRequest(req);
+      sendError(res, expectationFailed());
+    },
+  };
+}
+
+/** Headers a request may carry once only: the credentials, the authority (RFC 9112 §3.2), the idempotency key (§4). */
+const SINGLE_HEADERS = new Set(['authorization', 'host', 'idempotency-key']);
+
+/** A header of SINGLE_HEADERS the request repeats, if any (Node keeps the first of some, joins others). */
+function repeatedHeader(raw: readonly string[]): string | undefined {
+  let seen: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    // Only names that start as one of them are looked at closer (this runs for every request).
+    const first = raw[i]!.charCodeAt(0) | 0x20;
+    if (first !== 0x61 && first !== 0x68 && first !== 0x69) continue;
+    const name = raw[i]!.toLowerCase();
+    if (!SINGLE_HEADERS.has(name)) continue;
+    if (seen?.includes(name)) return name;
+    (seen ??= []).push(name);
+  }
+  return undefined;
+}
+
+/** Answers streaming now, whose socket timer is theirs (endWhenIdle), not the body timeout's. */
+const streaming = new WeakSet<ServerResponse>();
 
 /**
  * Checks a request before any other layer; true when it was answered. An HTTP/1.1
- * request without Host is a 400 (RFC 9112). A request with a body gets the body timeout:
+ * request without Host, or with two, is a 400 (RFC 9112 §3.2), and so is a request with two
+ * Authorization or Idempotency-Key headers. A request with a body gets the body timeout:
  * a pause longer than `t.bodyMs` between chunks answers 408 and closes the connection,
  * which aborts the request's body stream, so the handler reading it cleans up (partial
- * upload removed, idempotency key released).
+ * upload removed, idempotency key released). Once the whole body has arrived the timer stops,
+ * read or not: what remains is the server's to answer, however long that takes.
  */
-export function guardRequest(req: IncomingMessage, res: ServerResponse, t: Timeouts): boolean {
+export function guardRequest(req: IncomingMessage, res: ServerResponse, t: Timeouts, connections: StagedClose): boolean {
+  connections.noteRequest(req);
   const h = req.headers;
+  const repeated = repeatedHeader(req.rawHeaders);
+  if (repeated !== undefined) {
+    sendError(res, badRequest(`The request carries ${repeated} more than once`, { [repeated]: 'may be given once only' }));
+    return true;
+  }
   if (h.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
     sendError(res, badRequest('An HTTP/1.1 request needs a Host header', { host: 'required in HTTP/1.1' }));
     return true;
   }
   if (h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0')) {
-    req.setTimeout(t.bodyMs, () => {
-      const api = requestTimeout('body', t.bodyMs);
-      if (res.headersSent) abandon(req, res.socket, api);
-      else sendError(res, api);
-    });
-    // Once the body is in, a slow answer is not a stalled request; when the answer went
+    const stop = () => {
+      res.off('timeout', onTimeout);
+      if (!res.writableEnded && !streaming.has(res)) req.socket.setTimeout(0);
+    };
+    const onTimeout = () => {
+      if (streaming.has(res)) return;
+      // Node tells the response rather than the request once the body is complete (and would
+      // close the connection, unanswered, if nobody listened).
+      if (req.complete && !res.headersSent) return stop();
+      res.off('timeout', onTimeout);
+      if (res.headersSent) abandon(req, res.socket, requestTimeout('body', t.bodyMs));
+      else sendError(res, requestTimeout('body', t.bodyMs), true);
+    };
+    req.setTimeout(t.bodyMs, onTimeout);
+    res.on('timeout', onTimeout);
+    // Once the body is read, a slow answer is not a stalled request; when the answer went
     // first, Node has already set the keep-alive timeout, which stays.
-    req.once('end', () => {
-      if (!res.writableEnded) req.socket.setTimeout(0);
-    });
+    req.once('end', stop);
   }
   return false;
+}
+
+/**
+ * A streamed answer (a download) whose client stops reading is ended after `ms` without
+ * progress: the socket's idle timer, which every write that drains restarts.
+ */
+export function endWhenIdle(res: ServerResponse, ms: number): void {
+  streaming.add(res);
+  res.setTimeout(ms, () => res.destroy());
 }

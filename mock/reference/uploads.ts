@@ -1,11 +1,16 @@
-// Multipart uploads (POST /attachments, POST /files): the file part is streamed into the
-// encrypted blob store while its bytes are counted and hashed, never buffered whole. More than
-// the limit (§4 upload rule 1, "Maximum upload size is 25 MB"; 26,214,400 bytes, reading
-// upload-limit) answers 413 payload_too_large and leaves nothing behind. Idempotency (upload rules
-// 2 and 3): the fingerprint is the file's SHA-256 plus the form fields, known only after the
-// stream, so the key is claimed first and compared after.
-import type { MultipartFile } from '@fastify/multipart';
-import { SizeLimitExceeded, type StoredBlob } from './blob-store.js';
+// Multipart uploads (POST /attachments, POST /files): the body is read by the reference's own
+// multipart reader (multipart.ts) chunk by chunk, and the file part is written into the encrypted
+// blob store as it arrives, counted and hashed, never buffered whole. More than the limit (§4
+// upload rule 1, "Maximum upload size is 25 MB"; 26,214,400 bytes, reading upload-limit) answers
+// 413 payload_too_large and leaves nothing behind; a malformed body or a file name that cannot be
+// stored (filenames.ts) answers 400 at the chunk where it shows. Whatever ends the request (its
+// answer, an error, the client going away, a timeout), the blob being written is closed and
+// removed. An answer given before the whole body is read closes the connection, and the server
+// reads and drops the rest of the body for a bounded while first (protocol.ts), so a client still
+// sending it reads the answer. Idempotency (upload rules 2 and 3): the fingerprint is the file's
+// SHA-256 plus the form fields, known only after the stream, so the key is claimed first and
+// compared after.
+import { type BlobWriter, SizeLimitExceeded, type StoredBlob } from './blob-store.js';
 
 export type { ReceivedFile, ReceivedUpload };
 import type { AppContext } from './context.js';
@@ -13,6 +18,7 @@ import { ApiError, badRequest, idempotencyKeyReused, payloadTooLarge } from './e
 import type { Input, ReceivedFile, ReceivedUpload, Result } from './exchange.js';
 import { canonicalJson } from './idempotency-store.js';
 import { withIdempotency } from './idempotency.js';
+import { boundaryOf, FormError, FormReader } from './multipart.js';
 import { checkInput } from './pipeline.js';
 import { createdStatus } from './resources/common.js';
 
@@ -29,62 +35,64 @@ function uploadLimit(ctx: AppContext): number | undefined {
   return ctx.hooks.uploadLimit ? ctx.hooks.uploadLimit(ctx.uploadLimit) : ctx.uploadLimit;
 }
 
+const onlyOneFile = () => badRequest('Exactly one file part is allowed', { file: 'exactly one file part is allowed' });
+
+/** A file part without Content-Type is bytes (RFC 7578 §4.4 lets the sender say otherwise). */
+const DEFAULT_FILE_TYPE = 'application/octet-stream';
+
 /** Reads every part; at most one file part is stored. Throws envelope errors (after cleanup). */
 async function receive(ctx: AppContext, input: Input): Promise<ReceivedUpload> {
   const limit = uploadLimit(ctx);
+  const req = input.req.raw;
   // Reading upload-limit=request-25000000: the whole request counts, so its declared length decides before a byte is stored.
-  if (limit !== undefined && ctx.uploadLimitCounts === 'request' && Number(input.req.headers['content-length'] ?? 0) > limit) {
+  if (limit !== undefined && ctx.uploadLimitCounts === 'request' && Number(req.headers['content-length'] ?? 0) > limit) {
     input.reply.header('connection', 'close');
     throw payloadTooLarge(limit);
   }
-  const fields: Record<string, string> = {};
+  // Field names are the client's: kept where no name can reach a prototype.
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   const fieldsAfterFile: string[] = [];
+  let writer: BlobWriter | undefined;
   let blob: StoredBlob | undefined;
-  let file: Pick<MultipartFile, 'filename' | 'mimetype'> | undefined;
+  let file: { filename: string; mime: string; } | undefined;
   let files = 0;
-  let tooLarge = false;
   try {
-    const parts = input.req.parts({ limits: { fileSize: limit === undefined ? Infinity : limit + 1, files: 2, fields: 20, fieldSize: 65_536, parts: 30 } });
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        fields[part.fieldname] = String(part.value);
-        if (file) fieldsAfterFile.push(part.fieldname);
-        continue;
-      }
-      files++;
-      if (files > 1 || part.fieldname !== 'file' || tooLarge) {
-        part.file.resume();
-        continue;
-      }
-      file = { filename: part.filename, mimetype: part.mimetype };
-      try {
-        blob = await ctx.blobs.write(part.file, limit);
-      } catch (err) {
-        if (!(err instanceof SizeLimitExceeded)) throw err;
-        tooLarge = true;
-        break; // the rest of the body is discarded by the HTTP server after the response
+    const reader = new FormReader(boundaryOf(String(req.headers['content-type'] ?? '')));
+    // Not destroyed when the loop ends early: the connection outlives a refusal (see above).
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+      for (const event of reader.push(chunk as Buffer)) {
+        if (event.kind === 'field') {
+          fields[event.name] = event.value;
+          if (file) fieldsAfterFile.push(event.name);
+        } else if (event.kind === 'file-start') {
+          if (++files > 1) throw onlyOneFile();
+          if (event.name !== 'file') continue; // its bytes are dropped; it still counts as the one file part
+          if (!event.filename.ok) throw badRequest('The file name cannot be stored', { filename: event.filename.problem });
+          file = { filename: event.filename.name, mime: event.mime ?? DEFAULT_FILE_TYPE };
+          writer = await ctx.blobs.create(limit);
+        } else if (event.kind === 'file-data') {
+          if (writer) await writer.write(event.bytes);
+        } else if (writer) {
+          blob = await writer.finish();
+          writer = undefined;
+        }
       }
     }
+    reader.end();
   } catch (err) {
+    await writer?.abort();
     if (blob) await ctx.blobs.remove(blob.blobId);
-    if (err instanceof ApiError) throw err;
-    const e = err as { statusCode?: number; code?: string; message?: string; };
-    if (e.code === 'FST_FILES_LIMIT') throw badRequest('Exactly one file part is allowed', { file: 'exactly one file part is allowed' });
-    throw badRequest('The multipart body is malformed', { body: e.message ?? 'malformed multipart body' });
+    // Answered before the body is read: the connection closes after the answer (RFC 9110 §15.5.14
+    // for a 413), so a client still sending never reuses a connection the server has given up on.
+    if (!req.readableEnded) input.reply.header('connection', 'close');
+    if (err instanceof SizeLimitExceeded) {
+      throw new UploadTooLarge(limit ?? 0, { filename: file?.filename ?? '', mime: file?.mime ?? '', fields: { ...fields } });
+    }
+    if (err instanceof FormError) throw badRequest('The multipart body is malformed', { [err.field]: err.problem });
+    throw err;
   }
-  const fail = async (error: ApiError): Promise<never> => {
-    if (blob) await ctx.blobs.remove(blob.blobId);
-    throw error;
-  };
-  if (tooLarge) {
-    // The rest of the body is not read: the connection closes after the 413 (RFC 9110 §15.5.14), so a client still
-    // sending it never reuses a connection the server has given up on.
-    input.reply.header('connection', 'close');
-    return fail(new UploadTooLarge(limit ?? 0, { filename: file?.filename ?? '', mime: file?.mimetype ?? '', fields }));
-  }
-  if (files > 1) return fail(badRequest('Exactly one file part is allowed', { file: 'exactly one file part is allowed' }));
-  const received = blob && file ? { blob, filename: file.filename, mime: file.mimetype || 'application/octet-stream' } : undefined;
-  return { ...(received ? { file: received } : {}), fields, fieldsAfterFile };
+  const received = blob && file ? { blob, filename: file.filename, mime: file.mime } : undefined;
+  return { ...(received ? { file: received } : {}), fields: { ...fields }, fieldsAfterFile };
 }
 
 /** An upload whose file part is present: what the checks let through. */

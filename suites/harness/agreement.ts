@@ -3,6 +3,7 @@
 import type { Rec } from '../../contract/json.js';
 import { fail } from './assert.js';
 import type { CheckContext } from './check.js';
+import { needs } from './problems.js';
 import { canonical, disagreements, type Seen, type View } from './views.js';
 
 const show = (v: unknown) => JSON.stringify(v) ?? 'undefined';
@@ -25,8 +26,10 @@ export async function expectEveryView(
   what: string,
   ignore: readonly string[] = [],
 ): Promise<void> {
-  for (const view of views) {
-    const seen = await view.read();
+  // reads: sent together (the client bounds how many are in flight), judged in order
+  const seens = await Promise.all(views.map((v) => v.read()));
+  for (const [i, view] of views.entries()) {
+    const seen = seens[i]!;
     if (unread(c, view, seen)) continue;
     if (expected === 'absent') {
       if (seen.state === 'present') fail(`${what}: ${view.name} still shows it`, seen.res);
@@ -34,6 +37,8 @@ export async function expectEveryView(
     }
     if (seen.state !== 'present') return fail(`${what}: ${view.name} does not show it`, seen.state === 'absent' ? seen.res : undefined);
     const diff = disagreements(expected, seen.record, ignore);
+    // A field the audit found wrong in that response cannot be compared: the check is blocked by it.
+    needs(seen.res, diff.map((f) => `${seen.at}/${f}`));
     if (diff.length) {
       fail(`${what}: ${view.name} shows ${diff.map((f) => `${f}=${show(seen.record[f])} instead of ${show(expected[f])}`).join(', ')}`, seen.res);
     }
@@ -48,12 +53,11 @@ export interface Observation {
 
 /** What each view shows now, as comparable text. */
 export async function observe(views: readonly View[]): Promise<Observation[]> {
-  const out: Observation[] = [];
-  for (const view of views) {
-    const seen = await view.read();
-    out.push({ view, seen, key: seen.state === 'present' ? canonical(seen.record) : seen.state });
-  }
-  return out;
+  const seens = await Promise.all(views.map((v) => v.read()));
+  return views.map((view, i) => {
+    const seen = seens[i]!;
+    return { view, seen, key: seen.state === 'present' ? canonical(seen.record) : seen.state };
+  });
 }
 
 /** Fails when a view shows anything else than it did `before` (views unread both times aside). */
@@ -67,6 +71,7 @@ export async function expectUnchanged(c: CheckContext, before: readonly Observat
       return fail(`${what}, yet ${now.view.name} went from ${was.seen.state} to ${now.seen.state}`, res);
     }
     const [a, b] = [was.seen.record, now.seen.record];
+    // A field gone wrong since is a trace of the refused request, not a reason not to compare.
     const changed = Object.keys({ ...a, ...b }).filter((k) => canonical(a[k]) !== canonical(b[k]));
     fail(`${what}, yet ${now.view.name} changed: ${changed.map((k) => `${k} ${show(a[k])} → ${show(b[k])}`).join(', ')}`, res);
   });

@@ -9,16 +9,20 @@ export interface Concerning {
    * only these; the check's other requirements are reported blocked (not reached). Default: all.
    */
   requirement?: string | readonly string[];
+  /** The key of the audit's finding this failure is (a check of that rule): reported as that finding's cause. */
+  finding?: string;
 }
 
 export class CheckFailure extends Error {
   readonly requirements?: readonly string[];
+  readonly finding?: string;
 
   constructor(message: string, readonly exchange?: Exchange, concerning: Concerning = {}) {
     super(message);
     this.name = 'CheckFailure';
     const r = concerning.requirement;
     if (r !== undefined) this.requirements = typeof r === 'string' ? [r] : [...r];
+    if (concerning.finding !== undefined) this.finding = concerning.finding;
   }
 }
 
@@ -49,9 +53,3 @@ export function expectStatus(res: ApiResponse, rule: StatusRule, what: string, c
 }
 
 export const is2xx = (res: ApiResponse) => res.status >= 200 && res.status < 300;
-
-/** The `error.code` of an error body, when there is one. */
-export function errorCode(res: ApiResponse): string | undefined {
-  const body = res.body as { error?: { code?: unknown; }; } | undefined;
-  return typeof body?.error?.code === 'string' ? body.error.code : undefined;
-}

@@ -7,11 +7,15 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, test, type TestContext, TestRunner } from 'vitest';
 import { type CheckMeta, concernOf } from '../../contract/check.js';
 import { excludes, selects } from '../../contract/selection.js';
-import { type KeyName, keySettingNames, type PathSetting, pathSettingNames } from '../../contract/settings.js';
+import { type KeyName, keyNeeds, keySettingNames, pathNeeds, type PathSetting, pathSettingNames, type Settings } from '../../contract/settings.js';
 import { isKnownRequirement } from '../../specs/requirements.js';
+import { CheckFailure } from './assert.js';
+import { cellOutcomes, type CellPlan } from './cells.js';
 import type { ApiClient } from './client.js';
 import { beginCheck, type CheckState, endCheck, recordReading, recordWarning } from './current.js';
 import type { Ledger } from './ledger.js';
+import { Unreadable } from './problems.js';
+import { resolveReferences } from './references.js';
 import { api, closeSession, installInspectors, notRun, onCheckAborted, stoppedBy, theLedger } from './session.js';
 import { SetupFailure } from './setup.js';
 import { type ProvidedTarget, target } from './target.js';
@@ -24,6 +28,8 @@ export interface CheckOptions {
   /** Keys the check needs besides the team's; missing → skipped. */
   keys?: KeyName[];
   timeout?: number;
+  /** The coverage cells the check records (suites/harness/table.ts cellsOf), each with its outcome (C5 `cells`). */
+  cells?: (settings: Settings) => readonly CellPlan[];
 }
 
 export interface CheckContext {
@@ -102,8 +108,11 @@ export function check(requirements: string[], title: string, fn: (c: CheckContex
  * `skip` must throw (vitest's ctx.skip does).
  */
 export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (reason: string) => never): Promise<void> {
+  const cells = () => def.options.cells?.(target().settings);
   const skipFor = (reason: string): never => {
     meta.skipReason = reason;
+    const skipped = cellOutcomes(undefined, cells(), reason);
+    if (skipped) meta.cells = skipped;
     return skip(reason);
   };
   const cannotRun = (why: string): never => {
@@ -124,8 +133,15 @@ export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (rea
     if (!meta.skipReason) meta.failure = { ...evidence(e, state), ...concerns(e, def.requirements) };
     throw e;
   } finally {
+    // The references the check's responses named, resolved within the run's budget: their
+    // findings are the check's responses' too (references.ts).
+    if (!notRun()) await resolveReferences(api(), t.settings.walkPages).catch(() => undefined);
     if (Object.keys(state.readings).length) meta.readings = state.readings;
     if (state.warnings.length) meta.warnings = state.warnings;
+    const outcomes = cellOutcomes(state, cells(), meta.skipReason);
+    if (outcomes) meta.cells = outcomes;
+    if (state.findings.size) meta.findings = [...state.findings.values()];
+    if (Object.keys(state.judged).length) meta.judged = state.judged;
     meta.requests = state.requests;
     endCheck();
   }
@@ -135,15 +151,24 @@ function skipReasonFor(t: ProvidedTarget, requirements: string[], options: Check
   if (!selects(t.settings.selection.only, requirements)) return 'not selected by CONFORMANCE_ONLY';
   if (excludes(t.settings.selection.exclude, requirements)) return 'excluded by CONFORMANCE_EXCLUDE';
   if (options.mutates && t.settings.readOnly) return 'CONFORMANCE_READ_ONLY=1: the check would change records';
-  for (const need of options.needs ?? []) if (!t.settings.paths[need]) return `${pathSettingNames[need]} is not set`;
-  for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `${keySettingNames[key]} is not set`;
+  for (const need of options.needs ?? []) if (!t.settings.paths[need]) return `not checked: needs ${pathNeeds[need]} (set ${pathSettingNames[need]})`;
+  for (const key of options.keys ?? []) if (!t.settings.keys[key]) return `not checked: needs ${keyNeeds[key]} (set ${keySettingNames[key]})`;
   return undefined;
 }
 
-/** What a failure is about: its setup steps, and the check's requirements it concerns (absent: all). */
-function concerns(e: unknown, requirements: readonly string[]): Pick<NonNullable<CheckMeta['failure']>, 'requirements' | 'setup'> {
+/**
+ * What a failure is about: its setup steps, the audit's finding it is or that blocked it, and the
+ * check's requirements it concerns (absent: all). A check stopped by a finding fails only on the
+ * requirements the finding violates (a check of that rule), and is blocked on the others.
+ */
+function concerns(e: unknown, requirements: readonly string[]): Pick<NonNullable<CheckMeta['failure']>, 'requirements' | 'setup' | 'finding'> {
   const own = (ids: readonly string[]) => requirements.filter((id) => ids.includes(id));
-  if (e instanceof SetupFailure) return { setup: [...e.steps], requirements: own(e.subject) };
+  const unreadable = e instanceof Unreadable ? e : e instanceof SetupFailure && e.origin instanceof Unreadable ? e.origin : undefined;
+  const finding = unreadable ? { finding: unreadable.violation.key } : {};
+  // A step stopped by a finding is about that finding, whatever the step itself exercises.
+  if (e instanceof SetupFailure) return { setup: [...e.steps], requirements: own(unreadable ? unreadable.violation.requirements : e.subject), ...finding };
+  if (unreadable) return { requirements: own(unreadable.violation.requirements), ...finding };
+  if (e instanceof CheckFailure && e.finding !== undefined) return { ...(e.requirements ? { requirements: own(e.requirements) } : {}), finding: e.finding };
   const tagged = (e as { requirements?: readonly string[]; } | null)?.requirements;
   // A tag naming none of the check's ids is a slip in the check: the failure then concerns them all.
   if (Array.isArray(tagged) && own(tagged).length > 0) return { requirements: own(tagged) };
@@ -153,10 +178,14 @@ function concerns(e: unknown, requirements: readonly string[]): Pick<NonNullable
 function evidence(e: unknown, state: CheckState): NonNullable<CheckMeta['failure']> {
   const error = e as { message?: string; exchange?: CheckState['transcript'][number]; };
   const exchange = error.exchange ?? (e instanceof SetupFailure ? undefined : state.transcript.at(-1));
+  const unreadable = e instanceof Unreadable ? e : e instanceof SetupFailure && e.origin instanceof Unreadable ? e.origin : undefined;
+  const key = unreadable?.violation.key ?? (e instanceof CheckFailure ? e.finding : undefined);
+  const excerpt = key === undefined ? undefined : state.findings.get(key)?.excerpt;
   return {
     message: String(error.message ?? e),
     ...(exchange ? { request: exchange.request, curl: exchange.curl } : {}),
     ...(exchange?.response ? { response: exchange.response } : {}),
+    ...(excerpt ? { excerpt } : {}),
     ...(state.property ? { seed: state.property.seed, path: state.property.path, counterexample: state.property.counterexample } : {}),
   };
 }

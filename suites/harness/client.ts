@@ -8,8 +8,11 @@
 import { Agent, request as undiciRequest } from 'undici';
 import { API_PREFIX, type KeyName, keySettingNames, type Settings } from '../../contract/settings.js';
 import { redactString, type Secret } from '../../reports/redact.js';
+import { judge, type Violation } from './audit.js';
 import { curlCommand } from './curl.js';
-import { currentCheck, type Exchange, recordExchange } from './current.js';
+import { currentCheck, type Exchange, recordExchange, recordFinding, recordJudged } from './current.js';
+import { excerptAt } from './excerpt.js';
+import { noteRecords } from './references.js';
 import { encodeBody } from './request-body.js';
 import { readResponse } from './response-body.js';
 import { retryAfterMs, Semaphore } from './retry.js';
@@ -44,6 +47,8 @@ export interface ApiResponse {
   sha256?: string;
   length?: number;
   exchange: Exchange;
+  /** What the response violates of what the document says of every response (audit.ts): readers stop short of these. */
+  findings?: readonly Violation[];
 }
 
 export type ResponseInspector = (exchange: Exchange) => string | undefined;
@@ -119,6 +124,11 @@ export class ApiClient {
 
   private redact(text: string): string {
     return redactString(text, this.keys);
+  }
+
+  /** Whether the run has the key (a check may be given fewer). */
+  hasKey(key: KeyName): boolean {
+    return this.settings.keys[key] !== undefined;
   }
 
   url(path: string, query?: ApiRequest['query']): string {
@@ -200,7 +210,7 @@ export class ApiClient {
         durationMs: Date.now() - started,
       };
       this.finish(exchange);
-      return { status: res.statusCode, exchange, ...read };
+      return { status: res.statusCode, exchange, ...read, findings: this.audit(req, exchange, read) };
     } catch (e) {
       // aborted because traffic was stopped: not the target's silence
       if (signal.aborted && signal.reason instanceof RunStopped) throw signal.reason;
@@ -221,6 +231,36 @@ export class ApiClient {
         message: `the target stopped answering: ${noResponseInARow} requests in a row got no response (last: ${what})`,
       });
     }
+  }
+
+  /**
+   * The response judged for what the document says of every response: its violations recorded
+   * in the running check (once per kind, with the part of the body around each), the records it
+   * shows handed on for their references. Returned for the check's own reading of the body.
+   */
+  private audit(req: ApiRequest, exchange: Exchange, read: { headers: Record<string, string>; text: string; body: unknown; }): Violation[] {
+    let j: ReturnType<typeof judge>;
+    try {
+      j = judge(this.settings, { method: req.method, url: exchange.request.url, status: exchange.response!.status, ...read });
+    } catch {
+      return []; // judging needs a run's target (the served shape); a client used without one is not judged
+    }
+    if (!j.operation) return [];
+    const operation = j.operation;
+    recordJudged(j.judged);
+    for (const { readable: _readable, ...v } of j.violations) {
+      recordFinding(() => ({
+        ...v,
+        seenIn: [operation],
+        count: 1,
+        request: exchange.request,
+        ...(exchange.response ? { response: exchange.response } : {}),
+        curl: exchange.curl,
+        ...(read.body !== undefined ? { excerpt: this.redact(excerptAt(read.body, v.pointer)) } : {}),
+      }), v.key, operation);
+    }
+    if (j.records.length > 0) noteRecords(req.auth, j.records, { exchange, body: read.body, operation, redact: (t) => this.redact(t) });
+    return j.violations;
   }
 
   private finish(exchange: Exchange): void {

@@ -2,9 +2,9 @@
 // readings and property-run evidence. Checks of one file run one at a time. Per-worker state,
 // owned here: runCheck (check.ts) begins and ends it around each check.
 
-import type { Exchange, Warning } from '../../contract/check.js';
+import type { Exchange, Finding, Warning } from '../../contract/check.js';
 
-export type { Exchange, Warning } from '../../contract/check.js';
+export type { Exchange, Finding, Warning } from '../../contract/check.js';
 
 export interface PropertyEvidence {
   seed: number;
@@ -21,6 +21,10 @@ export interface CheckState {
   property?: PropertyEvidence;
   /** Messages of response inspectors; any one fails the check. */
   inspections: string[];
+  /** What the responses violate of what the document says of every response, by finding key (audit.ts). */
+  findings: Map<string, Finding>;
+  /** Per requirement the audit judges: how many responses it judged. */
+  judged: Record<string, number>;
 }
 
 /** How many exchanges a check keeps (the latest ones). */
@@ -29,7 +33,7 @@ const TRANSCRIPT_LIMIT = 50;
 let current: CheckState | undefined;
 
 export function beginCheck(): CheckState {
-  current = { transcript: [], requests: 0, readings: {}, warnings: [], inspections: [] };
+  current = { transcript: [], requests: 0, readings: {}, warnings: [], inspections: [], findings: new Map(), judged: {} };
   return current;
 }
 
@@ -58,4 +62,19 @@ export function recordWarning(name: string, message: string): void {
   if (!current) return;
   current.readings[name] = message;
   if (!current.warnings.some((w) => w.name === name && w.message === message)) current.warnings.push({ name, message });
+}
+
+/** A violation one response showed: the first of its kind is kept with its evidence, later ones are counted. */
+export function recordFinding(first: () => Finding, key: string, operation: string): void {
+  if (!current) return;
+  const known = current.findings.get(key);
+  if (!known) return void current.findings.set(key, first());
+  known.count += 1;
+  if (!known.seenIn.includes(operation)) known.seenIn.push(operation);
+}
+
+/** Requirements the audit judged one response for. */
+export function recordJudged(requirements: readonly string[], times = 1): void {
+  if (!current) return;
+  for (const id of requirements) current.judged[id] = (current.judged[id] ?? 0) + times;
 }

@@ -31,7 +31,7 @@ const IGNORED = new Set(['updated_at']);
  */
 const UNWRITABLE = new Set(['id', 'created_at', 'stage_changed_at', 'archived_from_stage', 'archived_from_status', 'last_activity_at']);
 /** §3 state fields: restored together, so that a server deriving one from another ends where it started. */
-const STATE_FIELDS = ['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category'];
+export const STATE_FIELDS = ['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category'];
 /** Resources with a GET by id (§4): their snapshot and their final state are read, not assumed. */
 const READABLE = new Set<string>(['projects', 'assignments']);
 
@@ -78,7 +78,7 @@ export class Ledger {
   }
 
   /** A record this run created that the API offers no way to delete. */
-  keep(kind: 'organization' | 'employee', id: string, auth: KeyName = 'team'): void {
+  keep(kind: 'organization' | 'employee' | 'capture', id: string, auth: KeyName = 'team'): void {
     journal({ e: 'created', kind, id, auth, deletable: false });
   }
 

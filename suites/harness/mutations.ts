@@ -5,8 +5,10 @@ import { randomUUID } from 'node:crypto';
 import type { Rec } from '../../contract/json.js';
 import type { KeyName, PathSetting } from '../../contract/settings.js';
 import { is2xx } from './assert.js';
+import type { Refusal } from './cells.js';
 import type { CheckContext } from './check.js';
 import type { ApiRequest, ApiResponse } from './client.js';
+import { expectResource } from './problems.js';
 import {
   aProject,
   createAssignment,
@@ -22,8 +24,7 @@ import { teamB } from './team-b.js';
 import { collection, organizationNamed, type View, viewsOf } from './views.js';
 import { lists } from './walk.js';
 
-/** Why a mutation is refused: each must leave no trace. */
-export type Refusal = 'cross-team' | 'read-only' | 'no-key' | 'invalid-body' | 'reused-key';
+export type { Refusal } from './cells.js';
 
 /** valid: succeeds when authorized; other: a different valid request (reused keys); invalid: a field of the wrong type beside a real change. */
 export type Variant = 'valid' | 'other' | 'invalid';
@@ -204,8 +205,8 @@ export const mutations: readonly Mutation[] = [
 ];
 
 function created(res: ApiResponse): Rec {
-  if (!is2xx(res) || typeof (res.body as Rec | undefined)?.id !== 'string') throw new Error(`setup upload answered ${res.status}`);
-  return res.body as Rec;
+  if (!is2xx(res)) throw new Error(`setup upload answered ${res.status}`);
+  return expectResource(res, 'file');
 }
 
 /** A request sent by a refusal check: anything it happens to create is entered in the ledger. */

@@ -5,6 +5,8 @@
 // a format that drops trailing zeros of the fraction (Go's RFC3339Nano: …05.12Z before …05.125Z)
 // or writes another offset is not ordered as text.
 
+import { instantOf } from './instants.js';
+
 type Cmp = (a: unknown, b: unknown) => number;
 
 const num = (a: unknown, b: unknown) => (a as number) - (b as number);
@@ -28,10 +30,9 @@ const collations: Cmp[] = [
  * does not parse.
  */
 function instant(v: unknown): [number, string] | undefined {
-  if (typeof v !== 'string') return undefined;
-  const ms = Date.parse(v);
-  if (Number.isNaN(ms)) return undefined;
-  const fraction = /\d:\d\d\.(\d+)/.exec(v)?.[1] ?? '';
+  const ms = instantOf(v);
+  if (ms === undefined) return undefined;
+  const fraction = /\d:\d\d\.(\d+)/.exec(String(v))?.[1] ?? '';
   return [Math.floor(ms / 1000), fraction.padEnd(9, '0').slice(0, 9)];
 }
 

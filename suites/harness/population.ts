@@ -5,8 +5,11 @@
 import type { Rec } from '../../contract/json.js';
 import { expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
-import { anotherProject, aProject, createAssignment, createEmployee, createOrganization, testFile, uploadAttachment } from './records.js';
+import { servedOperations } from './operations.js';
+import { anotherProject, aProject, createAssignment, createEmployee, createOrganization, filledBody, testFile, uploadAttachment } from './records.js';
 import { shared } from './setup.js';
+import { bodyOf, made, send } from './subjects.js';
+import { listViews, sortsOf, tieReason } from './table.js';
 
 export interface Population {
   project: Rec;
@@ -21,6 +24,11 @@ export interface Population {
   organizations: Rec[];
   /** Attachments of the first employee (an entity whose attachment list the run controls). */
   attachments: Rec[];
+  /**
+   * Records sharing a sort value the run writes, per list resource (three organizations of one
+   * name): a walk crosses a page boundary inside them, in each order.
+   */
+  ties: Record<string, Rec[]>;
 }
 
 const populate = shared('population of lists to page through', async (c: CheckContext, n: number): Promise<Population> => {
@@ -35,20 +43,66 @@ const populate = shared('population of lists to page through', async (c: CheckCo
   const second = await anotherProject(c, project);
   const elsewhere: Rec[] = [];
   for (const e of second ? employees : []) elsewhere.push(await createAssignment(c, { employee_id: e.id, project_id: second!.id }));
+  const ties: Record<string, Rec[]> = {};
+  for (const [resource, records] of Object.entries(await tiedRecords(c))) ties[resource] = records;
   const attachments: Rec[] = [];
   for (let i = 0; i < 3; i += 1) {
     const res = await uploadAttachment(c, { type: 'employee', id: String(employees[0]!.id) }, testFile(c, 16 + i));
     expectStatus(res, '2xx', 'POST /attachments');
     attachments.push(res.body as Rec);
   }
-  return { project, employees, assignments, elsewhere, organizations, attachments };
+  return { project, employees, assignments, elsewhere, organizations, attachments, ties };
 });
+
+/** How many records share a sort value: enough that a walk at limit 1 crosses two boundaries inside them. */
+const TIED = 3;
+
+/**
+ * For each list sort field the run can give records equal values of (harness/table.ts tieReason):
+ * records made with one value of it — created, or scratch projects changed to it (and put back
+ * by the ledger).
+ */
+async function tiedRecords(c: CheckContext): Promise<Record<string, Rec[]>> {
+  const ops = servedOperations(c.settings);
+  const out: Record<string, Rec[]> = {};
+  for (const v of listViews(ops).filter((x) => x.kind === 'list')) {
+    const list = ops.find((o) => o.op === v.op)!;
+    for (const sort of sortsOf(c.settings, list)) {
+      if (tieReason(ops, c.settings, list.resource, sort) || !sort) continue;
+      const create = ops.find((o) => o.resource === list.resource && o.kind === 'create');
+      const patch = ops.find((o) => o.resource === list.resource && o.kind === 'patch');
+      // one value of the field's type for the whole group (a name, a date), unique to the run where it is text
+      const value = filledBody(c, (create ?? patch)!.op)[sort];
+      const records: Rec[] = [];
+      if (create) {
+        // the same references too: a filter by them narrows the list to the group
+        let first: Rec | undefined;
+        for (let i = 0; i < TIED; i += 1) {
+          const sent = await bodyOf(c, create);
+          for (const f of create.fields.filter((x) => (x.references || x.enum) && first && x.name in first)) sent.body[f.name] = first![f.name];
+          sent.body[sort] = value;
+          first ??= sent.body;
+          records.push((await made(c, list.resource, { sent })).record);
+        }
+      } else {
+        for (const id of c.settings.scratchProjects.slice(0, TIED)) {
+          await c.ledger.before('projects', id);
+          const res = await send(c, patch!, { id, sent: { body: { [sort]: value } } });
+          expectStatus(res, '2xx', `${patch!.op} of a scratch project's ${sort}`);
+          records.push(res.body as Rec);
+        }
+      }
+      out[`${list.resource} ${sort}`] = records;
+    }
+  }
+  return out;
+}
 
 /**
  * At least `n` assignments (over two employees, one project), one more per employee on a second
  * project, `n` organizations and three attachments made by this run.
  */
 export function population(c: CheckContext, n = 7): Promise<Population> {
-  if (c.settings.readOnly) return Promise.resolve({ project: {}, employees: [], assignments: [], elsewhere: [], organizations: [], attachments: [] });
+  if (c.settings.readOnly) return Promise.resolve({ project: {}, employees: [], assignments: [], elsewhere: [], organizations: [], attachments: [], ties: {} });
   return populate(c, n);
 }

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { CheckFailure } from './assert.js';
 import { currentCheck } from './current.js';
+import { Unreadable } from './problems.js';
 import { SetupFailure } from './setup.js';
 import { target } from './target.js';
 
@@ -32,16 +33,25 @@ const replayPath = (): string | undefined => process.env.CONFORMANCE_REPLAY_PATH
 
 async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, parameters: fc.Parameters<[T]>) {
   let failed: Failed | undefined;
+  // A response the audit found wrong where the property needs it stops the property, unshrunk:
+  // no smaller input reads it better, and the check is blocked by that finding, not failed.
+  let unreadable: Unreadable | undefined;
   const result = await fc.check(fc.asyncProperty(arb, async (value) => {
+    if (unreadable) return;
     const before = isPlain(value) ? { input: jsonSafe(value), text: fc.stringify(value) } : undefined;
     try {
       await predicate(value);
     } catch (error) {
+      if (error instanceof Unreadable || (error instanceof SetupFailure && error.origin instanceof Unreadable)) {
+        unreadable = error instanceof Unreadable ? error : (error.origin as Unreadable);
+        return;
+      }
       const text = before?.text ?? fc.stringify(value);
       failed = { input: before?.input ?? text, text, error };
       throw error;
     }
   }), parameters);
+  if (unreadable) throw unreadable;
   return { result, failed };
 }
 
@@ -68,17 +78,14 @@ export async function property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) =>
   // A shared setup step failing inside a run is not the property's failure: the check is blocked by it.
   if (cause instanceof SetupFailure) throw cause;
   const counterexample = failed?.input ?? jsonSafe(result.counterexample?.[0]);
-  const text = failed?.text ?? fc.stringify(result.counterexample?.[0]);
   const state = currentCheck();
   if (state) state.property = { seed: result.seed, path: result.counterexamplePath ?? undefined, counterexample };
-  const shrinks = `${result.numShrinks} shrink${result.numShrinks === 1 ? '' : 's'}`;
-  throw new CheckFailure(
-    `property failed for ${text} (${path ? 'replayed' : shrinks}; seed ${result.seed}, path ${result.counterexamplePath}): ${
-      cause?.message ?? 'predicate failed'
-    }`,
-    cause?.exchange,
-    cause?.requirements ? { requirement: cause.requirements } : {},
-  );
+  // The message says what is wrong, in the predicate's words; the shrunk input, the seed and the
+  // path that run it again are the evidence (state.property), shown below it.
+  throw new CheckFailure(cause?.message ?? 'the property failed', cause?.exchange, {
+    ...(cause?.requirements ? { requirement: cause.requirements } : {}),
+    ...(cause instanceof CheckFailure && cause.finding !== undefined ? { finding: cause.finding } : {}),
+  });
 }
 
 function jsonSafe(value: unknown): unknown {

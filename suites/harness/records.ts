@@ -2,18 +2,46 @@
 // The helpers that recordProblems what they get are setup steps (setup.ts): when one fails, a check
 // about something else is blocked by it; a check naming the step's subject fails as before.
 // The post*/upload* helpers return the raw response: checks judge it themselves.
-import { randomUUID } from 'node:crypto';
 import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
+import { filledOf, humanText, sampleOf } from '../../specs/arbitraries.js';
 import { expectStatus, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse, Auth } from './client.js';
+import { operationNamed } from './operations.js';
 import { expectResource } from './problems.js';
 import { setup, shared } from './setup.js';
 import type { UploadFile } from './upload.js';
 import { fetchPage, lists, sendList } from './walk.js';
 
 export const marker = (c: CheckContext) => `conformance ${c.target.runId}`;
+
+/** Tells apart the bodies one worker fills (per-worker, owned here). */
+let bodySeed = 1;
+
+/**
+ * A body of `op` with every field the document shows filled (nested objects and array items too),
+ * strings in every script (specs/arbitraries.ts humanText), references left to the caller: the
+ * records the run creates carry everything a later change could lose. The same for the same seed.
+ */
+export function filledBody(c: CheckContext, op: string, seed = c.target.seed + 104_729 * bodySeed++): Rec {
+  const fields = operationNamed(c.settings, op)?.fields ?? [];
+  return sampleOf(filledOf(fields), seed);
+}
+
+/** Text marked with the run id, in every script, unique (a leftover record is named with it). */
+export const markedText = (c: CheckContext, seed = c.target.seed + 7_919 * bodySeed++): string => `${marker(c)} ${sampleOf(humanText, seed)}`;
+
+/** The seed of the filled part of a body sent with an idempotency key: a retry with the key sends the same body. */
+const seedOfKey = (
+  key: string | undefined,
+): number | undefined => (key === undefined ? undefined : parseInt(key.replace(/[^0-9a-f]/gi, '').slice(0, 8), 16) || 1);
+
+/** A filled body of `op` with its text field marked, the same for the same idempotency key. */
+function filledFor(c: CheckContext, op: string, textField: string, key?: string): Rec {
+  const seed = seedOfKey(key);
+  return { ...filledBody(c, op, seed), [textField]: markedText(c, seed) };
+}
 
 /** What each step exercises: a check naming one of these ids is about the step, not blocked by it. */
 export const subjects = {
@@ -55,8 +83,9 @@ export function createEmployee(c: CheckContext, body: Rec = {}, auth: KeyName = 
   }, { subject: subjects.employeeCreate });
 }
 
+/** POST /employees with every field filled, the first name marked with the run id; `body` overrides. */
 export async function postEmployee(c: CheckContext, body: Rec = {}, auth: KeyName = 'team'): Promise<ApiResponse> {
-  const res = await c.api.send({ method: 'POST', path: '/employees', auth, json: { first_name: marker(c), ...body } });
+  const res = await c.api.send({ method: 'POST', path: '/employees', auth, json: { ...filledFor(c, 'createEmployee', 'first_name'), ...body } });
   const id = (res.body as Rec | undefined)?.id;
   if (is2xx(res) && typeof id === 'string') c.ledger.keep('employee', id);
   return res;
@@ -66,7 +95,7 @@ export function createAssignment(c: CheckContext, body: Rec, auth: KeyName = 'te
   return setup(`create an assignment of ${teamName(auth)}`, async () => {
     const res = await postAssignment(c, body, auth, idempotencyKey);
     expectStatus(res, '2xx', 'POST /assignments');
-    return expectResource(res, 'assignment');
+    return expectResource(res, 'assignment', { reads: ['employee_id', 'project_id'] });
   }, { subject: subjects.assignmentCreate });
 }
 
@@ -75,7 +104,7 @@ export async function postAssignment(c: CheckContext, body: Rec, auth: KeyName =
     method: 'POST',
     path: '/assignments',
     auth,
-    json: { role: marker(c), ...body },
+    json: { ...filledFor(c, 'createAssignment', 'role', idempotencyKey), ...body },
     ...(idempotencyKey ? { idempotencyKey } : {}),
   });
   const id = (res.body as Rec | undefined)?.id;
@@ -122,7 +151,7 @@ export async function postOrganization(c: CheckContext, body: Rec = {}, auth: Au
     method: e.method,
     path: e.path,
     auth,
-    json: { name: `${marker(c)} ${randomUUID().slice(0, 8)}`, ...body },
+    json: { ...filledFor(c, 'createOrganization', 'name', idempotencyKey), ...body },
     ...(idempotencyKey ? { idempotencyKey } : {}),
   });
   const id = (res.body as Rec | undefined)?.id;
@@ -142,7 +171,8 @@ export function createOrganization(c: CheckContext, body: Rec = {}, auth: KeyNam
 let fileSeed = 1;
 export function testFile(c: CheckContext, size: number, seed?: number): UploadFile {
   return {
-    filename: `conformance-${c.target.runId}-${size}.bin`,
+    // in every script, as a person names a file (read back unchanged: EP-CREATE-PERSISTS)
+    filename: `conformance-${c.target.runId}-${size} ${sampleOf(humanText, c.target.seed + fileSeed)}.bin`,
     contentType: 'application/octet-stream',
     size,
     seed: seed ?? c.target.seed + 7919 * fileSeed++,

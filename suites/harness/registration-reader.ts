@@ -12,7 +12,10 @@ const compiler = createRequire(import.meta.url)('typescript') as typeof ts;
 
 export interface Registration {
   requirements: string[];
-  /** The title as written (a template literal keeps its `${...}` parts). */
+  /**
+   * The title as written; in a template literal, a part the file fixes (`${why['no-key']}` of a
+   * constant object) is filled in, the others (a loop's variable) keep their `${...}`.
+   */
   title: string;
   concern: string;
   /** Relative to the project root, e.g. suites/cursors.check.ts. */
@@ -46,11 +49,28 @@ function stringsOf(list: ts.ArrayLiteralExpression, constants: ReadonlyMap<strin
   });
 }
 
-/** The title as written: a template literal keeps its `${...}` parts. */
-function titleOf(node: ts.Expression | undefined): string {
+/** A template part the file fixes: `NAME['key']` or `NAME.key` of a constant object literal with a string there. */
+function fixedPart(e: ts.Expression, objects: ReadonlyMap<string, ts.ObjectLiteralExpression>): string | undefined {
+  const access = compiler.isElementAccessExpression(e) && compiler.isStringLiteralLike(e.argumentExpression)
+    ? { of: e.expression, key: e.argumentExpression.text }
+    : compiler.isPropertyAccessExpression(e)
+    ? { of: e.expression, key: e.name.text }
+    : undefined;
+  if (!access || !compiler.isIdentifier(access.of)) return undefined;
+  const property = objects.get(access.of.text)?.properties.find((p) =>
+    compiler.isPropertyAssignment(p) && (compiler.isStringLiteralLike(p.name) || compiler.isIdentifier(p.name)) && p.name.text === access.key
+  );
+  return property && compiler.isPropertyAssignment(property) && compiler.isStringLiteralLike(property.initializer) ? property.initializer.text : undefined;
+}
+
+/** The title as written, a template literal's parts the file fixes filled in (the others keep their `${...}`). */
+function titleOf(node: ts.Expression | undefined, objects: ReadonlyMap<string, ts.ObjectLiteralExpression>): string {
   if (!node) return '';
   if (compiler.isStringLiteralLike(node)) return node.text;
-  if (compiler.isTemplateExpression(node)) return node.getText().slice(1, -1);
+  if (compiler.isTemplateExpression(node)) {
+    return node.head.text
+      + node.templateSpans.map((span) => (fixedPart(span.expression, objects) ?? `\${${span.expression.getText()}}`) + span.literal.text).join('');
+  }
   return node.getText();
 }
 
@@ -58,11 +78,18 @@ function callsIn(file: string, source: string): Call[] {
   const sourceFile = compiler.createSourceFile(file, source, compiler.ScriptTarget.Latest, true, compiler.ScriptKind.TS);
   // `const NAME = ['A', 'B']` anywhere in the file, which a registration may spread (`...NAME`).
   const constants = new Map<string, ts.ArrayLiteralExpression>();
+  // `const NAME = { key: 'text' }`, whose texts a template title may name (`${NAME['key']}`).
+  const objects = new Map<string, ts.ObjectLiteralExpression>();
   const calls: ts.CallExpression[] = [];
   const visit = (node: ts.Node): void => {
     if (compiler.isVariableDeclaration(node) && compiler.isIdentifier(node.name)) {
       const list = arrayLiteral(node.initializer);
       if (list) constants.set(node.name.text, list);
+      let init = node.initializer;
+      while (init && (compiler.isAsExpression(init) || compiler.isSatisfiesExpression(init) || compiler.isParenthesizedExpression(init))) {
+        init = init.expression;
+      }
+      if (init && compiler.isObjectLiteralExpression(init)) objects.set(node.name.text, init);
     }
     if (compiler.isCallExpression(node) && compiler.isIdentifier(node.expression) && node.expression.text === 'check' && arrayLiteral(node.arguments[0])) {
       calls.push(node);
@@ -75,7 +102,7 @@ function callsIn(file: string, source: string): Call[] {
     return {
       registration: {
         requirements: stringsOf(ids, constants),
-        title: titleOf(call.arguments[1]),
+        title: titleOf(call.arguments[1], objects),
         concern: concernOf(file),
         file,
         line: sourceFile.getLineAndCharacterOfPosition(call.getStart(sourceFile)).line + 1,

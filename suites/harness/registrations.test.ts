@@ -40,6 +40,12 @@ describe('the registration reader', () => {
     expect(idListsIn('suites/refusals.check.ts', source)).toEqual(["\n      'A-B',\n    "]);
   });
 
+  test("fills in the parts of a template title the file fixes, a constant object's texts", () => {
+    const source =
+      "const why = { 'no-key': 'sent without Authorization' } as const;\nfor (const m of ms) check(['A-B'], `refused: ${m.name} ${why['no-key']} leaves no trace`, f);";
+    expect(registrationsIn('suites/refusals.check.ts', source)[0]?.title).toBe('refused: ${m.name} sent without Authorization leaves no trace');
+  });
+
   test('an id list element that is not a string or a spread of a constant is named as such', () => {
     expect(registrationsIn('suites/x.check.ts', "check([id()], 't', f);")[0]?.requirements).toEqual(['<not an id: id()>']);
   });

@@ -1,13 +1,14 @@
 // One pass over every endpoint that returns a resource: the lists (every page), the by-id reads,
-// and — unless read-only — one create of each kind. Nothing is validated here: schema checks look
-// at the collected bodies through lenses, so a failure is attributed to the requirement whose
-// fields are wrong, not to whichever survey step met it first. Shared per suite file (setup.ts);
+// and — unless read-only — one create of each kind. Nothing is validated here: every response is
+// judged by the audit (audit.ts), and the schema checks look at its findings on these responses by
+// requirement, so a failure is attributed to the requirement whose fields are wrong, not to
+// whichever survey step met it first. Shared per suite file (setup.ts);
 // only a list that cannot be read (non-2xx) fails it, blocking the checks that look at the bodies.
 import { isRecord, type Rec } from '../../contract/json.js';
 import { expectStatus, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
 import type { ApiResponse } from './client.js';
-import { pageProblems, recordProblems, type Resource, type SchemaProblem } from './problems.js';
+import type { Resource } from './problems.js';
 import { postAssignment, postEmployee, postOrganization, testFile, uploadAttachment, uploadFile } from './records.js';
 import { shared } from './setup.js';
 import { servedShape } from './shape.js';
@@ -81,17 +82,3 @@ export const survey = shared('a survey of every endpoint', async (c: CheckContex
   if (!c.settings.readOnly) await creates(c, project, take);
   return samples;
 });
-
-export function problemsOf(s: Sample): SchemaProblem[] {
-  return s.page ? pageProblems(s.resource, s.res.body) : recordProblems(s.resource, s.res.body);
-}
-
-/** The value a JSON Pointer names inside a body. */
-export function valueAt(body: unknown, pointer: string): unknown {
-  let node = body;
-  for (const part of pointer.split('/').slice(1)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return node;
-}

@@ -49,6 +49,8 @@ const runs: ReadingRun[] = [
       'timestamp-format': 'offset',
       'request-noise': 'gateway',
       'uuid-spellings': 'accept',
+      'null-on-typed-field': 'clear',
+      'text-normal-form': 'nfc',
     },
     observed: {
       'create.status': /^200$/,
@@ -59,6 +61,8 @@ const runs: ReadingRun[] = [
       'upload.limit': /^24995904 <= L/,
       'isolation.per-request-noise': /header x-upstream-latency-us/,
       'ids.other-spellings': /^served as the id it spells$/,
+      'null.updateEmployee.last_name': /^cleared$/,
+      'text.normal-form.employees': /another Unicode normal form/,
     },
   },
   {
@@ -72,8 +76,14 @@ const runs: ReadingRun[] = [
       'empty-last-page': 'after-full-page',
       'page-scan': 'window',
       'organization-shape': 'other',
+      'null-on-typed-field': 'ignore',
     },
-    observed: { 'list.limit-above-maximum': /clamped \(page of 50\)/, 'shape.organization': /^legacy/, 'shape.project': /^full/ },
+    observed: {
+      'list.limit-above-maximum': /clamped \(page of 50\)/,
+      'shape.organization': /^legacy/,
+      'shape.project': /^full/,
+      'null.updateEmployee.last_name': /^kept$/,
+    },
     warned: [/^list\.empty-last-page/, /^list\.empty-page-has-more/],
   },
   {

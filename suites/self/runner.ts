@@ -15,7 +15,9 @@ export const selfTestSettings = { CONFORMANCE_MOCK_DEPRECATE: 'listCvs', CONFORM
 
 export interface RunOutcome {
   exitCode: number | null;
-  requirements: { id: string; status: string; }[];
+  requirements: { id: string; status: string; causes?: string[]; }[];
+  /** The report's root causes (conformance.json causes). */
+  causes?: { id: string; message: string; failed: string[]; blocked: string[]; failure: { excerpt?: string; }; }[];
   /** Every check of the run by name, with its status (passed, failed, skipped). */
   checks: Map<string, string>;
   summary?: { passed: number; failed: number; skipped: number; };
@@ -57,7 +59,8 @@ export async function runConformance(settings: Record<string, string>, timeoutMs
     const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
     clearTimeout(timer);
     let report: {
-      requirements?: { id: string; status: string; checks?: { name: string; status: string; }[]; }[];
+      requirements?: { id: string; status: string; causes?: string[]; checks?: { name: string; status: string; }[]; }[];
+      causes?: RunOutcome['causes'];
       summary?: RunOutcome['summary'];
       target?: { kind?: string; readings?: Record<string, string>; warnings?: { name: string; }[]; };
     } = {};
@@ -70,6 +73,7 @@ export async function runConformance(settings: Record<string, string>, timeoutMs
     return {
       exitCode,
       requirements: report.requirements ?? [],
+      ...(report.causes ? { causes: report.causes } : {}),
       checks,
       summary: report.summary,
       readings: report.target?.readings,

@@ -16,10 +16,12 @@ import { selects } from '../../contract/selection.js';
 import { faults as allFaults, start } from '../../mock/index.js';
 import { buildReport } from '../../reports/build-report.js';
 import { loadCatalog } from '../../reports/catalog.js';
+import { AUDIT_CONCERN } from '../../reports/findings.js';
 import type { CheckResult } from '../../reports/types.js';
 import { type CheckDefinition, collectChecks, runCheck } from '../harness/check.js';
 import { resetTrafficForTests } from '../harness/client.js';
 import { bundledScratchProjects } from '../harness/preflight.js';
+import { forgetReferences } from '../harness/references.js';
 import { closeSession } from '../harness/session.js';
 import { forgetDetectedShape } from '../harness/shape.js';
 import { provideTarget } from '../harness/target.js';
@@ -95,6 +97,7 @@ async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: 
     resetTrafficForTests();
     forgetDetectedShape();
     forgetServedLimits();
+    forgetReferences();
     const results: CheckResult[] = [];
     const selected = checks.filter((d) => selects(info.requirements, d.requirements));
     for (const concern of [...new Set(selected.map((d) => d.concern))]) {
@@ -113,10 +116,12 @@ async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: 
       durationMs: 0,
       seed,
     });
+    // The suites' checks, and the audit's of every response as the report has them.
+    const audit = new Map(report.requirements.flatMap((r) => r.checks).filter((c) => c.concern === AUDIT_CONCERN).map((c) => [c.name, c.status]));
     return {
       fault: spec,
       requirements: report.requirements.map((r) => ({ id: r.id, status: r.status })),
-      checks: results.map((r) => [r.name, r.state === 'failed' ? 'failed' : r.state]),
+      checks: [...results.map((r): [string, string] => [r.name, r.state === 'failed' ? 'failed' : r.state]), ...audit],
     };
   } finally {
     await mock.close();

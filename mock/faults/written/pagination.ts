@@ -1,9 +1,8 @@
 // Written faults of lists, pages and cursors (§4 list query parameters and rules 1–3).
 import { ApiError, badRequest } from '../../reference/errors.js';
-import { SORT_FIELDS } from '../../reference/lists.js';
 import { repeatBoundary } from '../families.js';
 import { fault } from '../fault.js';
-import { CURSOR_RULES, editCursor, isList, LIST_PARAMS, refuseList, reissued, requestedSort } from '../lists.js';
+import { CURSOR_RULES, editCursor, isList, LIST_PARAMS, refuseList, reissued, requestedSort, sortFieldsOf } from '../lists.js';
 import { editBody } from '../records.js';
 import { letThrough } from '../refusals.js';
 
@@ -14,7 +13,6 @@ const withoutFilters = (fields: readonly string[]) => <P extends { source: { fil
   ...plan,
   source: { ...plan.source, filters: plan.source.filters.filter((f) => !fields.includes(f.field)) },
 });
-const LIST_OPERATIONS_OF = Object.fromEntries(Object.keys(SORT_FIELDS).map((c) => [`list${c.charAt(0).toUpperCase()}${c.slice(1)}`, c]));
 
 export const paginationFaults = [
   fault('cursor-undecodable-first-page', CURSOR_RULES['cursor-undecodable-first-page'].requirements,
@@ -69,10 +67,9 @@ export const paginationFaults = [
       return next();
     },
   })),
-  fault('sort-ignored', ['LIST-SORT'], 'the sort parameter is ignored (always the default field)', () => ({
+  fault('sort-ignored', ['LIST-SORT'], 'the sort parameter is ignored (always the default field)', (ctx) => ({
     handle: (ex, next) => {
-      const fields: readonly string[] = SORT_FIELDS[LIST_OPERATIONS_OF[ex.operationId] as keyof typeof SORT_FIELDS] ?? [];
-      if (typeof ex.query.sort === 'string' && fields.includes(ex.query.sort)) {
+      if (typeof ex.query.sort === 'string' && sortFieldsOf(ctx, ex.operationId).includes(ex.query.sort)) {
         ex.query = { ...ex.query };
         delete ex.query.sort;
       }

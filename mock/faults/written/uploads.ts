@@ -1,7 +1,7 @@
 // Written faults of uploads, downloads and deletion (§4 Attachments, Files, upload rules; §8).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { notFound } from '../../reference/errors.js';
 import { deleteResult } from '../../reference/resources/common.js';
 import { uploadRow } from '../../reference/resources/uploaded.js';
@@ -48,7 +48,8 @@ export const uploadFaults = [
     },
   })),
   fault('download-bytes-differ', ['UPLOAD-DOWNLOAD-BYTE-IDENTICAL'], 'downloads flip the first byte', () => ({
-    download: async (_ex, _e, next) => (await next()).pipe(flipFirstByte()),
+    // pipeline(), so a download its client abandons releases the blob's file as the reference's does.
+    download: async (_ex, _e, next) => pipeline(await next(), flipFirstByte(), () => undefined),
   })),
   fault('download-missing', ['EP-ATTACHMENTS-DOWNLOAD'], 'the attachment download answers 404', () => ({
     handle: (ex, next) => {

@@ -72,7 +72,7 @@ export const assignmentRoutes: RouteHandler[] = [
       const col = ctx.store.collections.assignments;
       const e = findOwn(ctx, ex, col, ex.params.id!, 'write');
       checkReferences(ctx, ex);
-      return raw(200, ctx.render.assignment(col.replace(e, lowerIds(patchedRow(e.row, ex.body, writableFields('assignment-patch'))))));
+      return raw(200, ctx.render.assignment(col.replace(e, lowerIds(patchedRow(e.row, ex.body, 'assignment-patch')))));
     },
   },
   {

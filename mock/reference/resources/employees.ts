@@ -22,7 +22,7 @@ export const employeeRoutes: RouteHandler[] = [
     handler: (ctx, ex) => {
       const col = ctx.store.collections.employees;
       const e = findOwn(ctx, ex, col, ex.params.id!, 'write');
-      return raw(200, ctx.render.employee(col.replace(e, patchedRow(e.row, ex.body, writableFields('employee-patch')))));
+      return raw(200, ctx.render.employee(col.replace(e, patchedRow(e.row, ex.body, 'employee-patch'))));
     },
   },
 ];

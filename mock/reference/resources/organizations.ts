@@ -56,7 +56,7 @@ export const organizationRoutes: RouteHandler[] = [
     handler: (ctx, ex) => {
       const col = ctx.store.collections.organizations;
       const e = findOwn(ctx, ex, col, ex.params.id!, 'write');
-      const next = patchedRow(e.row, ex.body, writableFields('organization-patch'));
+      const next = patchedRow(e.row, ex.body, 'organization-patch');
       const addresses = withAddressIds(ex.body.addresses, e.row.addresses);
       if (addresses) next.addresses = addresses;
       return raw(200, ctx.render.organization(col.replace(e, next)));

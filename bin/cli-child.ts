@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The command line run as a person runs it: a child process (tsx bin/cli.ts), for bin/*.test.ts.
+// Its environment holds only what the test gives, never this process's CONFORMANCE_* settings.
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const tsx = join(root, 'node_modules/.bin/tsx');
+
+/** This process's environment without the settings of a run, and with `settings`. */
+export function childEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('CONFORMANCE_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST') env[k] = v;
+  }
+  return { ...env, ...settings };
+}
+
+export interface Exited {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `conformance <args>` in a child, killed after `timeoutMs`; `stdout()` reads what it printed so far. */
+export function spawnCli(args: readonly string[], settings: Record<string, string>, o: { detached?: boolean; timeoutMs?: number; } = {}) {
+  const child = spawn(tsx, ['bin/cli.ts', ...args], { cwd: root, env: childEnv(settings), stdio: ['ignore', 'pipe', 'pipe'], detached: o.detached ?? false });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 120_000);
+  const exited = new Promise<Exited>((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    })
+  );
+  return { pid: child.pid!, stdout: () => stdout, exited, kill: (sig: NodeJS.Signals) => child.kill(sig) };
+}

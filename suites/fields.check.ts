@@ -1,0 +1,386 @@
+// Every request field of every mutating operation, with every kind of value (§2 fields, §4
+// payloads), over the table of harness/table.ts: a create with every field filled — nested
+// objects, arrays, text in every script — and one with only its required fields read back the
+// same through every view; a PATCH of each field alone changes it and nothing else; each field
+// sent as null, and with a value of another type, is refused leaving no trace or applied alike
+// in every view (the document does not say which: every reading is accepted and recorded); each
+// listed value of an enumerated field is taken where a request takes it.
+import type { Rec } from '../contract/json.js';
+import { wrongTypeOf } from '../specs/arbitraries.js';
+import { allFields, type Field, operations } from '../specs/surface.js';
+import { expectEveryView } from './harness/agreement.js';
+import { expectStatus, fail, is2xx } from './harness/assert.js';
+import { type Cell, exercised, skippedCell, titles } from './harness/cells.js';
+import { check, type CheckContext } from './harness/check.js';
+import type { ApiResponse } from './harness/client.js';
+import { type Operation, recordKind, servedOperations } from './harness/operations.js';
+import { expectResource } from './harness/problems.js';
+import { filledBody } from './harness/records.js';
+import { anotherReference, bodyOf, createOf, made, patchTarget, send, type Sent, shownOf, subjectOf, textFieldOf } from './harness/subjects.js';
+import { cellsOf, makeable } from './harness/table.js';
+import { canonical, echoes, type RecordSubject, viewsMatching, viewsOf } from './harness/views.js';
+
+/** Stamped by the server on any write (§2 lists them; their rules are not shown). */
+const WRITE_STAMPS = ['updated_at', 'last_activity_at'];
+const show = (v: unknown) => JSON.stringify(v);
+
+/** The operations the checks are declared for (the document's; an extension's path comes from the target, and none has fields). */
+const ops = () => operations();
+
+const cell = (op: string, f: Field | string, aspect: string): Cell => ({
+  dimension: 'fields',
+  subject: op,
+  aspect: `${typeof f === 'string' ? f : f.path} ${aspect}`,
+});
+const viewCell = (op: string, name: string): Cell => ({ dimension: 'views', subject: op, aspect: name });
+
+/** The table's cells of this check that are run (not reasoned), by aspect. */
+function planned(c: CheckContext, title: string, op: string): Set<string> {
+  return new Set(cellsOf(title, op)(c.settings).filter((p) => !p.reason).map((p) => p.aspect));
+}
+
+/**
+ * The record shows what was sent: a field it shows otherwise fails; one it leaves out is a
+ * reading (the document does not say which fields are always present, RES-INHERENT-FIELDS); text
+ * in another Unicode normal form is a reading too.
+ */
+function expectEchoed(c: CheckContext, sent: Rec, got: Rec, res: ApiResponse, what: string, resource: string): string[] {
+  const { absent, differs, normalized } = echoes(sent, got);
+  if (differs.length) fail(`${what} answered ${differs.map((k) => `${k}=${show(got[k])} (sent ${show(sent[k])})`).join(', ')}`, res);
+  if (normalized.length) c.reading(`text.normal-form.${resource}`, `stored in another Unicode normal form: ${normalized.join(', ')}`);
+  if (absent.length) c.reading(`fields.absent.${resource}`, absent.join(','));
+  return absent;
+}
+
+/** Marks the views of the subject as exercised for `op`, then compares every view with `expected`. */
+async function everyView(c: CheckContext, op: string, subject: RecordSubject, expected: Rec | 'absent', what: string, ignore: readonly string[] = []) {
+  const views = viewsOf(c, subject);
+  for (const v of views) exercised(viewCell(op, v.name));
+  await expectEveryView(c, views, expected, what, ignore);
+}
+
+/**
+ * A sent field the create answer left out, which a PATCH of the same value then shows: the create
+ * dropped it (a field a deployment does not keep at all is left out of both: a reading).
+ */
+async function expectKeptOnCreate(c: CheckContext, op: Operation, record: Rec, absent: string[], sent: Rec, res: ApiResponse): Promise<void> {
+  const patch = servedOperations(c.settings).find((o) => o.resource === op.resource && o.kind === 'patch');
+  if (!patch || !absent.length) return;
+  const probe = Object.fromEntries(absent.filter((k) => patch.fields.some((f) => f.name === k)).map((k) => [k, sent[k]]));
+  if (!Object.keys(probe).length) return;
+  const after = await send(c, patch, { id: String(record.id), sent: { body: probe } });
+  if (!is2xx(after)) return;
+  const shown = Object.keys(probe).filter((k) => k in (after.body as Rec));
+  if (shown.length) fail(`${op.op} left out ${shown.join(', ')}, which a PATCH of the same value then shows: the create dropped them`, res);
+}
+
+// --- creates -----------------------------------------------------------------------------------
+
+for (const op of ops().filter((o) => o.kind === 'create' && o.fields.length)) {
+  check([
+    'EP-CREATE-PERSISTS',
+  ], titles.createFilled(op.op), async (c) => {
+    const live = createOf(c, op.resource)!;
+    const { record, res, sent } = await made(c, op.resource);
+    const shown = shownOf(live, sent);
+    const run = planned(c, titles.createFilled(op.op), op.op);
+    for (const aspect of run) if (!aspect.startsWith('GET') && !aspect.startsWith('download')) exercised({ dimension: 'fields', subject: op.op, aspect });
+    const absent = expectEchoed(c, shown, record, res, op.op, op.resource);
+    await expectKeptOnCreate(c, live, record, absent, sent.body, res);
+    await everyView(c, op.op, await subjectOf(c, op.resource, record), record, `after ${op.op}`, WRITE_STAMPS);
+  }, { mutates: true, cells: cellsOf(titles.createFilled(op.op), op.op) });
+
+  check([
+    'EP-CREATE-PERSISTS',
+  ], titles.createRequired(op.op), async (c) => {
+    const live = createOf(c, op.resource)!;
+    const sent = await bodyOf(c, live, { required: true });
+    const { record, res } = await made(c, op.resource, { sent });
+    const marked = textFieldOf(live)?.name;
+    for (const f of allFields(live.fields).filter((x) => !x.required && !x.path.includes('[]'))) {
+      if (f.name === marked) skippedCell(cell(op.op, f, 'omitted'), 'sent always: it carries the run id every record left behind is named with');
+      else exercised(cell(op.op, f, 'omitted'));
+    }
+    expectEchoed(c, shownOf(live, sent), record, res, op.op, op.resource);
+    await everyView(c, op.op, await subjectOf(c, op.resource, record), record, `after ${op.op} with only its required fields`, WRITE_STAMPS);
+  }, { mutates: true, cells: cellsOf(titles.createRequired(op.op), op.op) });
+}
+
+// --- patches -----------------------------------------------------------------------------------
+
+/**
+ * The other end of a range a field is one end of (`agreed_rate_min` of `agreed_rate_max`,
+ * `start_date` of `end_date`): a deployment may insist that a range does not run backwards.
+ */
+function rangePartner(name: string): { partner: string; end: 'low' | 'high'; } | undefined {
+  const pairs: [RegExp, string, string][] = [[/_min$/, '_min', '_max'], [/start_date$/, 'start_date', 'end_date']];
+  for (const [re, low, high] of pairs) {
+    if (re.test(name)) return { partner: name.replace(low, high), end: 'low' };
+    if (name.endsWith(high)) return { partner: name.replace(high, low), end: 'high' };
+  }
+  return undefined;
+}
+
+/** A value of a range's end on the right side of the other end the record holds. */
+function withinRange(name: string, v: unknown, record: Rec): unknown {
+  const r = rangePartner(name);
+  const other = r ? record[r.partner] : undefined;
+  if (!r || other === undefined || other === null) return v;
+  if (typeof v === 'number' && typeof other === 'number') return r.end === 'low' ? Math.max(0, Math.min(v, other - 0.01)) : Math.max(v, other + 0.01);
+  if (typeof v === 'string' && typeof other === 'string' && /^\d{4}-\d\d-\d\d$/.test(v)) {
+    const shift = (d: string, days: number) => new Date(Date.parse(d.slice(0, 10)) + days * 86_400_000).toISOString().slice(0, 10);
+    return r.end === 'low' ? (v < other.slice(0, 10) ? v : shift(other, -1)) : (v > other.slice(0, 10) ? v : shift(other, 1));
+  }
+  return v;
+}
+
+/** A valid value of the field other than `current` (a few draws; a field with one listed value keeps it), on the right side of its range. */
+function otherValue(c: CheckContext, op: Operation, f: Field, record: Rec, n: number): unknown {
+  const current = record[f.name];
+  for (let i = 0; i < 5; i += 1) {
+    const v = withinRange(f.name, filledBody(c, op.op, c.target.seed + 31 * n + 977 * i)[f.name], record);
+    if (v !== undefined && canonical(v) !== canonical(current)) return v;
+  }
+  return withinRange(f.name, filledBody(c, op.op, c.target.seed + 31 * n)[f.name], record);
+}
+
+/** The PATCH answered `after`: the named fields as sent, every other field of `before` as it was (write stamps aside). */
+async function expectOnlyNamed(c: CheckContext, op: Operation, before: Rec, after: Rec, body: Rec, res: ApiResponse): Promise<void> {
+  const what = `PATCH ${op.path} ${Object.keys(body).join(',')}`;
+  // a copy embedded by reference (an assignment's employee) follows the reference the body names
+  const named = (k: string) => k in body || `${k}_id` in body;
+  const changed = Object.keys(before).filter((k) => !named(k) && !WRITE_STAMPS.includes(k) && k in after && canonical(before[k]) !== canonical(after[k]));
+  if (changed.length) fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res);
+  let gone = Object.keys(before).filter((k) => !named(k) && !(k in after));
+  const get = servedOperations(c.settings).find((o) => o.resource === op.resource && o.kind === 'get');
+  if (gone.length && get) {
+    // an answer may show fewer fields than GET (a shape question): a field is dropped when GET lost it too
+    const read = await c.api.send({ method: 'GET', path: get.path.replace('{id}', String(before.id)) });
+    expectStatus(read, '2xx', `GET ${get.path}`);
+    for (const k of gone.filter((f) => f in (read.body as Rec))) c.reading(`fields.absent.${op.resource}-patch-answer`, k);
+    gone = gone.filter((k) => !(k in (read.body as Rec)));
+  }
+  if (gone.length) fail(`${what} dropped fields it did not name: ${gone.join(', ')}`, res);
+}
+
+for (const op of ops().filter((o) => o.kind === 'patch')) {
+  check([
+    'EP-PATCH-PERSISTS',
+    'EP-PATCH-PARTIAL',
+  ], titles.patchEach(op.op), async (c) => {
+    const run = planned(c, titles.patchEach(op.op), op.op);
+    let expected = await patchTarget(c, op);
+    const moved: RecordSubject[] = [];
+    let n = 0;
+    for (const f of op.fields) {
+      const aspects = [...run].filter((a) => a.startsWith(`${f.path} `) || a.startsWith(`${f.path}[].`));
+      if (!aspects.length) continue;
+      let value: unknown;
+      if (f.references) {
+        const other = await anotherReference(c, f.references[0]!, { id: expected[f.name] });
+        if (!other) {
+          for (const a of aspects) {
+            skippedCell({ dimension: 'fields', subject: op.op, aspect: a }, `no second record of ${f.references[0]} to move ${f.name} to`);
+          }
+          continue;
+        }
+        moved.push({ resource: op.resource, record: { ...expected } });
+        value = other.id;
+      } else value = otherValue(c, op, f, expected, n += 1);
+      for (const a of aspects) exercised({ dimension: 'fields', subject: op.op, aspect: a });
+      const body = { [f.name]: value };
+      const res = await send(c, op, { id: String(expected.id), sent: { body } });
+      expectStatus(res, '2xx', `PATCH ${op.path} ${f.name}`);
+      const after = expectResource(res, recordKind(op)!, `PATCH ${op.path} answer`);
+      expectEchoed(c, body, after, res, `PATCH ${op.path}`, op.resource);
+      await expectOnlyNamed(c, op, expected, after, body, res);
+      expected = after;
+    }
+    // every field's last value, in every view (a view that leaves a field out, or shows an older value, is found here)
+    await everyView(c, op.op, await subjectOf(c, op.resource, expected), expected, `after PATCHes of each field of ${op.path}`, WRITE_STAMPS);
+    // a record a reference moved away from is no longer in the filters by its former value
+    for (const old of moved) {
+      const stale = viewsOf(c, old).filter((v) => v.filters && Object.entries(v.filters).some(([k, value]) => expected[k] !== value));
+      await expectEveryView(c, stale, 'absent', `after moving ${op.op}'s reference, the filter by its former value`);
+    }
+  }, { mutates: true, cells: cellsOf(titles.patchEach(op.op), op.op) });
+}
+
+// --- null and values of another type -----------------------------------------------------------
+
+/** A body that sends `value` at the field's place (inside the first item of an array of objects, for a field of its items). */
+function withValue(base: Rec, f: Field, value: unknown): Rec {
+  const [head, rest] = f.path.split('[].') as [string, string | undefined];
+  if (!rest) return { ...base, [head]: value };
+  const items = Array.isArray(base[head]) && (base[head] as Rec[]).length ? (base[head] as Rec[]) : [{}];
+  return { ...base, [head]: [{ ...items[0], [rest]: value }, ...items.slice(1)] };
+}
+
+type Kind = 'null' | 'wrong type';
+
+/**
+ * Whether a field the request set to null or to another type shows as the document allows: null
+ * on a nullable field is null, or absent (a reading); on any other field it is cleared (absent,
+ * null or empty) or kept as it was; a value of another type accepted is whatever the answer says,
+ * as long as every view agrees (a shape the response checks judge).
+ */
+function accepted(c: CheckContext, op: Operation, f: Field, kind: Kind, before: Rec, after: Rec, res: ApiResponse): void {
+  const top = f.path.split('[].')[0]!;
+  if (kind === 'wrong type') return c.reading(`validation.${op.op}`, `a value of another type is accepted (${f.path})`);
+  if (f.path.includes('[].')) return c.reading(`null.${op.op}`, `${f.path}: accepted`);
+  const v = after[top];
+  // cleared: left out, null, or the empty value of its type (a server keeping a non-null column
+  // writes its zero); a create has nothing to keep, so any value of the field's type is its default
+  const cleared = !(top in after) || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0)
+    || (op.kind === 'create' && f.types.includes(Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v));
+  const kept = canonical(v) === canonical(before[top]);
+  if (f.nullable) {
+    if (v !== null && top in after) fail(`${op.op} with ${f.path} null (a nullable field) answered ${f.path}=${show(v)}`, res);
+    if (!(top in after)) c.reading(`null.${op.op}`, `${f.path}: nullable, answered without the field`);
+    return;
+  }
+  if (!cleared && !kept) fail(`${op.op} with ${f.path} null answered ${f.path}=${show(v)}, neither cleared nor as it was (${show(before[top])})`, res);
+  c.reading(`null.${op.op}.${f.path}`, cleared ? 'cleared' : 'kept');
+}
+
+/**
+ * Each field sent null (or of another type) on its own, to a PATCH of one record or to creates:
+ * a refusal leaves no trace — the record reads as before, at the next answer and in every view at
+ * the end — and an acceptance shows the same in every view.
+ */
+async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: string): Promise<void> {
+  const run = planned(c, title, op.op);
+  const fields = allFields(op.fields).filter((f) => run.has(`${f.path} ${kind}`));
+  const value = (f: Field) => (kind === 'null' ? null : wrongTypeOf(f));
+  const readings: string[] = [];
+  if (op.kind === 'patch') {
+    let expected = await patchTarget(c, op);
+    // fields an answer cleared by leaving them out: no view may show them afterwards
+    const cleared = new Set<string>();
+    for (const f of fields) {
+      exercised(cell(op.op, f, kind));
+      const top = f.path.split('[].')[0]!;
+      const body = withValue(f.path.includes('[].') ? { [top]: expected[top] } : {}, f, value(f));
+      const res = await send(c, op, { id: String(expected.id), sent: { body } });
+      if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
+      if (!is2xx(res)) {
+        readings.push(`${f.path}: ${res.status}`);
+        continue;
+      }
+      const after = expectResource(res, recordKind(op)!, `${op.op} answer`);
+      accepted(c, op, f, kind, expected, after, res);
+      await expectOnlyNamed(c, op, expected, after, { [top]: null }, res);
+      // a field an earlier answer cleared by leaving it out, shown again by a PATCH that did not name it: it was never cleared
+      const back = [...cleared].filter((k) => k !== top && k in after && after[k] !== null);
+      if (back.length) {
+        fail(`${op.op} answered ${back.join(', ')} cleared, yet the next answer shows ${back.map((k) => `${k}=${show(after[k])}`).join(', ')}`, res);
+      }
+      if (!(top in after)) cleared.add(top);
+      else cleared.delete(top);
+      expected = after;
+    }
+    if (readings.length) c.reading(`${kind === 'null' ? 'null' : 'validation'}.${op.op}.refused`, readings.join('; '));
+    const shown = { ...Object.fromEntries([...cleared].filter((x) => !(x in expected)).map((x) => [x, null])), ...expected };
+    await everyView(c, op.op, await subjectOf(c, op.resource, expected), shown,
+      `after ${op.op} with fields sent ${kind === 'null' ? 'as null' : 'of another type'}`, WRITE_STAMPS);
+    return;
+  }
+  // creates: each refusal must leave nothing where the record would be found (looked for once, at
+  // the end, by every refused body's text); an acceptance reads back alike everywhere
+  const refused: Rec[] = [];
+  for (const f of fields) {
+    exercised(cell(op.op, f, kind));
+    const base = await bodyOf(c, op);
+    const sent: Sent = { body: withValue(base.body, f, value(f)) };
+    const res = await send(c, op, { sent });
+    if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
+    if (!is2xx(res)) {
+      readings.push(`${f.path}: ${res.status}`);
+      refused.push(sent.body);
+      continue;
+    }
+    const record = expectResource(res, recordKind(op)!, `${op.op} answer`);
+    accepted(c, op, f, kind, {}, record, res);
+    // a field the answer cleared by leaving it out: no view may show a value of it
+    const top = f.path.split('[].')[0]!;
+    const shown = kind === 'null' && !(top in record) ? { ...record, [top]: null } : record;
+    await everyView(c, op.op, await subjectOf(c, op.resource, record), shown, `after ${op.op} with ${f.path} ${kind}`, WRITE_STAMPS);
+  }
+  if (readings.length) c.reading(`${kind === 'null' ? 'null' : 'validation'}.${op.op}.refused`, readings.join('; '));
+  await expectNoneLike(c, op, refused, `${op.op} with fields sent ${kind === 'null' ? 'as null' : 'of another type'} was refused`);
+}
+
+/**
+ * No record refused creates would have made: none of the views that list the resource by what the
+ * bodies name (their references, their text) shows a record with one of the bodies' marked text.
+ */
+async function expectNoneLike(c: CheckContext, op: Operation, bodies: readonly Rec[], what: string): Promise<void> {
+  const field = textFieldOf(op)?.name;
+  const texts = new Set(bodies.map((b) => (field ? b[field] : undefined)).filter((t): t is string => typeof t === 'string'));
+  if (!field || !texts.size) return;
+  // the bodies share their references (the same working records): one set of views finds them all
+  const views = viewsMatching(c, op.resource, bodies[0]!, (i) => texts.has(String(i[field])));
+  await Promise.all(views.map(async (view) => {
+    const seen = await view.read();
+    if (seen.state === 'present') fail(`${what}, yet ${view.name} shows a record with its ${field}`, seen.res);
+  }));
+}
+
+const nullsOf = (op: Operation) => (c: CheckContext) => oddValues(c, servedOperations(c.settings).find((o) => o.op === op.op)!, 'null', titles.nulls(op.op));
+const nullOpts = (op: Operation) => ({ mutates: true, cells: cellsOf(titles.nulls(op.op), op.op) });
+
+for (const op of ops().filter((o) => o.body && o.kind === 'patch')) {
+  check([
+    'EP-PATCH-PERSISTS',
+    'EP-INVALID-BODY-NO-EFFECT',
+  ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
+}
+
+for (const op of ops().filter((o) => o.body && o.kind === 'create')) {
+  check([
+    'EP-CREATE-PERSISTS',
+    'EP-INVALID-BODY-NO-EFFECT',
+  ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
+}
+
+const wrongTypesOf = (op: Operation) => (c: CheckContext) =>
+  oddValues(c, servedOperations(c.settings).find((o) => o.op === op.op)!, 'wrong type', titles.wrongType(op.op));
+const wrongTypeOpts = (op: Operation) => ({ mutates: true, cells: cellsOf(titles.wrongType(op.op), op.op) });
+
+for (const op of ops().filter((o) => o.body && o.kind === 'patch')) {
+  check([
+    'EP-INVALID-BODY-NO-EFFECT',
+    'EP-PATCH-PERSISTS',
+  ], titles.wrongType(op.op), wrongTypesOf(op), wrongTypeOpts(op));
+}
+
+for (const op of ops().filter((o) => o.body && o.kind === 'create')) {
+  check([
+    'EP-INVALID-BODY-NO-EFFECT',
+    'EP-CREATE-PERSISTS',
+  ], titles.wrongType(op.op), wrongTypesOf(op), wrongTypeOpts(op));
+}
+
+// --- listed values -----------------------------------------------------------------------------
+
+for (const op of ops().filter((o) => o.kind === 'create' && o.fields.some((f) => f.enum))) {
+  check([
+    'EP-ATTACHMENTS-CREATE',
+    'LIST-ATTACHMENTS-FOR-ENTITY',
+  ], titles.values(op.op), async (c) => {
+    const live = createOf(c, op.resource)!;
+    for (const f of live.fields.filter((x) => x.enum)) {
+      for (const v of f.enum!) {
+        // an enumerated *_type names the resource of the record it goes with
+        const cannot = f.name.endsWith('_type') ? makeable(servedOperations(c.settings), c.settings, `${v}s`) : undefined;
+        if (cannot) continue;
+        exercised(cell(op.op, f, `value ${v}`));
+        const sent = await bodyOf(c, live, { type: f.name.endsWith('_type') ? v : undefined });
+        if (!f.name.endsWith('_type')) sent.body[f.name] = v;
+        const { record, res } = await made(c, op.resource, { sent });
+        expectEchoed(c, shownOf(live, sent), record, res, `${op.op} with ${f.name}=${v}`, op.resource);
+        await expectEveryView(c, viewsOf(c, await subjectOf(c, op.resource, record)), record, `after ${op.op} with ${f.name}=${v}`, WRITE_STAMPS);
+      }
+    }
+  }, { mutates: true, cells: cellsOf(titles.values(op.op), op.op) });
+}

@@ -1,0 +1,458 @@
+// What the API document says of every response, judged on each response the run receives,
+// whichever check sent it: a JSON body where JSON is due (§1), the error envelope on errors (§7),
+// the §2 conventions (ids are UUID strings; `*_at` and `*_date` are strings that read as an
+// instant in some common spelling, since their formats are not shown; fields typed null, and only
+// those, may be null), and the shape of the resource the operation answers with (specs/schemas/,
+// the operation table telling which; the older project and organization shapes detected per
+// resource, shape.ts). Each violation is named by what is wrong and where — the rule and the
+// pointer, folded over list items — so that one bug met by many checks is one finding, under the
+// requirements it violates: the rule's own and, inside a record, the resource's shape.
+//
+// Judging sends nothing. The records a response shows, and the references they hold, are handed
+// on (references.ts resolves them, within a bounded number of requests).
+import { isRecord, type Rec } from '../../contract/json.js';
+import { API_PREFIX, type Settings } from '../../contract/settings.js';
+import { join as joinPointer, lookup as valueAt, unescapeToken } from '../../specs/diff/pointer.js';
+import { type SchemaError, type SchemaName, validate } from '../../specs/index.js';
+import { endpoints } from '../../specs/openapi/operations.js';
+import { escapeRegExp } from '../../specs/patterns.js';
+import { instantOf } from './instants.js';
+import { servedShape, type ShapedKind, shapeOfRecord } from './shape.js';
+
+export type RecordKind = 'project' | 'organization' | 'employee' | 'assignment' | 'attachment' | 'file' | 'cv';
+
+/** A violation as met in one response: where in its body, and what it is. */
+export interface Violation {
+  key: string;
+  requirements: string[];
+  message: string;
+  pointer: string;
+  /** The value is still there to read (a record in the other shape, a JSON body labelled otherwise): no reader is stopped by it. */
+  readable?: true;
+}
+
+/** A record a response shows at the top level (an item of a page, or the body itself). */
+export interface ShownRecord {
+  kind: RecordKind;
+  pointer: string;
+  value: Rec;
+}
+
+export interface Judgement {
+  /** `GET /projects/{id}`: the operation the request was for, or undefined when it names none of the document's. */
+  operation?: string;
+  violations: Violation[];
+  /** The requirements this response was judged for. */
+  judged: string[];
+  /** Records shown, for the references they hold (2xx answers only). */
+  records: ShownRecord[];
+}
+
+/** A response as received. */
+export interface Received {
+  method: string;
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  body: unknown;
+}
+
+/** What an operation answers with on success. */
+interface Answers {
+  kind: RecordKind | 'delete-result';
+  page: boolean;
+}
+
+interface Operation {
+  name: string;
+  method: string;
+  pattern: RegExp;
+  /** Undefined: the document shows no shape (capture intake, file delete). */
+  answers?: Answers;
+  /** Whether a success body must be JSON: not the download stream, not the description (JSON or YAML). */
+  json: boolean;
+  /** Not judged at all: the machine-readable description is no resource. */
+  skip?: boolean;
+  /** The short error envelope is allowed (§7: on the older project and organization list and update shapes). */
+  shortErrors: boolean;
+}
+
+/** The shape requirement of each kind of record. */
+const SHAPE_REQUIREMENT = {
+  project: 'RES-PROJECT-SHAPE',
+  organization: 'RES-ORGANIZATION-SHAPE',
+  employee: 'RES-EMPLOYEE-SHAPE',
+  assignment: 'RES-ASSIGNMENT-SHAPE',
+  attachment: 'RES-ATTACHMENT-SHAPE',
+  file: 'RES-FILE-SHAPE',
+  cv: 'RES-CV-SHAPE',
+  'delete-result': 'RES-DELETE-RESULT',
+} as const satisfies Record<Answers['kind'], string>;
+
+/** The conventions of §2 every record is judged for, beside its shape. */
+const CONVENTIONS = ['RES-ID-UUID', 'RES-TIMESTAMPS-DATES-STRINGS', 'RES-NULLABLE-FIELDS', 'RES-NON-NULL-FIELDS', 'RES-INHERENT-FIELDS'] as const;
+
+/** `ProjectPage`, `ProjectResponse`, `FileRecord`, `DeleteResult` → what they answer with. */
+function answersOf(returns: string | object): Answers | undefined {
+  if (typeof returns !== 'string') return undefined;
+  const page = returns.endsWith('Page');
+  const name = returns.replace(/(Page|Response|Record)$/, '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
+  return name in SHAPE_REQUIREMENT ? { kind: name as Answers['kind'], page } : undefined;
+}
+
+const SHORT_ERRORS = new Set(['listProjects', 'updateProject', 'listOrganizations', 'updateOrganization']);
+
+const patternOf = (path: string) => new RegExp(`^${escapeRegExp(path).replace(/\\\{id\\\}/g, '[^/]+')}$`);
+
+/** The document's operations, and those whose paths the settings give; per settings object. */
+const tables = new WeakMap<Settings, Operation[]>();
+
+function operationsFor(settings: Settings): Operation[] {
+  let table = tables.get(settings);
+  if (table) return table;
+  const shown = (method: string, path: string) => `${method.toUpperCase()} ${path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) || '/' : path}`;
+  const p = settings.paths;
+  const configured: Operation[] = [
+    {
+      name: shown(p.organizationCreate.method, p.organizationCreate.path),
+      method: p.organizationCreate.method,
+      pattern: patternOf(p.organizationCreate.path),
+      answers: { kind: 'organization', page: false },
+      json: true,
+      shortErrors: false,
+    },
+    ...(p.attachmentDownload
+      ? [{
+        name: shown(p.attachmentDownload.method, p.attachmentDownload.path),
+        method: p.attachmentDownload.method,
+        pattern: patternOf(p.attachmentDownload.path),
+        json: false,
+        shortErrors: false,
+      }]
+      : []),
+    ...(p.fileDelete
+      ? [{
+        name: shown(p.fileDelete.method, p.fileDelete.path),
+        method: p.fileDelete.method,
+        pattern: patternOf(p.fileDelete.path),
+        json: true,
+        shortErrors: false,
+      }]
+      : []),
+    ...(p.captureIntake
+      ? [{
+        name: shown(p.captureIntake.method, p.captureIntake.path),
+        method: p.captureIntake.method,
+        pattern: patternOf(p.captureIntake.path),
+        json: true,
+        shortErrors: false,
+      }]
+      : []),
+    ...(p.openapi
+      ? [{
+        name: shown(p.openapi.method, p.openapi.path),
+        method: p.openapi.method,
+        pattern: patternOf(p.openapi.path),
+        json: false,
+        skip: true,
+        shortErrors: false,
+      }]
+      : []),
+  ];
+  const documented: Operation[] = endpoints.map((e) => {
+    const answers = answersOf(e.returns);
+    return {
+      name: `${e.method.toUpperCase()} ${e.path}`,
+      method: e.method.toUpperCase(),
+      pattern: patternOf(`${API_PREFIX}${e.path}`),
+      ...(answers ? { answers } : {}),
+      json: e.stream !== true,
+      shortErrors: SHORT_ERRORS.has(e.operationId),
+    };
+  });
+  // A path the settings give wins over the table's (create organization may live elsewhere).
+  table = [...configured, ...documented];
+  tables.set(settings, table);
+  return table;
+}
+
+function operationOf(settings: Settings & { baseUrl: string; }, method: string, url: string): Operation | undefined {
+  const base = new URL(settings.baseUrl).pathname.replace(/\/+$/, '');
+  let path = new URL(url).pathname;
+  if (base && path.startsWith(base)) path = path.slice(base.length);
+  return operationsFor(settings).find((o) => o.method === method.toUpperCase() && o.pattern.test(path));
+}
+
+// ── naming what is wrong ─────────────────────────────────────────────────────────────────────
+
+/** `/addresses/0/is_default` → `addresses[].is_default`. */
+const fieldName = (pointer: string) =>
+  pointer.split('/').slice(1).map(unescapeToken).map((t) => (/^\d+$/.test(t) ? '[]' : `.${t}`)).join('').replace(/^\./, '').replace(/\.\[\]/g, '[]');
+
+/**
+ * The pointer with list positions folded, and the name of the list too: one problem of many items
+ * is one, and so is one problem of the items of several lists of a record (the `hidden` of every
+ * section of a CV).
+ */
+const folded = (pointer: string) => pointer.replace(/\/[^/]+\/\d+(?=\/|$)/g, '/*[]').replace(/\/\d+(?=\/|$)/g, '/*');
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const shown = JSON.stringify(value);
+  const text = shown.length > 40 ? `${shown.slice(0, 39)}…` : shown;
+  if (typeof value === 'string') return value === '' ? 'an empty string' : `the string ${text}`;
+  return `a ${typeof value} (${text})`;
+}
+
+/** `a string`, `an integer`. */
+export const article = (word: string): string => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+/** "must be string,null" → "a string or null". */
+const expectedType = (message: string) => message.replace(/^must be /, '').split(',').map((t) => (t === 'null' ? 'null' : article(t))).join(' or ');
+
+/**
+ * What a violation is about: the noun of the whole (`every project`, `every error body`) and the
+ * prefix of its fields' names (`project.title`; none for an envelope, whose fields are `page`,
+ * `data`, `error`, `detail`).
+ */
+interface Subject {
+  noun: string;
+  prefix?: string;
+}
+
+const record = (kind: RecordKind): Subject => ({ noun: kind, prefix: kind });
+const PAGE: Subject = { noun: 'list body' };
+const ERROR: Subject = { noun: 'error body' };
+const DELETE_RESULT: Subject = { noun: 'delete result' };
+
+/** One schema error in plain words: what the field is, and what the document has. */
+function plainWords(s: Subject, e: SchemaError, value: unknown): string {
+  const field = fieldName(e.path);
+  const name = e.path === '' ? `the ${s.noun}` : s.prefix ? `${s.prefix}.${field}` : field;
+  const subject = s.noun;
+  switch (e.keyword) {
+    case 'type':
+      return `${name} is ${describe(value)}, where the API document has ${expectedType(e.message)}`;
+    case 'required':
+      return `${name} is missing, and the API document makes it part of every ${subject}`;
+    case 'format':
+      return `${name} is ${describe(value)}, not ${e.message.includes('uuid') ? 'a UUID' : `of format ${e.message.replace(/^must match format /, '')}`}`;
+    case 'enum':
+    case 'const':
+      return `${name} is ${describe(value)}, outside the values the API document allows`;
+    case 'minLength':
+      return e.path === '/page/nextCursor' ? `${name} is empty while page.hasMore is true` : `${name} is empty`;
+    default:
+      return `${name} ${e.message}`;
+  }
+}
+
+const rule = (e: SchemaError) =>
+  `${e.keyword}${e.keyword === 'type' || e.keyword === 'format' ? ` ${e.message.replace(/^must (be|match format) /, '').replace(/"/g, '')}` : ''}`;
+
+// ── which requirement a problem inside a record is about ────────────────────────────────────
+
+/** The innermost record a pointer inside a record is in (an assignment's embedded employee), and the pointer within it. */
+function innermost(kind: RecordKind, pointer: string): { kind: RecordKind; rel: string; at: string; } {
+  if (kind === 'assignment' && (pointer === '/employee' || pointer.startsWith('/employee/'))) {
+    return pointer === '/employee' ? { kind, rel: pointer, at: '' } : { kind: 'employee', rel: pointer.slice('/employee'.length), at: '/employee' };
+  }
+  return { kind, rel: pointer, at: '' };
+}
+
+const ID_FIELD = /\/(id|[a-z_]*[a-z]_id)$/;
+
+/** The §2 rule (or §3 state) a problem at `rel` of a record of `kind` is about, before the resource's shape. */
+function ruleRequirement(kind: RecordKind, rel: string, e: SchemaError, value: unknown, legacy: boolean): string | undefined {
+  if (kind === 'project' && legacy && /^\/[a-z_]+_org_id$/.test(rel)) return 'RES-PROJECT-LEGACY-SHAPE';
+  if (kind === 'organization' && legacy) return 'RES-ORGANIZATION-LEGACY-SHAPE';
+  if (e.keyword === 'required') return 'RES-INHERENT-FIELDS';
+  if (ID_FIELD.test(rel) && !/external_id$/.test(rel) && !/stage\/id$|\/addresses\/\d+\/id$/.test(rel)) return 'RES-ID-UUID';
+  if (e.keyword === 'type' && e.message.endsWith(',null')) return 'RES-NULLABLE-FIELDS';
+  if (value === null) return 'RES-NON-NULL-FIELDS';
+  if (/_(at|date)$/.test(rel)) return 'RES-TIMESTAMPS-DATES-STRINGS';
+  if (kind === 'project' && /(^|\/)(archived_from_)?stage\//.test(rel)) return 'STATE-STAGE-HIDDEN-SORT';
+  if (kind === 'project' && /^\/(status|stage)$/.test(rel)) return 'STATE-PROJECT-STATUS-STAGE';
+  if (kind === 'cv' && /^\/data\/[a-zA-Z]+\/\d+\/hidden$/.test(rel)) return 'RES-CV-DATA-HIDDEN';
+  return undefined;
+}
+
+const unique = (ids: readonly (string | undefined)[]) => [...new Set(ids.filter((x): x is string => x !== undefined))];
+
+const isShaped = (kind: RecordKind): kind is ShapedKind => kind === 'project' || kind === 'organization';
+
+function schemaOf(kind: RecordKind, value: unknown): SchemaName {
+  return isShaped(kind) && servedShape(kind, value) === 'legacy' ? `${kind}-legacy` : kind;
+}
+
+/** A record's violations: its schema in the served shape, the shape it shows, its timestamps and dates. */
+function judgeRecord(kind: RecordKind, value: unknown, at: string, out: Violation[]): void {
+  const legacy = isShaped(kind) && servedShape(kind, value) === 'legacy';
+  if (isRecord(value) && isShaped(kind)) {
+    const shown = shapeOfRecord(kind, value);
+    const served = servedShape(kind, value);
+    if (shown !== undefined && shown !== served) {
+      out.push({
+        key: `${kind} | shape ${shown}`,
+        requirements: ['RES-SHAPE-CONSISTENT'],
+        message: `a ${kind} is in the ${shown === 'legacy' ? 'older' : 'fuller'} shape, where the deployment was seen serving the ${
+          served === 'legacy' ? 'older' : 'fuller'
+        } one`,
+        pointer: at,
+        readable: true,
+      });
+    }
+  }
+  for (const e of validate(schemaOf(kind, value), value).errors) {
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    const inner = innermost(kind, e.path);
+    const relative = { ...e, path: inner.rel };
+    const v = valueAt(value, e.path);
+    out.push({
+      // The record's kind is no part of what is wrong: a mistyped id of every kind of record is one bug.
+      key: `record ${folded(inner.rel)} | ${rule(e)}`,
+      requirements: unique([ruleRequirement(inner.kind, inner.rel, e, v, legacy && inner.kind === kind), SHAPE_REQUIREMENT[inner.kind]]),
+      message: plainWords(record(inner.kind), relative, v),
+      pointer: `${at}${e.path}`,
+    });
+  }
+  // §2: timestamps and dates are strings; their formats are not shown, so any common spelling reads.
+  const walk = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) return node.forEach((x, i) => walk(x, `${pointer}/${i}`));
+    if (!isRecord(node)) return;
+    for (const [field, v] of Object.entries(node)) {
+      const here = joinPointer(pointer, field);
+      if (/_(at|date)$/.test(field) && typeof v === 'string' && instantOf(v) === undefined) {
+        const inner = innermost(kind, here);
+        const what = field.endsWith('_at') ? 'timestamp' : 'date';
+        out.push({
+          key: `record ${folded(inner.rel)} | reads as no ${what}`,
+          requirements: unique(['RES-TIMESTAMPS-DATES-STRINGS', SHAPE_REQUIREMENT[inner.kind]]),
+          message: `${inner.kind}.${fieldName(inner.rel)} is ${describe(v)}, which reads as no ${what} in any common format`,
+          pointer: `${at}${here}`,
+        });
+      } else if (typeof v === 'object') walk(v, here);
+    }
+  };
+  walk(value, '');
+}
+
+function judgeSuccess(op: Operation, body: unknown, out: Violation[], judged: Set<string>, records: ShownRecord[]): void {
+  const answers = op.answers;
+  if (!answers) return;
+  const add = (kind: Answers['kind']) => {
+    judged.add(SHAPE_REQUIREMENT[kind]);
+    if (kind === 'delete-result') return;
+    for (const id of CONVENTIONS) judged.add(id);
+    if (kind === 'project') ['STATE-PROJECT-STATUS-STAGE', 'STATE-STAGE-HIDDEN-SORT'].forEach((id) => judged.add(id));
+    if (kind === 'assignment') judged.add(SHAPE_REQUIREMENT.employee);
+    if (kind === 'cv') judged.add('RES-CV-DATA-HIDDEN');
+    if (isShaped(kind)) {
+      judged.add('RES-SHAPE-CONSISTENT');
+      if (servedShapeNow(kind) === 'legacy') judged.add(kind === 'project' ? 'RES-PROJECT-LEGACY-SHAPE' : 'RES-ORGANIZATION-LEGACY-SHAPE');
+    }
+  };
+  if (answers.kind === 'delete-result') {
+    add('delete-result');
+    for (const e of validate('delete-result', body).errors) {
+      out.push({
+        key: `delete result ${e.path} | ${rule(e)}`,
+        requirements: [SHAPE_REQUIREMENT['delete-result']],
+        message: plainWords(DELETE_RESULT, e, valueAt(body, e.path)),
+        pointer: e.path,
+      });
+    }
+    return;
+  }
+  const kind = answers.kind;
+  if (!answers.page) {
+    add(kind);
+    judgeRecord(kind, body, '', out);
+    if (isRecord(body)) records.push({ kind, pointer: '', value: body });
+    return;
+  }
+  judged.add('RES-PAGE-ENVELOPE');
+  for (const e of validate('page', body).errors) {
+    if (e.keyword === 'if') continue;
+    out.push({ key: `page ${e.path} | ${rule(e)}`, requirements: ['RES-PAGE-ENVELOPE'], message: plainWords(PAGE, e, valueAt(body, e.path)), pointer: e.path });
+  }
+  const data = isRecord(body) && Array.isArray(body.data) ? body.data : [];
+  if (data.length > 0) add(kind);
+  data.forEach((item, i) => {
+    judgeRecord(kind, item, `/data/${i}`, out);
+    if (isRecord(item)) records.push({ kind, pointer: `/data/${i}`, value: item });
+  });
+}
+
+/** The served shape without reading a record (for what is judged). */
+const servedShapeNow = (kind: ShapedKind) => servedShape(kind, undefined);
+
+function judgeError(op: Operation, body: unknown, out: Violation[], judged: Set<string>): void {
+  judged.add('ERR-ENVELOPES').add('ERR-FULL-ENVELOPE');
+  if (op.shortErrors) judged.add('ERR-SHORT-ENVELOPE');
+  if (isRecord(body) && body.detail !== undefined) judged.add('ERR-DETAIL-MAP');
+  const full = validate('error', body).errors;
+  if (full.length === 0) return;
+  const short = op.shortErrors ? validate('error-short', body).errors : undefined;
+  if (short?.length === 0) return;
+  // A body that only ever shows the short envelope's two fields is judged as the short envelope.
+  const looksShort = op.shortErrors && isRecord(body) && body.detail === undefined && isRecord(body.error)
+    && Object.keys(body.error).every((k) => k === 'code' || k === 'message');
+  for (const e of looksShort ? short! : full) {
+    // As inside a record: the rule's own requirement, then the envelope's (the short one, or the full one).
+    const envelope = looksShort ? 'ERR-SHORT-ENVELOPE' : 'ERR-FULL-ENVELOPE';
+    const own = e.path === '' || e.path === '/error' ? 'ERR-ENVELOPES' : e.path.startsWith('/detail') ? 'ERR-DETAIL-MAP' : undefined;
+    const requirements = unique([own, envelope]);
+    // detail is a map: its keys are the request's fields, not the envelope's structure.
+    const where = folded(e.path).replace(/^\/detail\/[^/]+/, '/detail/*');
+    out.push({ key: `error ${where} | ${rule(e)}`, requirements, message: plainWords(ERROR, e, valueAt(body, e.path)), pointer: e.path });
+  }
+}
+
+/** Judges one response for what the document says of every response. */
+export function judge(settings: Settings & { baseUrl: string; }, r: Received): Judgement {
+  const op = operationOf(settings, r.method, r.url);
+  const none: Judgement = { violations: [], judged: [], records: [] };
+  if (!op || op.skip) return { ...none, ...(op ? { operation: op.name } : {}) };
+  const out: Violation[] = [];
+  const judged = new Set<string>();
+  const records: ShownRecord[] = [];
+  const success = r.status >= 200 && r.status < 300;
+  const jsonDue = r.text.length > 0 && (op.json || !success);
+  if (jsonDue) {
+    judged.add('GEN-JSON-BODIES');
+    const type = r.headers['content-type'] ?? '';
+    const shown = type ? JSON.stringify(type) : 'no content-type';
+    // A body that is no JSON at all is one problem, whatever it is labelled.
+    if (r.body === undefined) {
+      out.push({
+        key: 'response body | not JSON',
+        requirements: ['GEN-JSON-BODIES'],
+        message: `a response body is not JSON (${shown}), where the API document has JSON`,
+        pointer: '',
+      });
+    } else if (!/json/i.test(type)) {
+      out.push({
+        key: 'response content-type | not JSON',
+        requirements: ['GEN-JSON-BODIES'],
+        message: `a response has content-type ${shown}, where the API document has JSON`,
+        pointer: '',
+        readable: true,
+      });
+    }
+  }
+  if (success && op.json && op.answers && r.text.length === 0 && r.method.toUpperCase() !== 'HEAD') {
+    const what = op.answers.kind === 'delete-result' ? 'a Delete result' : op.answers.page ? 'a page' : `a ${op.answers.kind}`;
+    out.push({
+      key: `${op.answers.page ? 'page' : op.answers.kind} | no body`,
+      requirements: [op.answers.page ? 'RES-PAGE-ENVELOPE' : SHAPE_REQUIREMENT[op.answers.kind]],
+      message: `${op.name} answers ${r.status} with no body, where the API document shows ${what}`,
+      pointer: '',
+    });
+  } else if (success && op.json && r.body !== undefined) judgeSuccess(op, r.body, out, judged, records);
+  else if (r.status >= 400 && r.body !== undefined) judgeError(op, r.body, out, judged);
+  return { operation: op.name, violations: out, judged: [...judged], records };
+}
