@@ -6,6 +6,9 @@
 //   npm run mutation -- --force          every mutant again
 //   npm run mutation -- --seed 7         another seed, apart from the checked-in results (for the spread)
 //   npm run mutation -- --mutate 'mock/reference/lookup.ts:10-20'   only these files or lines (the others keep their results)
+//   npm run mutation -- --sample 0.1     a seeded sample of about a tenth of the mutants (--sample-seed, default 1);
+//                                        the others are marked Ignored ("outside this run's sample"), and a later
+//                                        run with a larger fraction and the same seed tests only what it adds
 //
 // With the default seed, the results are checked in under fixtures/mutation/: Stryker's incremental
 // file, and the survivors (survivors.json, each classified by hand) with the run's figures. Stryker
@@ -19,10 +22,10 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SEED, FINGERPRINT_FILE, INCREMENTAL_FILE, KILL_REASON, REPORT_DIR } from './settings.js';
+import { DEFAULT_SEED, FINGERPRINT_FILE, INCREMENTAL_FILE, inSample, KILL_REASON, OUTSIDE_SAMPLE, REPORT_DIR, SAMPLE } from './settings.js';
 
 type Report = schema.MutationTestResult;
-import { classify, figureLines, figuresOf, readReport, readSurvivors, survivorsOf, writeSurvivors } from './survivors.js';
+import { classify, figureLines, figuresOf, readReport, readSurvivors, survivorsOf, writeSurvivors } from './figures.js';
 
 const CONFIG_FILE = 'bench/mutation/stryker.config.ts';
 
@@ -62,12 +65,34 @@ export function shortReason(reason: string): string {
 }
 
 /**
+ * Marks the mutants this run's sample left out as Ignored, with the reason: the runner answered them
+ * with an error (a test runner cannot answer "ignored"), and those the run never reached were not
+ * looked at either. Stryker tests a mutant it finds Ignored in the incremental file again, so a later
+ * run with a larger sample takes them up; a result from an earlier, larger sample stays.
+ */
+function markOutsideSample(report: Report, sample: { fraction: number; seed: string; }): void {
+  for (const [file, result] of Object.entries(report.files)) {
+    for (const m of result.mutants) {
+      const place = { file, line: m.location.start.line, column: m.location.start.column, mutatorName: m.mutatorName, replacement: m.replacement ?? '' };
+      const inside = inSample(place, sample.fraction, sample.seed);
+      const left = m.status === 'RuntimeError' && m.statusReason === OUTSIDE_SAMPLE;
+      if (left && inside) throw new Error(`${file}:${place.line}:${place.column}: the runner and run.ts disagree on the sample`);
+      if (left || (m.status === 'NoCoverage' && !inside)) {
+        m.status = 'Ignored';
+        m.statusReason = OUTSIDE_SAMPLE;
+      }
+    }
+  }
+}
+
+/**
  * Stryker's incremental file without what it does not read back: the options of the run and the
  * project's absolute path (the mutants, their results and the sources they were found in stay),
  * and each kill's list of failed requirements cut short (the full list is in the run's report).
  */
-function slimIncremental(file: string): void {
+function slimIncremental(file: string, sample: { fraction: number; seed: string; }): void {
   const { config: _config, projectRoot: _root, ...kept } = JSON.parse(readFileSync(file, 'utf8')) as Report;
+  markOutsideSample(kept as Report, sample);
   for (const result of Object.values(kept.files)) {
     for (const m of result.mutants) if (m.statusReason) m.statusReason = shortReason(m.statusReason);
   }
@@ -77,9 +102,19 @@ function slimIncremental(file: string): void {
 const readJson = <T>(file: string): T | undefined => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined);
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { seed: { type: 'string' }, force: { type: 'boolean' }, mutate: { type: 'string', multiple: true } } });
+  const { values } = parseArgs({
+    options: {
+      seed: { type: 'string' },
+      force: { type: 'boolean' },
+      mutate: { type: 'string', multiple: true },
+      sample: { type: 'string' },
+      'sample-seed': { type: 'string' },
+    },
+  });
   const seed = values.seed ?? DEFAULT_SEED;
   if (!/^\d+$/.test(seed)) throw new Error(`--seed takes a number, not ${seed}`);
+  const sample = { fraction: values.sample === undefined ? SAMPLE.fraction : Number(values.sample), seed: values['sample-seed'] ?? SAMPLE.seed };
+  if (!(sample.fraction > 0 && sample.fraction <= 1)) throw new Error(`--sample takes a fraction of the mutants (0 < f ≤ 1), not ${values.sample}`);
   const checkedIn = seed === DEFAULT_SEED;
   // Another seed keeps its own incremental file and reports, out of the checked-in results.
   const dataDir = checkedIn ? undefined : `${REPORT_DIR}/seed-${seed}`;
@@ -96,6 +131,8 @@ async function main(): Promise<void> {
 
   // Stryker's worker processes inherit the environment: the runner reads the seed from it (settings.ts).
   process.env.MUTATION_SEED = seed;
+  process.env.MUTATION_SAMPLE = String(sample.fraction);
+  process.env.MUTATION_SAMPLE_SEED = sample.seed;
   const options = {
     configFile: CONFIG_FILE,
     incrementalFile,
@@ -108,13 +145,14 @@ async function main(): Promise<void> {
   await new Stryker(options as PartialStrykerOptions).runMutationTest();
   const wallMs = Date.now() - started;
   writeFileSync(fingerprintFile, `${JSON.stringify(now, null, 2)}\n`);
-  slimIncremental(incrementalFile);
+  slimIncremental(incrementalFile, sample);
 
   const report = readReport(`${reportDir}/mutation.json`);
+  markOutsideSample(report, sample);
   // The classification is the checked-in list's: another seed's new survivors show as unclassified.
   const figures = checkedIn
-    ? writeSurvivors(report).figures
-    : figuresOf(report, classify(survivorsOf(report), readSurvivors()?.survivors ?? []), seed);
+    ? writeSurvivors(report, sample).figures
+    : figuresOf(report, classify(survivorsOf(report), readSurvivors()?.survivors ?? []), seed, sample);
   console.log('');
   for (const line of figureLines(figures)) console.log(`mutation: ${line}`);
   console.log(`mutation: wall time ${Math.round(wallMs / 1000)} s${force ? '' : ' (incremental)'}; report ${reportDir}/mutation.html`);

@@ -31,10 +31,10 @@ import {
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanEnv } from '../../suites/self/runner.js';
-import { KILL_REASON, mutationRunSettings, RUN_TEST } from './settings.js';
+import { inSample, KILL_REASON, mutationRunSettings, OUTSIDE_SAMPLE, RUN_TEST, sampleOf } from './settings.js';
 
 const PROBE = new URL('./probe.mjs', import.meta.url).href;
 
@@ -169,6 +169,19 @@ export class ConformanceRunner implements TestRunner {
   }
 
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
+    // A mutant outside the sample is not run; run.ts marks it Ignored in the results, so that a later
+    // run with a larger sample tests it. (A test runner cannot answer "ignored" itself.)
+    const { activeMutant: m } = options;
+    const sample = sampleOf();
+    // Stryker's locations count from 0; the report's (and so the sample's) from 1.
+    const place = {
+      file: relative(process.cwd(), m.fileName),
+      line: m.location.start.line + 1,
+      column: m.location.start.column + 1,
+      mutatorName: m.mutatorName,
+      replacement: m.replacement,
+    };
+    if (!inSample(place, sample.fraction, sample.seed)) return { status: MutantRunStatus.Error, errorMessage: OUTSIDE_SAMPLE };
     const run = () =>
       conformanceRun(process.cwd(), {
         mutant: options.activeMutant.id,

@@ -1,5 +1,6 @@
 // What the mutation benchmark mutates, how each mutant is tested, and where its files go: read by
 // the Stryker configuration (stryker.config.ts), the test runner (runner.ts) and the command (run.ts).
+import { createHash } from 'node:crypto';
 import { selfTestSettings } from '../../suites/self/runner.js';
 
 /**
@@ -42,3 +43,38 @@ export const KILL_REASON = {
   requirement: 'requirement failed:',
   crash: 'run broke:',
 } as const satisfies Record<string, string>;
+
+/**
+ * A run may test a seeded sample of the mutants rather than all of them (a full run takes hours):
+ * each mutant is in the sample when the hash of its place (file, start, mutator, replacement) and of
+ * the sample's seed falls below the fraction. The same seed with a larger fraction takes a superset,
+ * so results accumulate in the incremental file: a later, larger run tests only the mutants it adds.
+ * run.ts sets both (MUTATION_SAMPLE, MUTATION_SAMPLE_SEED); the runner reads them in Stryker's
+ * worker processes, which inherit its environment.
+ */
+export const SAMPLE = { fraction: 1, seed: '1' } as const;
+
+/** Why a mutant outside the sample was not tested: the status reason of those marked Ignored. */
+export const OUTSIDE_SAMPLE = "outside this run's sample";
+
+/** What places a mutant in the sample or not; its location as the report gives it (lines and columns from 1). */
+export interface MutantPlace {
+  file: string;
+  line: number;
+  column: number;
+  mutatorName: string;
+  replacement: string;
+}
+
+/** Whether the mutant is in the sample of this fraction and seed. */
+export function inSample(m: MutantPlace, fraction: number, seed: string): boolean {
+  if (fraction >= 1) return true;
+  const key = [seed, m.file.replaceAll('\\', '/'), m.line, m.column, m.mutatorName, m.replacement].join('\u0000');
+  return createHash('sha256').update(key).digest().readUInt32BE(0) / 0x1_0000_0000 < fraction;
+}
+
+/** The sample of this run: the one run.ts put in the environment, else every mutant. */
+export const sampleOf = (env: NodeJS.ProcessEnv = process.env): { fraction: number; seed: string; } => ({
+  fraction: env.MUTATION_SAMPLE ? Number(env.MUTATION_SAMPLE) : SAMPLE.fraction,
+  seed: env.MUTATION_SAMPLE_SEED || SAMPLE.seed,
+});

@@ -4,7 +4,7 @@
 // replacement, so a survivor whose lines moved keeps its reason). New survivors come in unclassified,
 // and fixtures/mutation/survivors.test.ts fails until someone says why each survives.
 //
-//   npx tsx bench/mutation/survivors.ts [report.json]
+//   npx tsx bench/mutation/figures.ts [report.json]
 //
 // rewrites the list and its figures from a report: by default the checked-in incremental file, which
 // holds every mutant's result as well (after a change of verdicts, it brings the figures up to date).
@@ -21,7 +21,7 @@ import {
   textAt,
   UNOBSERVABLE_KINDS,
 } from '../../fixtures/mutation/survivors.js';
-import { DEFAULT_SEED, INCREMENTAL_FILE, KILL_REASON, SURVIVORS_FILE } from './settings.js';
+import { DEFAULT_SEED, INCREMENTAL_FILE, KILL_REASON, OUTSIDE_SAMPLE, SAMPLE, SURVIVORS_FILE } from './settings.js';
 
 type Report = schema.MutationTestResult;
 
@@ -82,17 +82,36 @@ export function classify(current: readonly Survivor[], previous: readonly Surviv
   });
 }
 
+/** Whether a mutant of the report was left out of the sample (run.ts marks them). */
+export const outsideSample = (m: { status: string; statusReason?: string; }): boolean => m.status === 'Ignored' && m.statusReason === OUTSIDE_SAMPLE;
+
+/** Wilson's 95% interval of a proportion of `k` in `n`, in percent. */
+export function wilson95(k: number, n: number): [number, number] {
+  if (n === 0) return [0, 100];
+  const z = 1.959_964;
+  const p = k / n;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n));
+  const pct = (x: number) => Math.round(Math.min(1, Math.max(0, x)) * 10_000) / 100;
+  return [pct(centre - half), pct(centre + half)];
+}
+
 /** The figures of a run, with its survivors as classified. */
-export function figuresOf(report: Report, survivors: readonly Survivor[], seed: string): SurvivorFigures {
-  const mutants = Object.values(report.files).flatMap((f) => f.mutants);
+export function figuresOf(report: Report, survivors: readonly Survivor[], seed: string, sample: SurvivorFigures['sample'] = SAMPLE): SurvivorFigures {
+  const all = Object.values(report.files).flatMap((f) => f.mutants);
+  const mutants = all.filter((m) => !outsideSample(m));
   const count = (status: string) => mutants.filter((m) => m.status === status).length;
   const killedBy = (prefix: string) => mutants.filter((m) => m.status === 'Killed' && (m.statusReason ?? '').startsWith(prefix)).length;
   const timedOut = count('Timeout');
   const killed = count('Killed') + timedOut;
   const unobservable = survivors.filter((s) => s.verdict === 'unobservable').length;
+  const counted = mutants.length - unobservable;
   return {
     seed,
-    mutants: mutants.length,
+    sample: { fraction: sample.fraction, seed: sample.seed },
+    mutants: all.length,
+    sampled: mutants.length,
+    outsideSample: all.length - mutants.length,
     killed,
     killedByRequirement: killedBy(KILL_REASON.requirement),
     killedByCrash: killedBy(KILL_REASON.crash),
@@ -105,26 +124,32 @@ export function figuresOf(report: Report, survivors: readonly Survivor[], seed: 
     ) as SurvivorFigures['unobservableByKind'],
     observable: survivors.filter((s) => s.verdict === 'observable').length,
     unclassified: survivors.filter((s) => s.verdict === '').length,
-    score: Math.round((killed / (mutants.length - unobservable)) * 10_000) / 100,
+    score: Math.round((killed / counted) * 10_000) / 100,
+    interval: wilson95(killed, counted),
   };
 }
 
 /** Rewrites the survivors file from a report of a run with the default seed, keeping the classification it already has. */
-export function writeSurvivors(report: Report, file = SURVIVORS_FILE): SurvivorsFile {
-  const survivors = classify(survivorsOf(report), readSurvivors(file)?.survivors ?? []);
-  const written: SurvivorsFile = { figures: figuresOf(report, survivors, DEFAULT_SEED), survivors };
+export function writeSurvivors(report: Report, sample?: SurvivorFigures['sample'], file = SURVIVORS_FILE): SurvivorsFile {
+  const before = readSurvivors(file);
+  const survivors = classify(survivorsOf(report), before?.survivors ?? []);
+  const written: SurvivorsFile = { figures: figuresOf(report, survivors, DEFAULT_SEED, sample ?? before?.figures.sample), survivors };
   writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
   return written;
 }
 
 /** The figures as lines for the terminal. */
 export function figureLines(f: SurvivorFigures): string[] {
+  const sampled = f.outsideSample ? `${f.sampled} tested (sample ${f.sample.fraction}, seed ${f.sample.seed}; ${f.outsideSample} outside it)` : `all tested`;
   return [
-    `mutants ${f.mutants} (seed ${f.seed}): killed ${f.killed} (by a failed requirement ${f.killedByRequirement}, by a crash ${f.killedByCrash}, timed out ${f.timedOut}), survived ${f.survived}, not reached ${f.noCoverage}`,
+    `mutants ${f.mutants} (run seed ${f.seed}), ${sampled}`,
+    `killed ${f.killed} (by a failed requirement ${f.killedByRequirement}, by a crash ${f.killedByCrash}, timed out ${f.timedOut}), survived ${f.survived}, not reached ${f.noCoverage}`,
     `survivors: ${f.unobservable} unobservable, ${f.observable} observable but not yet checked${
       f.unclassified ? `, ${f.unclassified} not classified yet` : ''
     }`,
-    `score ${f.score}% = killed / (mutants − unobservable) = ${f.killed} / ${f.mutants - f.unobservable}`,
+    `score ${f.score}% = killed / (tested − unobservable) = ${f.killed} / ${f.sampled - f.unobservable}; 95% interval (Wilson) ${f.interval[0]}–${
+      f.interval[1]
+    }%`,
   ];
 }
 
