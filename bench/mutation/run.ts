@@ -131,6 +131,7 @@ async function main(): Promise<void> {
 
   // Stryker's worker processes inherit the environment: the runner reads the seed from it (settings.ts).
   process.env.MUTATION_SEED = seed;
+  process.env.MUTATION_PROJECT_ROOT = process.cwd();
   process.env.MUTATION_SAMPLE = String(sample.fraction);
   process.env.MUTATION_SAMPLE_SEED = sample.seed;
   const options = {

@@ -74,6 +74,28 @@ export function endOf(exitCode: number | null, ms: number, report: ReportSlice |
   return { kind: 'broke', ms, why: why.split('\n')[0]!.slice(0, 400) };
 }
 
+/**
+ * The process groups of the runs under way: when Stryker ends this worker (its own timeout, the
+ * end of the run), they end with it rather than run on unseen.
+ */
+const running = new Set<number>();
+const endRunning = () => {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+};
+process.on('exit', endRunning);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    endRunning();
+    process.exit(128 + (signal === 'SIGTERM' ? 15 : 2));
+  });
+}
+
 /** One conformance run in `cwd` (the sandbox), with `mutant` active when given. */
 export async function conformanceRun(
   cwd: string,
@@ -98,6 +120,7 @@ export async function conformanceRun(
     if (options.mutant !== undefined) env.__STRYKER_ACTIVE_MUTANT__ = options.mutant;
     // Its own process group, so that a timeout ends the run's test worker with it.
     const child = spawn(process.execPath, ['--import', PROBE, 'build/run.mjs', 'cli', 'run'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child.pid!);
     let output = '';
     const keep = (d: Buffer) => {
       output = (output + d.toString()).slice(-8_000);
@@ -120,6 +143,7 @@ export async function conformanceRun(
     clearTimeout(timer);
     // nothing the run started outlives it
     killGroup();
+    running.delete(child.pid!);
     const ms = Date.now() - started;
     if (timedOut) return { end: { kind: 'timeout', ms, why: `no end within ${options.timeoutMs} ms` } };
     const probe = readJson<Probe>(probeFile);
@@ -135,6 +159,17 @@ function readJson<T>(file: string): T | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The shares of Stryker's timeout given to a mutant's first run and to the second, when the first broke or timed out. */
+const FIRST_RUN_SHARE = 0.6;
+const SECOND_RUN_SHARE = 0.35;
+
+/** A mutated file's path in the project, as the report names it (Stryker names the project's file, not the sandbox's). */
+function projectPath(fileName: string): string {
+  const root = process.env.MUTATION_PROJECT_ROOT;
+  const fromRoot = root ? relative(root, fileName) : '..';
+  return fromRoot.startsWith('..') ? relative(process.cwd(), fileName) : fromRoot;
 }
 
 const breaks = (end: RunEnd) => end.kind === 'broke' || end.kind === 'timeout';
@@ -175,23 +210,24 @@ export class ConformanceRunner implements TestRunner {
     const sample = sampleOf();
     // Stryker's locations count from 0; the report's (and so the sample's) from 1.
     const place = {
-      file: relative(process.cwd(), m.fileName),
+      file: projectPath(m.fileName),
       line: m.location.start.line + 1,
       column: m.location.start.column + 1,
       mutatorName: m.mutatorName,
       replacement: m.replacement,
     };
     if (!inSample(place, sample.fraction, sample.seed)) return { status: MutantRunStatus.Error, errorMessage: OUTSIDE_SAMPLE };
-    const run = () =>
+    // Both runs end within Stryker's own timeout, which would end this worker and leave a run behind.
+    const run = (share: number) =>
       conformanceRun(process.cwd(), {
         mutant: options.activeMutant.id,
-        timeoutMs: options.timeout,
+        timeoutMs: Math.round(options.timeout * share),
         ...(options.hitLimit !== undefined ? { hitLimit: options.hitLimit } : {}),
       });
-    let { end } = await run();
+    let { end } = await run(FIRST_RUN_SHARE);
     let note = '';
     if (breaks(end)) {
-      const again = (await run()).end;
+      const again = (await run(SECOND_RUN_SHARE)).end;
       if (!breaks(again)) note = ` (a first run ${end.kind === 'timeout' ? 'timed out' : 'broke'}, and did not again: ${end.why})`;
       end = again.kind === end.kind || !breaks(again) ? again : end;
     }

@@ -28,10 +28,13 @@ export const DEFAULT_SEED = selfTestSettings.CONFORMANCE_SEED;
 
 /**
  * The settings of each conformance run: the self-test's, with MUTATION_SEED (set by run.ts, read by
- * Stryker's runner processes, which inherit its environment) for the seed.
+ * Stryker's runner processes, which inherit its environment) for the seed. The mock answers every
+ * request through the reference pipeline: with its speed layer on (mock/fast/, pages and plain reads
+ * answered before the framework), part of the code mutated would never serve a request.
  */
 export const mutationRunSettings = (env: NodeJS.ProcessEnv = process.env): Record<string, string> => ({
   ...selfTestSettings,
+  CONFORMANCE_MOCK_DIRECT_READS: 'off',
   CONFORMANCE_SEED: env.MUTATION_SEED || DEFAULT_SEED,
 });
 
