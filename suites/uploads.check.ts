@@ -173,6 +173,23 @@ check([
 check([
   'UPLOAD-DOWNLOAD-BYTE-IDENTICAL',
   'EP-ATTACHMENTS-DOWNLOAD',
+], 'an empty attachment, when accepted, downloads as no bytes', async (c) => {
+  // §4 asks for "one `file` part" and sets no least size: a server may refuse an empty one (a reading),
+  // but one it stores downloads as what was sent, nothing.
+  const entity = await anEntity(c);
+  const file = testFile(c, 0);
+  const res = await uploadAttachment(c, entity, file);
+  if (!is2xx(res)) {
+    expectStatus(res, '4xx', 'POST /attachments of an empty file');
+    c.reading('upload.empty', `refused with ${res.status}`);
+    return;
+  }
+  await expectSameBytes(c, (res.body as Rec).id, file);
+}, { ...opts, needs: ['attachmentDownload'] });
+
+check([
+  'UPLOAD-DOWNLOAD-BYTE-IDENTICAL',
+  'EP-ATTACHMENTS-DOWNLOAD',
 ], 'a multi-megabyte attachment downloads byte-identical', async (c) => {
   const entity = await anEntity(c);
   const file = testFile(c, 3 * 1024 * 1024 + 5);

@@ -51,6 +51,12 @@ export const uploadFaults = [
     // pipeline(), so a download its client abandons releases the blob's file as the reference's does.
     download: async (_ex, _e, next) => pipeline(await next(), flipFirstByte(), () => undefined),
   })),
+  fault('download-empty-fails', ['UPLOAD-DOWNLOAD-BYTE-IDENTICAL'], 'the download of an empty upload fails (500) instead of answering no bytes', () => ({
+    download: async (_ex, e, next) => {
+      if (Number(e.extra.size) === 0) throw new Error('an empty blob has no stream');
+      return next();
+    },
+  })),
   fault('download-missing', ['EP-ATTACHMENTS-DOWNLOAD'], 'the attachment download answers 404', () => ({
     handle: (ex, next) => {
       if (ex.operationId === 'downloadAttachment') throw notFound();
