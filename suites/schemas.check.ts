@@ -157,6 +157,24 @@ check([
 }, { mutates: true });
 
 check([
+  'EP-PROJECTS-PATCH',
+], 'PATCH /projects/{id} reads any JSON object: a body padded with whitespace, a title full of brackets', async (c) => {
+  // §4 asks for a "JSON object": RFC 8259 §2 allows whitespace around every token, and brackets
+  // inside a string are text. A server guarding the nesting depth of bodies must not count either.
+  const project = await aProject(c);
+  await c.ledger.before('projects', project);
+  const patch = async (title: string, rawBody: string, what: string) => {
+    const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, headers: { 'content-type': 'application/json' }, rawBody });
+    expectStatus(res, '2xx', `PATCH /projects/{id} with ${what}`);
+    ensure(expectResource(res, 'project', { reads: ['title'] }).title === title, `the response to ${what} does not carry the title sent`, res);
+  };
+  const padded = `${marker(c)} padded`;
+  await patch(padded, `{${' '.repeat(80)}"title"${' '.repeat(8)}:${' '.repeat(8)}${JSON.stringify(padded)}${'\n'.repeat(8)}}`, 'a body padded with whitespace');
+  const brackets = `${marker(c)} ${'['.repeat(70)}`;
+  await patch(brackets, JSON.stringify({ title: brackets }), 'a title of 70 opening brackets');
+}, { mutates: true });
+
+check([
   'EP-PROJECTS-PATCH-EMPTY',
   'RES-PROJECT-SHAPE',
 ], 'PATCH /projects/{id} with {} is accepted and changes nothing', async (c) => {

@@ -1,5 +1,6 @@
 // Written faults of the error envelopes (§7).
 import type { Rec } from '../../../contract/json.js';
+import { badRequest } from '../../reference/errors.js';
 import type { Answer, Hooks } from '../../reference/hooks.js';
 import { fault } from '../fault.js';
 
@@ -27,6 +28,15 @@ export const errorFaults = [
       return { ...b, error };
     }, true),
   }), 'legacy'),
+  fault('json-brackets-in-strings-nest', ['EP-PROJECTS-PATCH'],
+    'a JSON body whose text holds more than 64 opening brackets, inside strings too, is refused as nested too deeply', () => ({
+      validate: (ex, next) => {
+        if (JSON.stringify(ex.body ?? {}).split('[').length - 1 > 64) {
+          throw badRequest('The JSON body is nested too deeply', { body: 'nested deeper than 64 levels' });
+        }
+        next();
+      },
+    })),
   fault('json-5xx', ['GEN-JSON-BODIES', 'ERR-ENVELOPES'], 'malformed JSON bodies answer 500 with a text/plain body', () => ({
     respond: (_ex, answer) => {
       const body = answer.error?.api.detail?.body;
