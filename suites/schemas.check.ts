@@ -175,6 +175,37 @@ check([
 }, { mutates: true });
 
 check([
+  'EP-PROJECTS-PATCH',
+],
+  'PATCH /projects/{id} with a body that is not a JSON object (null, an array, a number, a string, a multipart form) is refused, or read as no change; never a server error',
+  async (c) => {
+    // §4 asks for a "JSON object": anything else is the client's mistake. Refusing it is expected;
+    // reading it as an empty PATCH is relaxed validation (§9), recorded; a 5xx is neither.
+    const project = await aProject(c);
+    const before = await c.api.send({ method: 'GET', path: `/projects/${project.id}` });
+    expectStatus(before, '2xx', 'GET /projects/{id}');
+    const boundary = 'conformanceNotJson';
+    const bodies: { what: string; contentType: string; rawBody: string; }[] = [
+      ...['null', '[]', '5', '"text"'].map((rawBody) => ({ what: rawBody, contentType: 'application/json', rawBody })),
+      {
+        what: 'a multipart form',
+        contentType: `multipart/form-data; boundary=${boundary}`,
+        rawBody: `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n${marker(c)}\r\n--${boundary}--\r\n`,
+      },
+    ];
+    const accepted: string[] = [];
+    for (const b of bodies) {
+      const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, headers: { 'content-type': b.contentType }, rawBody: b.rawBody });
+      if (res.status >= 200 && res.status < 300) accepted.push(b.what);
+      else expectStatus(res, '4xx', `PATCH /projects/{id} with ${b.what}`);
+    }
+    if (accepted.length) c.reading('patch.not-an-object', `accepted: ${accepted.join(', ')}`);
+    const after = await c.api.send({ method: 'GET', path: `/projects/${project.id}` });
+    expectStatus(after, '2xx', 'GET /projects/{id}');
+    ensure(JSON.stringify(after.body) === JSON.stringify(before.body), 'a PATCH whose body is not a JSON object changed the project', after);
+  }, { mutates: true });
+
+check([
   'EP-PROJECTS-PATCH-EMPTY',
   'RES-PROJECT-SHAPE',
 ], 'PATCH /projects/{id} with {} is accepted and changes nothing', async (c) => {

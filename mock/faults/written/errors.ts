@@ -37,6 +37,17 @@ export const errorFaults = [
         next();
       },
     })),
+  fault('patch-not-an-object-5xx', ['EP-PROJECTS-PATCH'], 'a JSON body that is not an object (null, an array, a scalar) answers 500', () => ({
+    respond: (_ex, answer) =>
+      answer.error?.api.status === 400 && String(answer.error.api.detail?.body ?? '').startsWith('must be a JSON object')
+        ? {
+          status: 500,
+          contentType: answer.contentType,
+          headers: answer.headers,
+          body: JSON.stringify({ error: { code: 'internal_error', message: 'Internal error' } }),
+        }
+        : answer,
+  })),
   fault('json-5xx', ['GEN-JSON-BODIES', 'ERR-ENVELOPES'], 'malformed JSON bodies answer 500 with a text/plain body', () => ({
     respond: (_ex, answer) => {
       const body = answer.error?.api.detail?.body;
