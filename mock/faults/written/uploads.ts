@@ -57,6 +57,19 @@ export const uploadFaults = [
       return next();
     },
   })),
+  fault('upload-no-filename-5xx', ['EP-FILES-CREATE'], 'a file part without a filename crashes the upload with a 500', () => ({
+    received: async (_ex, u) => {
+      if (u.file && u.file.filename === '') throw new Error('a file part without a filename');
+      return u;
+    },
+  })),
+  fault('attachments-list-any-entity-type', ['EP-ATTACHMENTS-ENTITY-TYPE-INVALID'],
+    'GET /attachments with an entity_type outside the four answers an empty page', () => ({
+      respond: (ex, answer) =>
+        ex?.operationId === 'listAttachments' && answer.status === 400 && answer.error?.api.detail?.entity_type !== undefined
+          ? { status: 200, contentType: answer.contentType, headers: answer.headers, body: '{"data":[],"page":{"hasMore":false,"nextCursor":""}}' }
+          : answer,
+    })),
   fault('download-missing', ['EP-ATTACHMENTS-DOWNLOAD'], 'the attachment download answers 404', () => ({
     handle: (ex, next) => {
       if (ex.operationId === 'downloadAttachment') throw notFound();
