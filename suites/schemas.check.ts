@@ -2,6 +2,7 @@
 // validates against specs/schemas in the shape the deployment serves. Every response of the run is
 // judged for that (suites/harness/audit.ts); the checks here name each rule's requirement and look
 // at the survey of every endpoint, one rule each.
+import type { Rec } from '../contract/json.js';
 import { expectEveryView } from './harness/agreement.js';
 import { ensure, expectStatus, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
@@ -163,6 +164,8 @@ check([
   // inside a string are text. A server guarding the nesting depth of bodies must not count either.
   const project = await aProject(c);
   await c.ledger.before('projects', project);
+  const current = await c.api.send({ method: 'GET', path: `/projects/${project.id}` });
+  expectStatus(current, '2xx', 'GET /projects/{id}');
   const patch = async (title: string, rawBody: string, what: string) => {
     const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, headers: { 'content-type': 'application/json' }, rawBody });
     expectStatus(res, '2xx', `PATCH /projects/{id} with ${what}`);
@@ -172,6 +175,9 @@ check([
   await patch(padded, `{${' '.repeat(80)}"title"${' '.repeat(8)}:${' '.repeat(8)}${JSON.stringify(padded)}${'\n'.repeat(8)}}`, 'a body padded with whitespace');
   const brackets = `${marker(c)} ${'['.repeat(70)}`;
   await patch(brackets, JSON.stringify({ title: brackets }), 'a title of 70 opening brackets');
+  // the title it had, so that the lists other checks walk by title see the project where it was
+  const title = (current.body as Rec | undefined)?.title;
+  if (typeof title === 'string') await patch(title, JSON.stringify({ title }), 'the title it had');
 }, { mutates: true });
 
 check([
