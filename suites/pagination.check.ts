@@ -290,6 +290,12 @@ check([
         const describe = `${view.name} ${JSON.stringify(query)} (${tied.length} records sharing ${sort}, order ${orderName(order)}, limit 1)`;
         const dup = duplicates(walked.items);
         if (dup.length) fail(`${describe} shows ${dup.join(', ')} twice`, walked.last);
+        // a deployment whose pages scan a window of its list (empty pages with hasMore) needs more pages than a
+        // walk of a few records may cost: a walk that did not end proves no record skipped
+        if (!walked.complete) {
+          skippedCell(cell, `${describe} did not end within ${found.items.length + 2} pages (pages of a scanned window)`);
+          continue;
+        }
         const missing = [...ids].filter((id) => !walked.items.some((i) => i.id === id));
         if (missing.length) fail(`${describe} skips ${missing.length} of them, e.g. ${String(missing[0])}`, walked.last);
       }
