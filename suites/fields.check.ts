@@ -55,7 +55,7 @@ function expectEchoed(c: CheckContext, sent: Rec, got: Rec, res: ApiResponse, wh
 /** Marks the views of the subject as exercised for `op`, then compares every view with `expected`. */
 async function everyView(c: CheckContext, op: string, subject: RecordSubject, expected: Rec | 'absent', what: string, ignore: readonly string[] = []) {
   const views = viewsOf(c, subject);
-  for (const v of views) exercised(viewCell(op, v.name));
+  for (const v of views) exercised(viewCell(op, v.surface ?? v.name));
   await expectEveryView(c, views, expected, what, ignore);
 }
 
