@@ -1,7 +1,7 @@
 import type { RunAccounting } from '../contract/run.js';
 import { type Outcome, rootCauses } from './causes.js';
-import { buildCoverage, type CoverageCheck } from './coverage.js';
 import { type Entry, mergeReadings, mergeWarnings, NOT_SELECTED, toEntry } from './check-entry.js';
+import { buildCoverage, type CoverageCheck } from './coverage.js';
 import { AUDIT_CONCERN, auditEntry, findingFailure, foldFindings } from './findings.js';
 import { checkMeta } from './meta.js';
 import { type MockStart, mockStartLines, replayCommand, type ReplaySettings, type ReplayTarget } from './replay.js';

@@ -117,7 +117,9 @@ describe('the coverage table of the report', () => {
   it('a run that stopped: the cells of the checks it never ran say why', () => {
     const input = fakeInput();
     const stopped = { cause: 'deadline' as const, message: 'the run took longer than CONFORMANCE_RUN_TIMEOUT (6s)' };
-    const pending = (c: CheckResult): CheckResult => (c.name === anotherSort ? { ...c, state: 'pending', meta: { requirements: ['LIST-CURSOR-UNDECODABLE'] } } : c);
+    const pending = (
+      c: CheckResult,
+    ): CheckResult => (c.name === anotherSort ? { ...c, state: 'pending', meta: { requirements: ['LIST-CURSOR-UNDECODABLE'] } } : c);
     const r = buildReport({ ...input, checks: input.checks.map(pending), context: { ...input.context, stopped } });
     expect(find(r, 'walks', 'GET /projects', 'sort=default order=asc')).toMatchObject({
       outcome: 'not-run',

@@ -66,14 +66,17 @@ function absentCell(p: CellPlan, run: CoverageRun): { outcome: CoverageOutcome; 
   return { outcome: 'not-run', reason: { kind: 'no-check', text: 'its check did not run (see the run errors)' } };
 }
 
+/** The outcomes in the order reports count them, with their count's key and their word. */
+export const COUNTED_OUTCOMES: readonly { outcome: CoverageOutcome; key: Exclude<keyof CoverageCounts, 'total'>; word: string; }[] = [
+  { outcome: 'checked', key: 'checked', word: 'checked' },
+  { outcome: 'failed', key: 'failed', word: 'failed' },
+  { outcome: 'skipped', key: 'skipped', word: 'skipped' },
+  { outcome: 'not-applicable', key: 'notApplicable', word: 'not applicable' },
+  { outcome: 'not-run', key: 'notRun', word: 'not run' },
+];
+
 const zero = (): CoverageCounts => ({ checked: 0, failed: 0, skipped: 0, notApplicable: 0, notRun: 0, total: 0 });
-const COUNT_KEY: Record<CoverageOutcome, Exclude<keyof CoverageCounts, 'total'>> = {
-  checked: 'checked',
-  failed: 'failed',
-  skipped: 'skipped',
-  'not-applicable': 'notApplicable',
-  'not-run': 'notRun',
-};
+const COUNT_KEY = Object.fromEntries(COUNTED_OUTCOMES.map((o) => [o.outcome, o.key])) as Record<CoverageOutcome, Exclude<keyof CoverageCounts, 'total'>>;
 
 export function countCells(cells: readonly CoverageCell[]): CoverageCounts {
   const c = zero();
