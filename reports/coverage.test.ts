@@ -126,6 +126,13 @@ describe('the coverage table of the report', () => {
       reason: { kind: 'stopped', text: `not run: ${stopped.message}` },
     });
     expect(find(r, 'refusals', 'createProject', 'no-key')).toMatchObject({ outcome: 'not-run', reason: { kind: 'stopped' } });
+    // a check the stop cut short: what it had run is not checked either
+    const cut = (c: CheckResult): CheckResult =>
+      c.name === anotherSort
+        ? { ...c, state: 'skipped', meta: { ...(c.meta as object), notRun: stopped.message, skipReason: `not run: ${stopped.message}` } }
+        : c;
+    const s = buildReport({ ...input, checks: input.checks.map(cut), context: { ...input.context, stopped } });
+    expect(find(s, 'fields', 'createProject', 'title filled')).toMatchObject({ outcome: 'not-run', reason: { kind: 'stopped' } });
   });
 
   it('a run without a planned table (it never resolved its target) has no coverage section', () => {

@@ -36,7 +36,9 @@ function blockedText(e: Entry): string {
 /** A cell of a check that ran (or was skipped as a whole): its outcome from the check's mark and how the check ended. */
 function ranCell(mark: CellMeta | undefined, e: Entry, meta: CheckMeta): { outcome: CoverageOutcome; reason?: Why; } {
   const status = e.check.status;
-  if (mark?.outcome === 'checked') {
+  const stopped = status === 'skipped' && (e.check.notRun !== undefined || /^not run\b/.test(e.check.reason ?? ''));
+  // A check the stop cut short passed nothing: what it had run so far is not checked either.
+  if (mark?.outcome === 'checked' && !stopped) {
     if (status === 'failed') return { outcome: 'failed', reason: { kind: 'check-failed', text: `run; its check failed${causeOf(e)}` } };
     if (status === 'blocked') return { outcome: 'failed', reason: { kind: 'check-blocked', text: `run; ${blockedText(e)}` } };
     return { outcome: 'checked' };
@@ -46,7 +48,7 @@ function ranCell(mark: CellMeta | undefined, e: Entry, meta: CheckMeta): { outco
       const how = meta.skipReason && /^(not selected|excluded) by/.test(meta.skipReason) ? meta.skipReason : 'not selected (--only / --exclude)';
       return { outcome: 'not-run', reason: { kind: 'not-selected', text: `its check was ${how}` } };
     }
-    if (e.check.notRun !== undefined || /^not run\b/.test(e.check.reason ?? '')) {
+    if (stopped) {
       return { outcome: 'not-run', reason: { kind: 'stopped', text: e.check.reason ?? `not run: ${e.check.notRun}` } };
     }
     return { outcome: 'skipped', reason: { kind: 'check-skipped', text: mark?.reason ?? e.check.reason ?? 'its check was skipped' } };
@@ -61,6 +63,10 @@ function ranCell(mark: CellMeta | undefined, e: Entry, meta: CheckMeta): { outco
 /** A cell whose check is not among the run's: its file was not loaded (deselected), or the run stopped first. */
 function absentCell(p: CellPlan, run: CoverageRun): { outcome: CoverageOutcome; reason: Why; } {
   if (!p.check) return { outcome: 'not-run', reason: { kind: 'no-check', text: 'no check runs it' } };
+  // a file none of whose checks is selected is not loaded; one the run never reached is not either
+  if (run.narrowed && run.stopped) {
+    return { outcome: 'not-run', reason: { kind: 'stopped', text: `not run: its check was not selected, or the run stopped first: ${run.stopped}` } };
+  }
   if (run.narrowed) return { outcome: 'not-run', reason: { kind: 'not-selected', text: 'its check was not selected (--only / --exclude)' } };
   if (run.stopped) return { outcome: 'not-run', reason: { kind: 'stopped', text: `not run: ${run.stopped}` } };
   return { outcome: 'not-run', reason: { kind: 'no-check', text: 'its check did not run (see the run errors)' } };

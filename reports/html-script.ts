@@ -132,8 +132,9 @@ export const script = `
           el('span', { text: ' ' + g.n + ' ' + outcomes[g.cell.outcome].word + ': ' + g.cell.reason.text })]);
       }));
     };
-    data.coverage.grid.forEach(function (t) {
-      var host = document.querySelector('#coverage details.cov-dim[data-dimension="' + t.name + '"] .cov-grid');
+    var hosts = document.querySelectorAll('#coverage details.cov-dim .cov-grid');
+    data.coverage.grid.forEach(function (t, n) {
+      var host = hosts[n];
       if (!host) return;
       var parts = t.rows.some(function (r) { return r.part; });
       var head = el('tr', {}, [el('th', { className: 'cov-subject' })].concat(parts ? [el('th', { className: 'cov-part' })] : [])
