@@ -7,7 +7,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
 import { fakeCascade, fakeChecks, fakeInput } from './fake-run.js';
-import { embedJson } from './html.js';
+import { embedJson, renderHtml } from './html.js';
 import { secretsFrom } from './redact.js';
 import { writeReport } from './write.js';
 
@@ -55,6 +55,16 @@ describe('embedJson', () => {
     const text = embedJson({ a: '</script><!-- & \u2028' });
     expect(text).not.toMatch(/[<>&\u2028]/);
     expect(JSON.parse(text)).toEqual({ a: '</script><!-- & \u2028' });
+  });
+});
+
+describe('index.html of a report written before the coverage table existed', () => {
+  it('has no coverage section and embeds no grid', () => {
+    const { coverage: _coverage, ...older } = buildReport(fakeInput());
+    const html = renderHtml(older);
+    expect(html).not.toContain('id="coverage"');
+    expect(html).not.toContain('"grid"');
+    expect(renderHtml(buildReport(fakeInput()))).toContain('id="coverage"');
   });
 });
 
