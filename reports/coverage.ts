@@ -104,7 +104,11 @@ export function buildCoverage(planned: readonly CellPlan[], checks: readonly Cov
   }
   const cells = planned.map((p): CoverageCell => {
     const head = { dimension: p.dimension, subject: p.subject, aspect: p.aspect };
-    if (p.reason) return { ...head, outcome: reasonedOutcome(p.reason), reason: { kind: p.reason.kind, text: p.reason.text } };
+    if (p.reason) {
+      // a setting's cell names the check the setting would let run it; the others name none (no check runs them)
+      const would = p.reason.kind === 'setting' && p.check ? { check: byTitle.get(p.check)?.entry.check.name ?? p.check } : {};
+      return { ...head, outcome: reasonedOutcome(p.reason), reason: { kind: p.reason.kind, text: p.reason.text }, ...would };
+    }
     const marked = marks.get(cellId(p));
     const check = marked?.check ?? (p.check ? byTitle.get(p.check) : undefined);
     if (!check) return { ...head, ...absentCell(p, run), ...(p.check ? { check: p.check } : {}) };

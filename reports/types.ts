@@ -149,7 +149,7 @@ export interface CoverageCell {
   outcome: CoverageOutcome;
   /** On every cell but a checked one. */
   reason?: { kind: CoverageReasonKind; text: string; };
-  /** The check that runs it (its name as in `requirements[].checks`, or its title when it never registered). */
+  /** The check that runs it, or would with the setting its reason names (its name as in `requirements[].checks`, or its title when it never registered). */
   check?: string;
 }
 
