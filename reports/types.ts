@@ -118,7 +118,7 @@ export interface RunError {
 
 /**
  * What the run did with one cell of the coverage table: checked (run, and its check passed),
- * failed (run by a check that failed: this cell or another of the check's), skipped (a setting, a
+ * failed (run by a check that failed or was blocked: by this cell or another of its), skipped (a setting, a
  * key or a record it needed was missing), not applicable (the document does not show it, no client
  * could observe it, or another check runs it in a form of its own), not run (its check was not
  * selected, the run stopped, or its check failed or was blocked before reaching it).
