@@ -107,6 +107,16 @@ describe('conformance report diff', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ summary: { regressions: 0, improvements: 3 } });
   });
 
+  it('reads a report written before the coverage table existed, on either side', async () => {
+    expect(good.coverage?.cells.length).toBeGreaterThan(0);
+    const { coverage: _coverage, ...older } = good;
+    const old = write('older.json', older);
+    const r = await cli('report', 'diff', old, b);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('0 regression(s), 3 improvement(s)');
+    expect((await cli('report', 'diff', b, old)).stdout).toContain('7 regression(s)');
+  });
+
   it('exits 2 on a missing, unparsable or invalid report', async () => {
     expect(await cli('report', 'diff', a, join(dir, 'missing.json'))).toMatchObject({ code: 2, stderr: expect.stringContaining('ENOENT') });
     expect(await cli('report', 'diff', a, write('broken.json', '{"nope'))).toMatchObject({ code: 2 });

@@ -251,6 +251,10 @@ describe('a run that cannot go on stops, cleans up and says why', () => {
       const left = Object.keys(o.report?.leftovers ?? {});
       expect(left.filter((k) => !['organizations', 'employees', 'captures'].includes(k)), JSON.stringify(o.report?.leftovers)).toEqual([]);
       expect(o.report!.touched!.every((t) => t.restored === true)).toBe(true);
+      // the coverage says which cells the stop kept from running
+      const cells = o.report!.coverage!.cells;
+      expect(cells.filter((c) => c.outcome !== 'checked' && !c.reason)).toEqual([]);
+      expect(cells.some((c) => c.outcome === 'not-run' && c.reason?.kind === 'stopped')).toBe(true);
     } finally {
       await relay.close();
     }

@@ -78,23 +78,61 @@ export interface CheckFailureMeta {
   excerpt?: string;
 }
 
-/**
- * One cell of the coverage table (suites/harness/cells.ts) a check runs over, and what this run
- * did with it: checked, skipped (a setting, a key or a record it needed was missing; the reason
- * says which), or not applicable (the document does not show it, or no client could observe it).
- */
-export interface CellMeta {
-  /** The table: fields, refusals, views, retries, walks, cursors. */
-  dimension: string;
+/** The tables of the coverage table (suites/harness/table.ts), in the order reports show them. */
+export const DIMENSIONS = ['fields', 'refusals', 'views', 'retries', 'walks', 'cursors'] as const;
+export type Dimension = (typeof DIMENSIONS)[number];
+
+/** One cell of the coverage table: a row and a column of one of its tables. */
+export interface Cell {
+  dimension: Dimension;
   /** The row: an operationId, or a list view (`GET /assignments?employee_id=`). */
   subject: string;
   /** The column: a field and the kind of value sent, a refusal, a view, a sort and order, ... */
   aspect: string;
-  outcome: 'checked' | 'skipped' | 'not-applicable';
+}
+
+/** A cell's key: what its check's marks and the planned table meet on. */
+export const cellId = (c: { dimension: string; subject: string; aspect: string; }) => `${c.dimension} ${c.subject} ${c.aspect}`;
+
+/**
+ * Why a cell is not run: the document does not show what it would need, no client could observe
+ * the outcome, a setting is missing, or another check runs it under a form of its own.
+ */
+export interface CellReason {
+  kind: 'not-shown' | 'unobservable' | 'setting' | 'elsewhere';
+  text: string;
+}
+
+/**
+ * A cell as planned for a target: `check` is the title of the check that records it (and runs it,
+ * unless it has a reason not to). The global setup hands the whole table of the target to the
+ * reporter (the run context, contract/run.ts), so the cells of a check that never ran are
+ * reported too.
+ */
+export interface CellPlan extends Cell {
+  check?: string;
+  reason?: CellReason;
+}
+
+/**
+ * What this run did with a cell a check runs over: checked, skipped (a setting, a key or a record
+ * it needed was missing; the reason says which), not applicable (the document does not show it,
+ * or no client could observe it), or not reached (the check ended before it: it failed, or
+ * passed without needing it).
+ */
+export interface CellMeta {
+  /** The table: fields, refusals, views, retries, walks, cursors. */
+  dimension: string;
+  subject: string;
+  aspect: string;
+  outcome: 'checked' | 'skipped' | 'not-applicable' | 'not-reached';
   reason?: string;
 }
 
-export const CELL_OUTCOMES: readonly CellMeta['outcome'][] = ['checked', 'skipped', 'not-applicable'];
+export const CELL_OUTCOMES: readonly CellMeta['outcome'][] = ['checked', 'skipped', 'not-applicable', 'not-reached'];
+
+/** A planned cell's outcome by its reason: a missing setting is a skip (the run could do it), the rest is not applicable. */
+export const reasonedOutcome = (reason: CellReason): 'skipped' | 'not-applicable' => (reason.kind === 'setting' ? 'skipped' : 'not-applicable');
 
 /** The cells of a check's meta, read defensively (they cross from a worker); malformed entries are left out. */
 export function parseCells(value: unknown): CellMeta[] | undefined {

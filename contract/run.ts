@@ -5,6 +5,7 @@
 // `conformance run` adds a stop (a signal, the deadline) and reads it back, the reporter reads it —
 // and which vitest hands to the test workers as a copy.
 import type { Vitest } from 'vitest/node';
+import type { CellPlan } from './check.js';
 
 export type TargetKind = 'bundled-mock' | 'deployment' | 'container' | 'prism-mock';
 /** A report of a run that never resolved its target says so. */
@@ -60,6 +61,11 @@ export interface RunContext {
   stopped?: RunStop;
   /** The journal the workers append their account to (contract/journal.ts), read when the report is built. */
   journal?: string;
+  /**
+   * The coverage table of the target (suites/harness/table.ts), as the global setup planned it
+   * from the resolved settings: the reporter reports every cell, those of checks that never ran too.
+   */
+  coverage?: CellPlan[];
   /** The base URL whose preflight `conformance run` passed before the suites started: not repeated. */
   preflighted?: string;
 }

@@ -1,6 +1,7 @@
 import type { RunAccounting } from '../contract/run.js';
 import { type Outcome, rootCauses } from './causes.js';
 import { type Entry, mergeReadings, mergeWarnings, NOT_SELECTED, toEntry } from './check-entry.js';
+import { buildCoverage, type CoverageCheck } from './coverage.js';
 import { AUDIT_CONCERN, auditEntry, findingFailure, foldFindings } from './findings.js';
 import { checkMeta } from './meta.js';
 import { type MockStart, mockStartLines, replayCommand, type ReplaySettings, type ReplayTarget } from './replay.js';
@@ -106,6 +107,7 @@ export function buildReport(input: BuildInput): Report {
   const errors: RunError[] = [...(input.errors ?? [])];
   const byRequirement = new Map<string, Part[]>();
   const metas: { name: string; meta: CheckMeta; }[] = [];
+  const ran: CoverageCheck[] = [];
   const outcomes: Outcome[] = [];
   const accounting = readAccounting(input.accounting, errors);
   const stopped: { cause: NonNullable<Report['stopped']>['cause']; message: string; code?: string; } | undefined = ctx.stopped ?? accounting?.stopped;
@@ -113,6 +115,7 @@ export function buildReport(input: BuildInput): Report {
     const meta = checkMeta(result);
     metas.push({ name: result.name, meta });
     const entry = toEntry(result, meta, isSelected);
+    ran.push({ entry, meta });
     const notRun = notRunReason(result, stopped?.message);
     if (notRun && entry.check.status === 'skipped' && entry.check.reason !== NOT_SELECTED) {
       entry.check.notRun = notRun;
@@ -236,6 +239,11 @@ export function buildReport(input: BuildInput): Report {
   report.readOnly = ctx.readOnly ?? false;
   if (accounting) Object.assign(report, { requests: accounting.requests, leftovers: accounting.leftovers, touched: accounting.touched });
   if (stopped) report.stopped = { cause: stopped.cause, message: stopped.message, ...(stopped.code ? { code: stopped.code } : {}) };
+  // After the root causes: a cell its check failed or was blocked before names the cause.
+  if (ctx.coverage) {
+    const narrowed = only.length > 0 || input.catalog.some((e) => !isSelected(e.id));
+    report.coverage = buildCoverage(ctx.coverage, ran, { narrowed, ...(stopped ? { stopped: stopped.message } : {}) });
+  }
   return report;
 }
 

@@ -1,7 +1,7 @@
 // Small fake runs for the reporter's own tests: a four-section catalog and checks
 // in every state, with a recognisable key planted where a careless target could echo it.
 import type { BuildInput } from './build-report.js';
-import type { CatalogEntry, CheckResult } from './types.js';
+import type { CatalogEntry, CellPlan, CheckResult } from './types.js';
 
 export const PLANTED_KEY = 'sk_live_PLANTEDKEY_0123456789abcdef';
 
@@ -109,6 +109,10 @@ export function fakeChecks(): CheckResult[] {
           counterexample: ['%%%', { note: '<!-- not a comment -->' }],
         },
         readings: { 'cursor.encoding': 'opaque base64url' },
+        cells: [
+          { dimension: 'cursors', subject: 'GET /projects', aspect: 'from sort=default order=asc to sort=default order=desc', outcome: 'checked' },
+          { dimension: 'cursors', subject: 'GET /projects', aspect: 'from sort=default order=desc to sort=default order=asc', outcome: 'not-reached' },
+        ],
       }),
     },
     {
@@ -117,7 +121,16 @@ export function fakeChecks(): CheckResult[] {
       state: 'passed',
       errors: [],
       durationMs: 8,
-      meta: meta(['LIST-CURSOR-UNDECODABLE'], 'cursors'),
+      meta: meta(['LIST-CURSOR-UNDECODABLE'], 'cursors', {
+        cells: [
+          { dimension: 'walks', subject: 'GET /projects', aspect: 'sort=default order=asc', outcome: 'checked' },
+          { dimension: 'walks', subject: 'GET /projects', aspect: 'sort=default order=desc', outcome: 'checked' },
+          { dimension: 'walks', subject: 'GET /cvs', aspect: 'sort=default order=asc', outcome: 'skipped', reason: 'GET /cvs has a single page' },
+          { dimension: 'fields', subject: 'createProject', aspect: 'title filled', outcome: 'checked' },
+          { dimension: 'fields', subject: 'createProject', aspect: 'title value <b>x</b>', outcome: 'checked' },
+          { dimension: 'fields', subject: 'createProject', aspect: 'billing_type value hourly', outcome: 'not-reached' },
+        ],
+      }),
     },
     {
       name: 'page envelope matches the schema [LIST-PAGE-ENVELOPE]',
@@ -134,7 +147,10 @@ export function fakeChecks(): CheckResult[] {
       note: 'needs CONFORMANCE_API_KEY_READ_ONLY',
       errors: [],
       durationMs: 0,
-      meta: meta(['AUTH-BEARER-REQUIRED'], 'auth', { skipReason: 'needs CONFORMANCE_API_KEY_READ_ONLY' }),
+      meta: meta(['AUTH-BEARER-REQUIRED'], 'auth', {
+        skipReason: 'needs CONFORMANCE_API_KEY_READ_ONLY',
+        cells: [{ dimension: 'refusals', subject: 'createProject', aspect: 'read-only', outcome: 'skipped', reason: 'needs CONFORMANCE_API_KEY_READ_ONLY' }],
+      }),
     },
     {
       // Only the ids declared with the test: the concern comes from the module.
@@ -156,6 +172,43 @@ export function fakeChecks(): CheckResult[] {
   ];
 }
 
+const titleOf = (name: string) => name.replace(/ \[[^\]]*\]$/, '');
+const [undecodable, anotherSort, , noKey] = fakeChecks().map((c) => titleOf(c.name));
+const limit = titleOf(fakeCascade()[1]!.name);
+
+/**
+ * The coverage table the global setup plans for the fake target: cells of checks that failed, passed,
+ * were skipped and blocked, cells the table reasons, and one of a check no run registers.
+ */
+export const fakePlan: CellPlan[] = [
+  { dimension: 'fields', subject: 'createProject', aspect: 'title filled', check: anotherSort! },
+  { dimension: 'fields', subject: 'createProject', aspect: 'title value <b>x</b>', check: anotherSort! },
+  { dimension: 'fields', subject: 'createProject', aspect: 'billing_type value hourly', check: anotherSort! },
+  { dimension: 'fields', subject: 'createProject', aspect: 'id filled', check: anotherSort!, reason: { kind: 'not-shown', text: 'an id the server assigns' } },
+  {
+    dimension: 'fields',
+    subject: 'updateProject',
+    aspect: 'stage filled',
+    check: anotherSort!,
+    reason: { kind: 'setting', text: 'runs on CONFORMANCE_SCRATCH_PROJECTS only, and none is set' },
+  },
+  { dimension: 'refusals', subject: 'createProject', aspect: 'read-only', check: noKey! },
+  { dimension: 'refusals', subject: 'createProject', aspect: 'no-key', check: 'refused: a check no run registers leaves no trace' },
+  { dimension: 'walks', subject: 'GET /projects', aspect: 'sort=default order=asc', check: anotherSort! },
+  { dimension: 'walks', subject: 'GET /projects', aspect: 'sort=default order=desc', check: anotherSort! },
+  {
+    dimension: 'walks',
+    subject: 'GET /projects',
+    aspect: 'ties on default',
+    check: anotherSort!,
+    reason: { kind: 'not-shown', text: 'the default sort field is not shown' },
+  },
+  { dimension: 'walks', subject: 'GET /cvs', aspect: 'sort=default order=asc', check: anotherSort! },
+  { dimension: 'walks', subject: 'GET /projects', aspect: 'sort=default order=default', check: limit },
+  { dimension: 'cursors', subject: 'GET /projects', aspect: 'from sort=default order=asc to sort=default order=desc', check: undecodable! },
+  { dimension: 'cursors', subject: 'GET /projects', aspect: 'from sort=default order=desc to sort=default order=asc', check: undecodable! },
+];
+
 export function fakeInput(overrides: Partial<BuildInput> = {}): BuildInput {
   return {
     checks: [...fakeChecks(), ...fakeCascade()],
@@ -166,6 +219,7 @@ export function fakeInput(overrides: Partial<BuildInput> = {}): BuildInput {
       seed: 7,
       startedAt: '2026-01-02T03:04:05.000Z',
       settings: { CONFORMANCE_API_KEY: PLANTED_KEY, CONFORMANCE_BASE_URL: 'http://127.0.0.1:4010' },
+      coverage: fakePlan,
     },
     startedAt: '2026-01-02T03:04:00.000Z',
     durationMs: 1234.4,

@@ -50,5 +50,24 @@ td.detail { overflow-wrap: anywhere; }
 .reason { color: var(--muted); }
 #readings table td:first-child { width: 30%; }
 tr.req:target { background: #fff8c5; }
+#coverage > details > summary, details.cov-dim > summary { cursor: pointer; }
+#coverage > details > summary { font-size: 15px; }
+details.cov-dim { margin: 10px 0 14px; }
+details.cov-dim > summary { margin-bottom: 4px; }
+.cov-count.o-checked { color: var(--pass); } .cov-count.o-failed { color: var(--fail); } .cov-count.o-skipped { color: var(--fg); }
+.cov-count.o-not-applicable { color: var(--nt); } .cov-count.o-not-run { color: var(--block); } .cov-count.zero { color: var(--muted); }
+.cov { display: inline-block; min-width: 1.1em; text-align: center; font-weight: 700; cursor: help; }
+.cov.o-checked { color: var(--pass); } .cov.o-failed { color: var(--fail); } .cov.o-skipped { color: var(--skip); } .cov.o-not-applicable { color: #8c959f; } .cov.o-not-run { color: var(--block); }
+.cov-legend { color: var(--muted); margin: 6px 0; }
+.cov-scroll { overflow: auto; max-height: 70vh; border: 1px solid var(--line); display: inline-block; max-width: 100%; }
+table.cov-table { width: auto; table-layout: auto; font-size: 12px; }
+table.cov-table th, table.cov-table td { padding: 1px 4px; border-bottom: 1px solid #eaeef2; text-transform: none; white-space: nowrap; }
+table.cov-table thead th { position: sticky; top: 0; background: var(--bg); vertical-align: bottom; border-bottom: 1px solid var(--line); }
+table.cov-table th.cov-col { font-weight: normal; color: var(--muted); }
+table.cov-table th.cov-col span { writing-mode: vertical-rl; transform: rotate(180deg); display: inline-block; max-height: 18em; overflow: hidden; text-overflow: ellipsis; }
+table.cov-table tbody th { font-weight: normal; color: var(--fg); font-size: 12px; font-family: ui-monospace, monospace; text-align: left; }
+table.cov-table tr.cov-first th, table.cov-table tr.cov-first td { border-top: 1px solid var(--line); }
+table.cov-table td { text-align: center; }
+ul.cov-reasons { margin: 6px 0 0; padding-left: 18px; font-size: 13px; color: var(--muted); }
 [hidden] { display: none !important; }
 `;

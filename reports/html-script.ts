@@ -101,6 +101,57 @@ export const script = `
     var table = el('table', {}, [cols, el('thead', {}, [head]), el('tbody', {}, reqs.map(row))]);
     main.appendChild(el('section', { className: 'group', 'data-section': g.key }, [el('h2', {}, [el('span', { text: g.title }), counts(reqs)]), table]));
   });
+  // The coverage: one table per dimension, rows subjects (and a field, sort or cursor source), columns aspects.
+  if (data.coverage) {
+    var cells = report.coverage.cells, outcomes = data.coverage.outcomes;
+    var tip = function (c) {
+      return c.subject + ' · ' + c.aspect + ': ' + outcomes[c.outcome].word + (c.reason ? ' — ' + c.reason.text : '') + (c.check ? '\\ncheck: ' + c.check : '');
+    };
+    var symbol = function (i) {
+      var c = cells[i];
+      return el('span', { className: 'cov o-' + c.outcome, title: tip(c), 'data-outcome': c.outcome, 'aria-label': tip(c), text: outcomes[c.outcome].symbol });
+    };
+    var reasons = function (t) {
+      var seen = {}, order = [];
+      t.rows.forEach(function (r) { r.cells.forEach(function (ids) { ids.forEach(function (i) {
+        var c = cells[i];
+        if (!c.reason) return;
+        var key = c.outcome + '\\u0000' + c.reason.text;
+        if (!seen[key]) { seen[key] = { cell: c, n: 0 }; order.push(key); }
+        seen[key].n++;
+      }); }); });
+      if (!order.length) return null;
+      // what the run could not do first, then what the target's settings kept out, then what does not apply
+      var rank = ['failed', 'not-run', 'skipped', 'not-applicable'];
+      order = order.map(function (k, i) { return [k, i]; }).sort(function (a, b) {
+        return rank.indexOf(seen[a[0]].cell.outcome) - rank.indexOf(seen[b[0]].cell.outcome) || a[1] - b[1];
+      }).map(function (x) { return x[0]; });
+      return el('ul', { className: 'cov-reasons' }, order.map(function (k) {
+        var g = seen[k];
+        return el('li', {}, [el('span', { className: 'cov o-' + g.cell.outcome, text: outcomes[g.cell.outcome].symbol }),
+          el('span', { text: ' ' + g.n + ' ' + outcomes[g.cell.outcome].word + ': ' + g.cell.reason.text })]);
+      }));
+    };
+    var hosts = document.querySelectorAll('#coverage details.cov-dim .cov-grid');
+    data.coverage.grid.forEach(function (t, n) {
+      var host = hosts[n];
+      if (!host) return;
+      var parts = t.rows.some(function (r) { return r.part; });
+      var head = el('tr', {}, [el('th', { className: 'cov-subject' })].concat(parts ? [el('th', { className: 'cov-part' })] : [])
+        .concat(t.columns.map(function (c) { return el('th', { className: 'cov-col', title: c }, [el('span', { text: c })]); })));
+      var last = null;
+      var rows = t.rows.map(function (r) {
+        var first = r.subject !== last;
+        last = r.subject;
+        return el('tr', { className: first ? 'cov-first' : '' }, [el('th', { className: 'cov-subject', scope: 'row', text: first ? r.subject : '' })]
+          .concat(parts ? [el('th', { className: 'cov-part', scope: 'row', text: r.part })] : [])
+          .concat(r.cells.map(function (ids) { return el('td', {}, ids.map(symbol)); })));
+      });
+      host.appendChild(el('div', { className: 'cov-scroll' }, [el('table', { className: 'cov-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)])]));
+      var why = reasons(t);
+      if (why) host.appendChild(why);
+    });
+  }
   var status = document.getElementById('f-status'), level = document.getElementById('f-level'), idText = document.getElementById('f-id');
   var pills = document.querySelectorAll('.chips .chip');
   function apply() {

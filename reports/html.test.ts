@@ -7,7 +7,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.js';
 import { fakeCascade, fakeChecks, fakeInput } from './fake-run.js';
-import { embedJson } from './html.js';
+import { embedJson, renderHtml } from './html.js';
 import { secretsFrom } from './redact.js';
 import { writeReport } from './write.js';
 
@@ -33,7 +33,7 @@ declare const document: {
   querySelector(s: string): El | null;
   querySelectorAll(s: string): Iterable<El>;
 };
-declare const getComputedStyle: (e: unknown) => { backgroundColor: string; };
+declare const getComputedStyle: (e: unknown) => { backgroundColor: string; color: string; };
 declare const DOMParser: new() => {
   parseFromString(text: string, type: string): { querySelector(s: string): El | null; querySelectorAll(s: string): { length: number; }; };
 };
@@ -55,6 +55,16 @@ describe('embedJson', () => {
     const text = embedJson({ a: '</script><!-- & \u2028' });
     expect(text).not.toMatch(/[<>&\u2028]/);
     expect(JSON.parse(text)).toEqual({ a: '</script><!-- & \u2028' });
+  });
+});
+
+describe('index.html of a report written before the coverage table existed', () => {
+  it('has no coverage section and embeds no grid', () => {
+    const { coverage: _coverage, ...older } = buildReport(fakeInput());
+    const html = renderHtml(older);
+    expect(html).not.toContain('id="coverage"');
+    expect(html).not.toContain('"grid"');
+    expect(renderHtml(buildReport(fakeInput()))).toContain('id="coverage"');
   });
 });
 
@@ -227,6 +237,60 @@ describe('index.html in headless Chromium', () => {
     expect((await visibleIds()).sort()).toEqual(['LIST-CURSOR-UNDECODABLE']);
     expect(await page.textContent('#f-count')).toBe('showing 1 of 14');
     await page.fill('#f-id', '');
+  });
+
+  it('shows the coverage collapsed behind its counts, then one table per dimension, each cell a symbol with its outcome and why', async () => {
+    expect(await page.$eval('#coverage-table', (d) => (d as El).hasAttribute('open'))).toBe(false);
+    expect(await page.textContent('#coverage-table > summary')).toBe(
+      'Coverage: 4 of 14 cells checked, 1 failed, 4 skipped, 2 not applicable, 3 not run — what the run tried on this target',
+    );
+    expect(await page.isVisible('details.cov-dim')).toBe(false);
+    await page.click('#coverage-table > summary');
+    const tables = await page.$$eval('details.cov-dim', (ds) =>
+      ds.map((d) => ({
+        dimension: (d as El).dataset.dimension,
+        heading: d.querySelector('summary .counts')?.textContent,
+        columns: [...d.querySelectorAll('th.cov-col')].map((t) => t.textContent),
+        rows: [...d.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent)),
+      })));
+    expect(tables.map((t) => t.dimension)).toEqual(['fields', 'refusals', 'walks', 'cursors']);
+    const fields = tables[0]!;
+    expect(fields.heading).toBe('5 cells: 2 checked, 0 failed, 2 skipped, 1 not applicable, 0 not run');
+    // a field is a row, the kinds of value its columns; the listed values share one
+    expect(fields.columns).toEqual(['filled', 'value']);
+    expect(fields.rows).toEqual([
+      ['createProject', 'title', '✓', '✓'],
+      ['', 'billing_type', '', '↷'],
+      ['', 'id', '–', ''],
+      ['updateProject', 'stage', '↷', ''],
+    ]);
+    expect(tables[2]!.columns).toEqual(['order=asc', 'order=desc', 'ties', 'order=default']);
+    expect(tables[2]!.rows).toEqual([['GET /projects', 'sort=default', '✓', '✓', '–', '○'], ['GET /cvs', 'sort=default', '↷', '', '', '']]);
+    expect(tables[3]!.rows).toEqual([
+      ['GET /projects', 'from sort=default order=asc', '✗', ''],
+      ['', 'from sort=default order=desc', '', '○'],
+    ]);
+    // the tooltip: the cell, its outcome, why, and its check; markup in an aspect stays text
+    const tips = await page.$$eval('#coverage span.cov[data-outcome]', (spans) => spans.map((s) => (s as unknown as { title: string; }).title));
+    expect(tips).toHaveLength(14);
+    expect(tips).toContain('createProject · id filled: not applicable — an id the server assigns');
+    expect(tips.find((t) => t.startsWith('GET /projects · from sort=default order=asc'))).toMatch(
+      /^GET \/projects · from sort=default order=asc to sort=default order=desc: failed — run; its check failed \(root cause C\d+\)\ncheck: undecodable cursor answers 400 \[/,
+    );
+    expect(tips).toContain('createProject · title value <b>x</b>: checked\ncheck: cursor of another sort answers 400 [LIST-CURSOR-UNDECODABLE]');
+    expect(await page.$$('#coverage b')).toHaveLength(0);
+    // the reasons of the cells not checked, readable without hovering: what the run could not do first
+    expect(await page.$$eval('details.cov-dim[data-dimension="walks"] ul.cov-reasons li', (lis) => lis.map((l) => l.textContent))).toEqual([
+      expect.stringMatching(/^○ 1 not run: its check was blocked: setup step "a project of team A" failed \(root cause C\d+\)$/),
+      '↷ 1 skipped: GET /cvs has a single page',
+      '– 1 not applicable: the default sort field is not shown',
+    ]);
+    // a count of zero in no outcome's colour
+    const colour = (sel: string) => page.$eval(sel, (e) => getComputedStyle(e).color);
+    expect(await colour('details.cov-dim[data-dimension="cursors"] .cov-count.o-failed')).toBe('rgb(207, 34, 46)');
+    expect(await colour('details.cov-dim[data-dimension="fields"] .cov-count.o-failed')).toBe('rgb(87, 96, 106)');
+    expect(pageErrors).toEqual([]);
+    await page.click('#coverage-table > summary');
   });
 
   it('writes a junit.xml the browser parses as XML', async () => {

@@ -1,4 +1,5 @@
 import { css } from './html-assets.js';
+import { coverageData, coverageHtml } from './html-coverage.js';
 import { script } from './html-script.js';
 import { STATUS_ORDER, statusText, summarySvg } from './html-summary.js';
 import { sectionGroup, sectionLabel, sectionTitles } from './sections.js';
@@ -9,8 +10,8 @@ import { type Verdict, verdictOf } from './verdict.js';
 // words (conforms, does not conform, run incomplete and why: also in the title and the badges),
 // the counts (each a filter; a count of zero in no status colour), a picture of every section,
 // the root causes of what failed, expanded, with their evidence; then warnings, the run's account
-// (records left behind collapsed behind their count), run errors and readings; then every
-// requirement by section. The report travels as JSON inside a <script type="application/json">
+// (records left behind collapsed behind their count), run errors and readings; the coverage table
+// collapsed behind its counts; then every requirement by section. The report travels as JSON inside a <script type="application/json">
 // and is rendered by the inline script, which only ever sets text.
 
 export function escapeHtml(text: string): string {
@@ -174,7 +175,8 @@ const filtersHtml = `<div class="filters" id="filters">
 export function renderHtml(report: Report): string {
   const groups = groupBySection(report);
   const labels = Object.fromEntries(report.requirements.map((r) => [r.id, sectionLabel(r.section)]));
-  const data = embedJson({ report, groups, labels });
+  const coverage = coverageData(report);
+  const data = embedJson({ report, groups, labels, ...(coverage ? { coverage } : {}) });
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -188,6 +190,7 @@ export function renderHtml(report: Report): string {
 ${headerHtml(report, groups)}
 ${causesHtml(report)}
 ${extrasHtml(report)}
+${coverageHtml(report, escapeHtml)}
 ${filtersHtml}
 <main id="matrix"></main>
 <script type="application/json" id="report-data">${data}</script>

@@ -1,4 +1,4 @@
-import { concernOf } from '../contract/check.js';
+import { concernOf, parseCells } from '../contract/check.js';
 import type { Finding } from '../contract/check.js';
 import { isRecord } from '../contract/json.js';
 import type { CheckFailureMeta, CheckMeta, CheckResult, HttpRequestRecord, HttpResponseRecord, WarningMeta } from './types.js';
@@ -98,5 +98,6 @@ export function checkMeta(check: CheckResult): CheckMeta {
     requests: num(raw.requests),
     findings: findings(raw.findings),
     judged: counts(raw.judged),
+    ...(Array.isArray(raw.cells) ? { cells: parseCells(raw.cells) } : {}),
   };
 }

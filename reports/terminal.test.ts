@@ -20,6 +20,15 @@ describe('the terminal summary', () => {
     );
   });
 
+  it('counts the coverage table in one line, its zeros in no colour, and has none for a report without one', () => {
+    expect(lines[4]).toBe("  coverage: 4 of 14 cells checked · 1 failed · 4 skipped · 2 not applicable · 3 not run (why, cell by cell: the report's Coverage)");
+    const { coverage: _coverage, ...older } = report;
+    expect(renderTerminalSummary(older, { paint: paint(false) })).not.toContain('coverage:');
+    const none = { ...report.coverage!, counts: { ...report.coverage!.counts, failed: 0, notRun: 0 } };
+    const painted = renderTerminalSummary({ ...report, coverage: none }, { paint: paint(true) });
+    expect(painted).toContain('\u001b[32m4 of 14 cells checked\u001b[39m · 0 failed · 4 skipped · 2 not applicable · 0 not run');
+  });
+
   it('says a passing run conforms, and colours no count of zero', () => {
     const passing = buildReport(fakeInput({ checks: fakeChecks().map((c) => ({ ...c, state: c.state === 'failed' ? 'passed' as const : c.state })) }));
     const plain = renderTerminalSummary(passing, { paint: paint(false) }).split('\n');

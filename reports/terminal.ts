@@ -1,5 +1,6 @@
 import { headline } from './causes.js';
 import type { Paint } from './colour.js';
+import { COUNTED_OUTCOMES } from './coverage.js';
 import type { Report, ReportCheck, RootCause } from './types.js';
 import { verdictOf } from './verdict.js';
 
@@ -74,6 +75,18 @@ function countsLine(report: Report, p: Paint): string {
   })`;
 }
 
+/** The coverage table's counts in one line; a count of zero is not coloured. */
+function coverageLine(report: Report, p: Paint): string | undefined {
+  const c = report.coverage?.counts;
+  if (!c) return undefined;
+  const colour: Record<string, (s: string) => string> = { checked: p.green, failed: p.red, 'not-run': p.yellow };
+  const parts = COUNTED_OUTCOMES.map(({ outcome, key, word }, i) => {
+    const text = `${c[key].toLocaleString('en-US')} ${i === 0 ? `of ${c.total.toLocaleString('en-US')} cells ` : ''}${word}`;
+    return c[key] && colour[outcome] ? colour[outcome](text) : text;
+  });
+  return `coverage: ${parts.join(' · ')} (why, cell by cell: the report's Coverage)`;
+}
+
 function causeLines(c: RootCause, n: number, p: Paint): string[] {
   const f = c.failure;
   const label = (s: string) => p.dim(s.padEnd(9));
@@ -124,7 +137,8 @@ function targetLine(report: Report): string {
 
 export function renderTerminalSummary(report: Report, o: TerminalOptions): string {
   const p = o.paint;
-  const lines = ['', verdictLine(report, p), targetLine(report), `  ${countsLine(report, p)}`];
+  const coverage = coverageLine(report, p);
+  const lines = ['', verdictLine(report, p), targetLine(report), `  ${countsLine(report, p)}`, ...(coverage ? [`  ${coverage}`] : [])];
   const causes = report.causes ?? [];
   const shown = causes.slice(0, o.maxCauses ?? 8);
   if (shown.length) {

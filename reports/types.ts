@@ -9,9 +9,9 @@ export type Level = 'must' | 'implied' | 'not-testable';
 export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped';
 export type RequirementStatus = CheckStatus | 'not-testable';
 
-export type { CheckFailureMeta, CheckMeta, Finding, HttpRequestRecord, HttpResponseRecord, Warning as WarningMeta } from '../contract/check.js';
+export type { CellPlan, CheckFailureMeta, CheckMeta, Finding, HttpRequestRecord, HttpResponseRecord, Warning as WarningMeta } from '../contract/check.js';
 export type { ReportedTargetKind as TargetKind, RunContext } from '../contract/run.js';
-import type { HttpRequestRecord, HttpResponseRecord } from '../contract/check.js';
+import type { CellReason, HttpRequestRecord, HttpResponseRecord } from '../contract/check.js';
 import type { ReportedTargetKind } from '../contract/run.js';
 
 /** One finished vitest test case, reduced to what the report needs. */
@@ -116,6 +116,59 @@ export interface RunError {
   message: string;
 }
 
+/**
+ * What the run did with one cell of the coverage table: checked (run, and its check passed),
+ * failed (run by a check that failed or was blocked: by this cell or another of its), skipped (a setting, a
+ * key or a record it needed was missing), not applicable (the document does not show it, no client
+ * could observe it, or another check runs it in a form of its own), not run (its check was not
+ * selected, the run stopped, or its check failed or was blocked before reaching it).
+ */
+export type CoverageOutcome = 'checked' | 'failed' | 'skipped' | 'not-applicable' | 'not-run';
+
+/**
+ * Why a cell was not checked: the table's own reasons (`not-shown`, `unobservable`, `setting`,
+ * `elsewhere`), or what became of its check on this run.
+ */
+export type CoverageReasonKind =
+  | CellReason['kind']
+  | 'not-selected'
+  | 'stopped'
+  | 'check-skipped'
+  | 'check-failed'
+  | 'check-blocked'
+  | 'not-reached'
+  | 'no-check';
+
+export interface CoverageCell {
+  /** The table: fields, refusals, views, retries, walks, cursors. */
+  dimension: string;
+  /** The row: an operationId, or a list view. */
+  subject: string;
+  /** The column: a field and the kind of value sent, a refusal, a view, a sort and order, a cursor's use. */
+  aspect: string;
+  outcome: CoverageOutcome;
+  /** On every cell but a checked one. */
+  reason?: { kind: CoverageReasonKind; text: string; };
+  /** The check that runs it, or would with the setting its reason names (its name as in `requirements[].checks`, or its title when it never registered). */
+  check?: string;
+}
+
+export interface CoverageCounts {
+  checked: number;
+  failed: number;
+  skipped: number;
+  notApplicable: number;
+  notRun: number;
+  total: number;
+}
+
+/** The coverage table of the target: every cell, what the run did with it, and the counts per table. */
+export interface ReportCoverage {
+  counts: CoverageCounts;
+  dimensions: { name: string; counts: CoverageCounts; }[];
+  cells: CoverageCell[];
+}
+
 export interface Report {
   specVersion: string;
   target: {
@@ -149,6 +202,8 @@ export interface Report {
   leftovers?: Record<string, { count: number; ids: string[]; why: string[]; }>;
   /** Pre-existing records the run changed, and whether each is back exactly as found (apart from updated_at). */
   touched?: { resource: string; id: string; auth: string; scratch: boolean; restored: boolean | null; differences: string[]; }[];
+  /** The coverage table: absent in reports written before it existed, and when the run never resolved its target. */
+  coverage?: ReportCoverage;
   /** Why the run ended before its checks did; absent when it ran to the end. */
   stopped?: { cause: 'interrupted' | 'deadline' | 'target-unresponsive' | 'target-not-started' | 'preflight'; message: string; code?: string; };
 }

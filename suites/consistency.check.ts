@@ -215,7 +215,7 @@ for (const op of operations().filter((o) => o.kind === 'delete')) {
     // both read back first: a view that never showed the record proves nothing by not showing it after
     const goneSubject = await subjectOf(c, live.resource, gone);
     const keptSubject = await subjectOf(c, live.resource, kept);
-    for (const v of viewsOf(c, goneSubject)) exercised({ dimension: 'views', subject: op.op, aspect: v.name });
+    for (const v of viewsOf(c, goneSubject)) exercised({ dimension: 'views', subject: op.op, aspect: v.surface ?? v.name });
     await expectEveryView(c, viewsOf(c, goneSubject), gone, `before ${op.op}`, WRITE_STAMPS);
     const res = await send(c, live, { id: String(gone.id) });
     expectStatus(res, '2xx', op.op);

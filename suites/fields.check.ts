@@ -13,7 +13,7 @@ import { expectStatus, fail, is2xx } from './harness/assert.js';
 import { type Cell, exercised, skippedCell, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
-import { type Operation, recordKind, servedOperations } from './harness/operations.js';
+import { type Operation, recordKind, requestTo, servedOperations } from './harness/operations.js';
 import { expectResource } from './harness/problems.js';
 import { filledBody } from './harness/records.js';
 import { anotherReference, bodyOf, createOf, made, patchTarget, send, type Sent, shownOf, subjectOf, textFieldOf } from './harness/subjects.js';
@@ -55,7 +55,7 @@ function expectEchoed(c: CheckContext, sent: Rec, got: Rec, res: ApiResponse, wh
 /** Marks the views of the subject as exercised for `op`, then compares every view with `expected`. */
 async function everyView(c: CheckContext, op: string, subject: RecordSubject, expected: Rec | 'absent', what: string, ignore: readonly string[] = []) {
   const views = viewsOf(c, subject);
-  for (const v of views) exercised(viewCell(op, v.name));
+  for (const v of views) exercised(viewCell(op, v.surface ?? v.name));
   await expectEveryView(c, views, expected, what, ignore);
 }
 
@@ -257,6 +257,8 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
     let expected = await patchTarget(c, op);
     // fields an answer cleared by leaving them out: no view may show them afterwards
     const cleared = new Set<string>();
+    // the odd values refused PATCHes sent: a record showing one of them kept what it refused
+    const refusedValues: Rec = {};
     for (const f of fields) {
       exercised(cell(op.op, f, kind));
       const top = f.path.split('[].')[0]!;
@@ -265,6 +267,8 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
       if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
       if (!is2xx(res)) {
         readings.push(`${f.path}: ${res.status}`);
+        // a value the record held before shows nothing about the refusal
+        if (!f.path.includes('[].') && canonical(expected[f.path]) !== canonical(value(f))) refusedValues[f.path] = value(f);
         continue;
       }
       const after = expectResource(res, recordKind(op)!, `${op.op} answer`);
@@ -280,6 +284,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
       expected = after;
     }
     if (readings.length) c.reading(`${kind === 'null' ? 'null' : 'validation'}.${op.op}.refused`, readings.join('; '));
+    await expectNotKept(c, op, String(expected.id), refusedValues, kind);
     const shown = { ...Object.fromEntries([...cleared].filter((x) => !(x in expected)).map((x) => [x, null])), ...expected };
     await everyView(c, op.op, await subjectOf(c, op.resource, expected), shown,
       `after ${op.op} with fields sent ${kind === 'null' ? 'as null' : 'of another type'}`, WRITE_STAMPS);
@@ -308,6 +313,28 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
   }
   if (readings.length) c.reading(`${kind === 'null' ? 'null' : 'validation'}.${op.op}.refused`, readings.join('; '));
   await expectNoneLike(c, op, refused, `${op.op} with fields sent ${kind === 'null' ? 'as null' : 'of another type'} was refused`);
+}
+
+/**
+ * A refused PATCH leaves no trace: the record does not show a value it refused. Read before the
+ * views are compared, since a value of another type is also a violation of the record's shape,
+ * which would keep the comparison from going on (the refusal that kept it is the cause).
+ */
+async function expectNotKept(c: CheckContext, op: Operation, id: string, refused: Rec, kind: Kind): Promise<void> {
+  const get = servedOperations(c.settings).find((o) => o.resource === op.resource && o.kind === 'get');
+  if (!get || !Object.keys(refused).length) return;
+  const res = await c.api.send(requestTo(get, id));
+  if (!is2xx(res) || res.body === null || typeof res.body !== 'object') return;
+  const record = res.body as Rec;
+  const kept = Object.keys(refused).filter((k) => k in record && canonical(record[k]) === canonical(refused[k]));
+  if (kept.length) {
+    fail(
+      `${op.op} refused ${kept.join(', ')} ${kind === 'null' ? 'as null' : 'of another type'}, yet ${get.method.toUpperCase()} ${get.path} shows ${
+        kept.map((k) => `${k}=${show(record[k])}`).join(', ')
+      }`,
+      res,
+    );
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import { runContext, type RunHolder, stopRun, type TargetKind, updateRunContext 
 import type { Settings } from '../contract/settings.js';
 import { specVersion } from '../specs/version.js';
 import { bundledScratchProjects, preflight, preflightLine } from './harness/preflight.js';
+import { targetTable } from './harness/table.js';
 import type { ProvidedTarget } from './harness/target.js';
 
 const OPENAPI = new URL('../specs/openapi.json', import.meta.url).pathname;
@@ -88,6 +89,8 @@ export default async function setup(project: TestProject): Promise<Stop> {
         ...(settings.mock.fault && resolved.kind === 'bundled-mock' ? { mockFault: settings.mock.fault } : {}),
       },
       settings: resolved.env,
+      // the table the checks plan with (the same settings), so the cells of a check that never runs are reported too
+      coverage: targetTable(settings),
     });
     const provided: ProvidedTarget = { settings, runId, seed, kind: resolved.kind, journal };
     project.provide('conformanceTarget', provided);

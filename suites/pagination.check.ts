@@ -122,7 +122,7 @@ check([
   const pop = await population(c);
   await property(walkArb, async (p) => {
     const { sort, ref, walked, describe } = await randomWalk(c, pop, p);
-    const field = sort ?? inferSortField(ref.items, p.order ?? 'asc') ?? inferSortField(ref.items, p.order === 'asc' ? 'desc' : 'asc');
+    const field = sort ?? inferSortField(ref.items);
     if (!field || distinctValues(walked.items, field) < 2) return;
     if (!isOrdered(walked.items, field, p.order ?? 'asc') && (p.order !== undefined || !isOrdered(walked.items, field, 'desc'))) {
       fail(`${describe} is not ordered by ${field}`, walked.last);
@@ -247,7 +247,7 @@ check([
       // the records of the list: as far as a walk at 100 reaches within the budget (the whole of a list the run made)
       const ref = await walkWithin(c, spec, { limit: 100, sort, maxPages: 3 });
       const limit = ref.complete ? Math.max(2, Math.ceil(ref.items.length / TABLE_PAGES)) : 10;
-      const field = sort ?? inferSortField(ref.items, 'asc') ?? inferSortField(ref.items, 'desc');
+      const field = sort ?? inferSortField(ref.items);
       const walks = await Promise.all(ORDERS.map((order) => walkWithin(c, spec, { limit, sort, order, maxPages: TABLE_PAGES + 1 })));
       ORDERS.forEach((order, i) => {
         const walked = walks[i]!;
@@ -305,6 +305,12 @@ check([
         const describe = `${view.name} ${JSON.stringify(query)} (${tied.length} records sharing ${sort}, order ${orderName(order)}, limit 1)`;
         const dup = duplicates(walked.items);
         if (dup.length) fail(`${describe} shows ${dup.join(', ')} twice`, walked.last);
+        // a deployment whose pages scan a window of its list (empty pages with hasMore) needs more pages than a
+        // walk of a few records may cost: a walk that did not end proves no record skipped
+        if (!walked.complete) {
+          skippedCell(cell, `${describe} did not end within ${found.items.length + 2} pages (pages of a scanned window)`);
+          continue;
+        }
         const missing = [...ids].filter((id) => !walked.items.some((i) => i.id === id));
         if (missing.length) fail(`${describe} skips ${missing.length} of them, e.g. ${String(missing[0])}`, walked.last);
       }

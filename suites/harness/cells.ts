@@ -4,39 +4,11 @@
 // (by title: the checks register under these titles) or the reason it is not run. A check marks
 // each cell it exercises; check() leaves every planned cell's outcome on the task (C5 `cells`,
 // contract/check.ts), where the reporter reads it.
-import type { CellMeta } from '../../contract/check.js';
+import { type Cell, cellId, type CellMeta, type CellPlan, type CellReason, type Dimension, reasonedOutcome } from '../../contract/check.js';
 import { type CheckState, currentCheck } from './current.js';
 
-export type Dimension = 'fields' | 'refusals' | 'views' | 'retries' | 'walks' | 'cursors';
-
-export interface Cell {
-  dimension: Dimension;
-  /** The row: an operationId, or a list view. */
-  subject: string;
-  /** The column. */
-  aspect: string;
-}
-
-/**
- * Why a cell is not run: the document does not show what it would need, no client could observe
- * the outcome, a setting is missing, or another check runs it under a form of its own.
- */
-export interface Reason {
-  kind: 'not-shown' | 'unobservable' | 'setting' | 'elsewhere';
-  text: string;
-}
-
-/**
- * A cell as planned: `check` is the title of the check that records it (and runs it, unless it
- * has a reason not to); a cell with no check is one nobody decided about, which the coverage test
- * refuses.
- */
-export interface CellPlan extends Cell {
-  check?: string;
-  reason?: Reason;
-}
-
-export const cellId = (c: Cell) => `${c.dimension} ${c.subject} ${c.aspect}`;
+// The cell, its reason and its plan are the check contract's (C5): the reporter reads them too.
+export { type Cell, cellId, type CellPlan, type CellReason, type Dimension };
 
 // --- the checks that run cells, by title ------------------------------------------------------
 
@@ -94,18 +66,18 @@ export const skippedCell = (cell: Cell, reason: string): void => mark(cell, 'ski
 
 /**
  * The outcome of each planned cell: what the check marked; for a reasoned cell, its reason (a
- * missing setting is a skip, the rest not applicable); for a cell the check never reached, a skip
- * saying so (or the check's own skip reason).
+ * missing setting is a skip, the rest not applicable); for a cell the check never reached, not
+ * reached (or the check's own skip reason): the reporter tells which from how the check ended.
  */
 export function cellOutcomes(state: CheckState | undefined, plans: readonly CellPlan[] | undefined, skipReason?: string): CellMeta[] | undefined {
   if (!plans) return undefined;
   const m = state ? marks.get(state) : undefined;
   return plans.map((p): CellMeta => {
     const head = { dimension: p.dimension, subject: p.subject, aspect: p.aspect };
-    if (p.reason) return { ...head, outcome: p.reason.kind === 'setting' ? 'skipped' : 'not-applicable', reason: p.reason.text };
+    if (p.reason) return { ...head, outcome: reasonedOutcome(p.reason), reason: p.reason.text };
     if (skipReason && !m?.size) return { ...head, outcome: 'skipped', reason: skipReason };
     const marked = m?.get(cellId(p));
     if (marked) return { ...head, ...marked };
-    return { ...head, outcome: 'skipped', reason: skipReason ?? 'not reached by the check' };
+    return skipReason ? { ...head, outcome: 'skipped', reason: skipReason } : { ...head, outcome: 'not-reached' };
   });
 }

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { selects } from '../../contract/selection.js';
 import { validate } from '../../specs/index.js';
 import { httpDate, parseDeprecation } from './deprecation.js';
-import { isOrdered } from './order.js';
+import { inferSortField, isOrdered } from './order.js';
 import { operationFor, operationsOf } from './served-openapi.js';
 import { shapeOfRecord } from './shape.js';
 import { fileBytes, multipartBody, sha256Of } from './upload.js';
@@ -90,5 +90,24 @@ describe('harness building blocks', () => {
     expect(operationFor(ops, 'GET', `/api/public/v1/projects/${id}`)?.operationId).toBe('getProject');
     expect(operationFor(ops, 'GET', '/api/public/v1/cvs')?.deprecated).toBe(false);
     expect(operationFor(ops, 'DELETE', '/api/public/v1/cvs')).toBeUndefined();
+  });
+});
+
+describe('inferSortField: the default sort read from a sample', () => {
+  const at = (s: number) => `2026-01-01T00:00:0${s}Z`;
+  test('a field ordered in the sample with distinct values is the sort', () => {
+    expect(inferSortField([{ created_at: at(1), id: 'b' }, { created_at: at(2), id: 'a' }])).toBe('created_at');
+    // newest first, its ids ascending by chance: still created_at
+    expect(inferSortField([{ created_at: at(2), id: 'a' }, { created_at: at(1), id: 'b' }])).toBe('created_at');
+  });
+
+  test('records created within one tick leave the sort unknown: the id ordering them may be the tie-break', () => {
+    const tied = [{ created_at: at(1), updated_at: at(1), id: 'a' }, { created_at: at(1), updated_at: at(1), id: 'b' }];
+    expect(inferSortField(tied)).toBeUndefined();
+  });
+
+  test('a later field is the sort when the earlier ones are not ordered at all', () => {
+    const records = [{ created_at: at(2), id: 'a' }, { created_at: at(1), id: 'b' }, { created_at: at(3), id: 'c' }];
+    expect(inferSortField(records)).toBe('id');
   });
 });

@@ -62,6 +62,21 @@ export function distinctValues(records: readonly Record<string, unknown>[], fiel
 /** Candidates for the default sort, when CONFORMANCE_SORT_FIELDS names none. */
 export const defaultSortCandidates = ['created_at', 'updated_at', 'id', 'name', 'title'];
 
-export function inferSortField(records: readonly Record<string, unknown>[], order: 'asc' | 'desc'): string | undefined {
-  return defaultSortCandidates.find((f) => records.some((r) => f in r) && distinctValues(records, f) > 1 && isOrdered(records, f, order));
+/**
+ * The field a sample of a list is ordered by, in either order, among the candidates in their
+ * order of likelihood, or undefined when the sample does not tell: a candidate ordered either way
+ * whose values repeat may be the sort with its ties broken by a later one (records created within
+ * one tick, timestamps in whole seconds), so a later candidate ordered in the sample is no
+ * evidence of the sort.
+ */
+export function inferSortField(records: readonly Record<string, unknown>[]): string | undefined {
+  for (const f of defaultSortCandidates) {
+    const shown = records.filter((r) => f in r);
+    if (!shown.length) continue;
+    const ordered = isOrdered(records, f, 'asc') || isOrdered(records, f, 'desc');
+    const distinct = distinctValues(shown, f);
+    if (ordered && distinct > 1) return f;
+    if (ordered && distinct < shown.length) return undefined;
+  }
+  return undefined;
 }

@@ -5,7 +5,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { DIMENSIONS } from '../../contract/check.js';
 import type { Settings } from '../../contract/settings.js';
+import { coverageGrid, placeOf } from '../../reports/coverage-grid.js';
+import { buildCoverage } from '../../reports/coverage.js';
 import { allFields, type Operation, operations, PLACEHOLDER_PATHS, viewsOf } from '../../specs/surface.js';
 import { cellId, type CellPlan } from './cells.js';
 import { collectChecks } from './check.js';
@@ -130,5 +133,22 @@ describe('every cell is run by a check, or says why not', () => {
       'invalid-body',
       'reused-key',
     ]);
+  });
+});
+
+describe("the report's layout of the table (reports/coverage-grid.ts)", () => {
+  const grid = coverageGrid(buildCoverage(table, [], { narrowed: false }));
+
+  test("a field, a sort or a cursor's source goes to the row of every cell of its table", () => {
+    const unsplit = table.filter((c) => ['fields', 'walks', 'cursors'].includes(c.dimension) && placeOf(c.dimension, c.aspect).part === '');
+    expect(unsplit.map(cellId)).toEqual([]);
+  });
+
+  test('every table stays a few columns wide, and holds every cell once', () => {
+    expect(grid.map((t) => t.name)).toEqual([...DIMENSIONS]);
+    const widths = Object.fromEntries(grid.map((t) => [t.name, t.columns.length]));
+    for (const [name, width] of Object.entries(widths)) expect(width, `${name}: ${JSON.stringify(widths)}`).toBeLessThanOrEqual(24);
+    const placed = grid.flatMap((t) => t.rows.flatMap((r) => r.cells.flat())).sort((a, b) => a - b);
+    expect(placed).toEqual(table.map((_, i) => i));
   });
 });

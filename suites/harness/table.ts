@@ -10,18 +10,18 @@
 // remembering to add it.
 import type { ListResource, Settings } from '../../contract/settings.js';
 import { allFields, type Field, type Operation, type View, viewsOf } from '../../specs/surface.js';
-import { type CellPlan, type Reason, type Refusal, REFUSALS, titles } from './cells.js';
+import { type CellPlan, type CellReason, type Refusal, REFUSALS, titles } from './cells.js';
 import { STATE_FIELDS } from './ledger.js';
 import { mutations } from './mutations.js';
 import { servedOperations } from './operations.js';
 
 type TableSettings = Pick<Settings, 'paths' | 'sortFields' | 'scratchProjects'>;
 
-const SCRATCH_NEEDED: Reason = { kind: 'setting', text: 'changes pre-existing projects: runs on CONFORMANCE_SCRATCH_PROJECTS only, and none is set' };
-const MULTIPART_TEXT: Reason = { kind: 'not-shown', text: 'a multipart field is text: it has no null and no other JSON type' };
+const SCRATCH_NEEDED: CellReason = { kind: 'setting', text: 'changes pre-existing projects: runs on CONFORMANCE_SCRATCH_PROJECTS only, and none is set' };
+const MULTIPART_TEXT: CellReason = { kind: 'not-shown', text: 'a multipart field is text: it has no null and no other JSON type' };
 
 /** Whether a run can make records of a resource: one with a create operation, or projects set aside for testing. */
-export function makeable(ops: readonly Operation[], settings: Pick<Settings, 'scratchProjects'>, resource: string): Reason | undefined {
+export function makeable(ops: readonly Operation[], settings: Pick<Settings, 'scratchProjects'>, resource: string): CellReason | undefined {
   if (ops.some((o) => o.resource === resource && o.kind === 'create')) return undefined;
   if (resource === 'projects') return settings.scratchProjects.length ? undefined : SCRATCH_NEEDED;
   if (ops.some((o) => o.resource === resource)) return { kind: 'not-shown', text: `no operation creates ${resource}` };
@@ -37,7 +37,7 @@ const changeCheck = (o: Operation) => (isCreate(o) ? titles.createFilled(o.op) :
 // --- fields ------------------------------------------------------------------------------------
 
 /** Why a field is not written by the field checks, or undefined when it is. */
-function fieldReason(o: Operation, f: Field, settings: Pick<Settings, 'scratchProjects'>): Reason | undefined {
+function fieldReason(o: Operation, f: Field, settings: Pick<Settings, 'scratchProjects'>): CellReason | undefined {
   if (f.name === 'id') return { kind: 'not-shown', text: 'an id the server assigns: a request names none of its own' };
   if (f.items === 'unknown') return { kind: 'not-shown', text: `element shape not shown (§2)` };
   if (o.resource === 'projects' && (STATE_FIELDS as readonly string[]).includes(f.name)) {
@@ -49,7 +49,7 @@ function fieldReason(o: Operation, f: Field, settings: Pick<Settings, 'scratchPr
 
 function fieldCells(o: Operation, settings: Pick<Settings, 'scratchProjects'>, ops: readonly Operation[]): CellPlan[] {
   const out: CellPlan[] = [];
-  const cell = (f: Field, aspect: string, check: string, reason?: Reason) =>
+  const cell = (f: Field, aspect: string, check: string, reason?: CellReason) =>
     out.push({ dimension: 'fields', subject: o.op, aspect: `${f.path} ${aspect}`, check, ...(reason ? { reason } : {}) });
   for (const f of allFields(o.fields)) {
     const why = fieldReason(o, f, settings);
@@ -84,7 +84,7 @@ function refusalPlan(o: Operation, r: Refusal, ops: readonly Operation[]): Pick<
   if (row?.refusals.includes(r)) return { check: titles.refused(row.name, r) };
   // the check that records a cell its own refusal check does not run: any table check of the operation
   const owner = row ? titles.refused(row.name, row.refusals[0]!) : o.fields.length ? changeCheck(o) : o.resource === 'intake' ? titles.intake : undefined;
-  const because = (reason: Reason) => ({ ...(owner ? { check: owner } : {}), reason });
+  const because = (reason: CellReason) => ({ ...(owner ? { check: owner } : {}), reason });
   if (o.resource === 'intake') return because({ kind: 'elsewhere', text: 'the capture intake deduplicates captures itself (intake.check.ts)' });
   if (r === 'cross-team' && !o.path.includes('{id}') && !o.fields.some((f) => f.references)) {
     return because({ kind: 'not-shown', text: "the request names no record: there is no other team's record to aim it at" });
@@ -120,7 +120,7 @@ function viewCells(o: Operation, ops: readonly Operation[], settings: Pick<Setti
 
 function retryCells(o: Operation, settings: Pick<Settings, 'scratchProjects'>): CellPlan[] {
   if (o.resource === 'intake') {
-    const reason: Reason = { kind: 'elsewhere', text: 'a repeat capture answers the existing item with 200 (intake.check.ts)' };
+    const reason: CellReason = { kind: 'elsewhere', text: 'a repeat capture answers the existing item with 200 (intake.check.ts)' };
     return ['same key', 'other team key'].map((aspect) => ({ dimension: 'retries', subject: o.op, aspect, check: titles.intake, reason }));
   }
   const cannot = o.resource === 'projects' && !settings.scratchProjects.length ? { reason: SCRATCH_NEEDED } : {};
@@ -155,7 +155,7 @@ export function tieReason(
   settings: Pick<Settings, 'scratchProjects'>,
   resource: string,
   sort: string | undefined,
-): Reason | undefined {
+): CellReason | undefined {
   if (sort === undefined) return { kind: 'not-shown', text: 'the default sort field is not shown: records tie on it by chance only' };
   const written = ops.filter((o) => o.resource === resource && (o.kind === 'create' || o.kind === 'patch')).some((o) => o.fields.some((f) => f.name === sort));
   if (!written) return { kind: 'unobservable', text: `no request writes ${sort}: records tie on it by chance only` };

@@ -20,7 +20,10 @@ export type Seen =
   | { state: 'unknown'; why: string; };
 
 export interface View {
+  /** What it reads, as failures name it (a list with the sort and order it is read in). */
   name: string;
+  /** The surface's view it is (specs/surface.ts), as the coverage table's view cells name it; set by viewsOf and viewsMatching. */
+  surface?: string;
   /** The filter values a list view applies (`employee_id` → the id it names). */
   filters?: Record<string, string>;
   read(): Promise<Seen>;
@@ -216,7 +219,7 @@ export function viewsMatching(c: CheckContext, resource: string, record: Rec, ma
 
 function bindAll(c: CheckContext, s: RecordSubject, matches: (item: Rec) => boolean, auth: KeyName, id?: string): View[] {
   const views = [...servedViews(c.settings, s.resource)].sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
-  return views.flatMap((v): View[] => bind(c, v, s, matches, auth, id));
+  return views.flatMap((v): View[] => bind(c, v, s, matches, auth, id).map((bound) => ({ ...bound, surface: v.name })));
 }
 
 function listOf(c: CheckContext, v: SurfaceView): ListSpec {
