@@ -187,6 +187,9 @@ async function resolveTarget(s: Settings, seed: number): Promise<Resolved> {
     const { start, parseReadings } = (await import(/* @vite-ignore */ pathToFileURL(await builtEntry('mock')).href)) as typeof import('../mock/index.js');
     // CONFORMANCE_MOCK_READINGS=name=value,... : conforming alternatives the bundled mock serves (mock/reference/readings.ts).
     const readings = process.env.CONFORMANCE_MOCK_READINGS ? { readings: parseReadings(process.env.CONFORMANCE_MOCK_READINGS) } : {};
+    // CONFORMANCE_MOCK_DIRECT_READS=off: every request through the reference pipeline, none answered by
+    // the speed layer (mock/fast/); the mutation benchmark (bench/mutation/) tests the reference so.
+    const directReads = process.env.CONFORMANCE_MOCK_DIRECT_READS === 'off' ? { directReads: false } : {};
     const mock = await start({
       seed,
       ...(s.mock.shape ? { shape: s.mock.shape } : {}),
@@ -194,6 +197,7 @@ async function resolveTarget(s: Settings, seed: number): Promise<Resolved> {
       ...(s.mock.deprecate.length ? { deprecate: s.mock.deprecate } : {}),
       ...(s.mock.population ? { population: s.mock.population } : {}),
       ...readings,
+      ...directReads,
     });
     return { kind: 'bundled-mock', stop: mock.close, env: mock.settings };
   }

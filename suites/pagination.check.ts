@@ -178,6 +178,21 @@ check([
     await concerning('LIST-LIMIT', () => defaultAndMaximum(c));
   });
 
+check([
+  'LIST-LIMIT',
+], 'GET /projects?limit=0 is refused, or answers a page (whose envelope the audit holds: hasMore only with a nextCursor)', async (c) => {
+  // §4 gives limit as "page size" and no least value: a server may refuse 0 (a reading) or serve a
+  // page, but a page saying hasMore must give the cursor rule 3 follows (RES-PAGE-ENVELOPE's audit).
+  const res = await c.api.send({ method: 'GET', path: '/projects', query: { limit: 0 } });
+  if (res.status >= 400 && res.status < 500) {
+    c.reading('limit.zero', `refused with ${res.status}`);
+    return;
+  }
+  expectStatus(res, '2xx', 'GET /projects?limit=0');
+  const page = expectPage(res, 'project', 'the page of GET /projects?limit=0');
+  c.reading('limit.zero', `served ${page.data.length} records`);
+});
+
 // --- the table: every list and filter × sort × order (harness/table.ts walks) ---------------------
 
 /**

@@ -2,6 +2,7 @@
 // validates against specs/schemas in the shape the deployment serves. Every response of the run is
 // judged for that (suites/harness/audit.ts); the checks here name each rule's requirement and look
 // at the survey of every endpoint, one rule each.
+import type { Rec } from '../contract/json.js';
 import { expectEveryView } from './harness/agreement.js';
 import { ensure, expectStatus, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
@@ -155,6 +156,60 @@ check([
   expectStatus(again, '2xx', 'GET /projects/{id}');
   ensure(expectResource(again, 'project', { reads: ['title'] }).title === title, 'a later read does not show the patched title', again);
 }, { mutates: true });
+
+check([
+  'EP-PROJECTS-PATCH',
+], 'PATCH /projects/{id} reads any JSON object: a body padded with whitespace, a title full of brackets', async (c) => {
+  // §4 asks for a "JSON object": RFC 8259 §2 allows whitespace around every token, and brackets
+  // inside a string are text. A server guarding the nesting depth of bodies must not count either.
+  const project = await aProject(c);
+  await c.ledger.before('projects', project);
+  const current = await c.api.send({ method: 'GET', path: `/projects/${project.id}` });
+  expectStatus(current, '2xx', 'GET /projects/{id}');
+  const patch = async (title: string, rawBody: string, what: string) => {
+    const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, headers: { 'content-type': 'application/json' }, rawBody });
+    expectStatus(res, '2xx', `PATCH /projects/{id} with ${what}`);
+    ensure(expectResource(res, 'project', { reads: ['title'] }).title === title, `the response to ${what} does not carry the title sent`, res);
+  };
+  const padded = `${marker(c)} padded`;
+  await patch(padded, `{${' '.repeat(80)}"title"${' '.repeat(8)}:${' '.repeat(8)}${JSON.stringify(padded)}${'\n'.repeat(8)}}`, 'a body padded with whitespace');
+  const brackets = `${marker(c)} ${'['.repeat(70)}`;
+  await patch(brackets, JSON.stringify({ title: brackets }), 'a title of 70 opening brackets');
+  // the title it had, so that the lists other checks walk by title see the project where it was
+  const title = (current.body as Rec | undefined)?.title;
+  if (typeof title === 'string') await patch(title, JSON.stringify({ title }), 'the title it had');
+}, { mutates: true });
+
+check([
+  'EP-PROJECTS-PATCH',
+],
+  'PATCH /projects/{id} with a body that is not a JSON object (null, an array, a number, a string, a multipart form) is refused, or read as no change; never a server error',
+  async (c) => {
+    // §4 asks for a "JSON object": anything else is the client's mistake. Refusing it is expected;
+    // reading it as an empty PATCH is relaxed validation (§9), recorded; a 5xx is neither.
+    const project = await aProject(c);
+    const before = await c.api.send({ method: 'GET', path: `/projects/${project.id}` });
+    expectStatus(before, '2xx', 'GET /projects/{id}');
+    const boundary = 'conformanceNotJson';
+    const bodies: { what: string; contentType: string; rawBody: string; }[] = [
+      ...['null', '[]', '5', '"text"'].map((rawBody) => ({ what: rawBody, contentType: 'application/json', rawBody })),
+      {
+        what: 'a multipart form',
+        contentType: `multipart/form-data; boundary=${boundary}`,
+        rawBody: `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\n${marker(c)}\r\n--${boundary}--\r\n`,
+      },
+    ];
+    const accepted: string[] = [];
+    for (const b of bodies) {
+      const res = await c.api.send({ method: 'PATCH', path: `/projects/${project.id}`, headers: { 'content-type': b.contentType }, rawBody: b.rawBody });
+      if (res.status >= 200 && res.status < 300) accepted.push(b.what);
+      else expectStatus(res, '4xx', `PATCH /projects/{id} with ${b.what}`);
+    }
+    if (accepted.length) c.reading('patch.not-an-object', `accepted: ${accepted.join(', ')}`);
+    const after = await c.api.send({ method: 'GET', path: `/projects/${project.id}` });
+    expectStatus(after, '2xx', 'GET /projects/{id}');
+    ensure(JSON.stringify(after.body) === JSON.stringify(before.body), 'a PATCH whose body is not a JSON object changed the project', after);
+  }, { mutates: true });
 
 check([
   'EP-PROJECTS-PATCH-EMPTY',

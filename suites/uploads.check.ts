@@ -10,7 +10,7 @@ import { type ApiResponse, TransportError } from './harness/client.js';
 import { download, expectSameBytes } from './harness/downloads.js';
 import { expectPage, expectResource, needs } from './harness/problems.js';
 import { property } from './harness/property.js';
-import { attachmentsOf, createEmployee, testFile, uploadAttachment, uploadFile } from './harness/records.js';
+import { attachmentsOf, createEmployee, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
 import { echoes } from './harness/views.js';
 
 const MB25 = 25_000_000;
@@ -128,9 +128,12 @@ check([
 
 check([
   'EP-ATTACHMENTS-LIST-PARAMS-REQUIRED',
-], 'GET /attachments without entity_type or entity_id answers 4xx', async (c) => {
+  'EP-ATTACHMENTS-ENTITY-TYPE-INVALID',
+], 'GET /attachments without entity_type or entity_id, or with an entity_type outside the four values, answers 4xx', async (c) => {
   const entity = await anEntity(c);
-  for (const query of [{}, { entity_type: 'employee' }, { entity_id: entity.id }] as Record<string, string>[]) {
+  for (
+    const query of [{}, { entity_type: 'employee' }, { entity_id: entity.id }, { entity_type: 'invoice', entity_id: entity.id }] as Record<string, string>[]
+  ) {
     expectStatus(await c.api.send({ method: 'GET', path: '/attachments', query }), '4xx', `GET /attachments?${new URLSearchParams(query)}`);
   }
 }, opts);
@@ -157,6 +160,21 @@ check([
 }, opts);
 
 check([
+  'EP-FILES-CREATE',
+], 'POST /files whose file part names no filename is stored or refused, never a server error', async (c) => {
+  // RFC 7578 §4.2: a file part SHOULD carry a filename, and may not; §4 does not say whether such a
+  // part is a file. Storing it (with an empty or a made-up name) and refusing it are both readings.
+  const boundary = 'conformanceNoFilename';
+  const rawBody = `--${boundary}\r\nContent-Disposition: form-data; name="file"\r\nContent-Type: application/octet-stream\r\n\r\n${
+    marker(c)
+  }\r\n--${boundary}--\r\n`;
+  const res = await c.api.send({ method: 'POST', path: '/files', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, rawBody });
+  if (is2xx(res) && typeof (res.body as Rec)?.id === 'string') c.ledger.add('file', String((res.body as Rec).id));
+  if (!is2xx(res)) expectStatus(res, '4xx', 'POST /files with a file part without filename');
+  c.reading('upload.no-filename', is2xx(res) ? `stored as ${JSON.stringify((res.body as Rec)?.filename)}` : `refused with ${res.status}`);
+}, opts);
+
+check([
   'EP-ATTACHMENTS-DOWNLOAD',
   'UPLOAD-DOWNLOAD-BYTE-IDENTICAL',
 ], 'property: the download returns exactly the bytes uploaded', async (c) => {
@@ -168,6 +186,23 @@ check([
       expectStatus(res, '2xx', 'POST /attachments');
       await expectSameBytes(c, (res.body as Rec).id, file);
     }, { numRuns: Math.min(c.settings.numRuns, 6) });
+}, { ...opts, needs: ['attachmentDownload'] });
+
+check([
+  'UPLOAD-DOWNLOAD-BYTE-IDENTICAL',
+  'EP-ATTACHMENTS-DOWNLOAD',
+], 'an empty attachment, when accepted, downloads as no bytes', async (c) => {
+  // §4 asks for "one `file` part" and sets no least size: a server may refuse an empty one (a reading),
+  // but one it stores downloads as what was sent, nothing.
+  const entity = await anEntity(c);
+  const file = testFile(c, 0);
+  const res = await uploadAttachment(c, entity, file);
+  if (!is2xx(res)) {
+    expectStatus(res, '4xx', 'POST /attachments of an empty file');
+    c.reading('upload.empty', `refused with ${res.status}`);
+    return;
+  }
+  await expectSameBytes(c, (res.body as Rec).id, file);
 }, { ...opts, needs: ['attachmentDownload'] });
 
 check([

@@ -195,6 +195,15 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   out.push(`openapi ${doc.status} ${doc.json?.info?.version} ${doc.json?.paths?.['/api/public/v1/projects']?.get?.deprecated}`);
   await c('GET', '/cvs?limit=1', {}, ['deprecation']);
   await c('GET', '/projects?limit=1', { key: 'other' });
+  // inputs a client gets wrong, and an empty file
+  await c('GET', '/projects?limit=0');
+  await c('PATCH', `/projects/${pid}`, { raw: 'null', headers: { 'content-type': 'application/json' } });
+  await c('PATCH', `/projects/${pid}`, { body: { title: '['.repeat(70) } });
+  const empty = await c('POST', '/attachments', { raw: uploadForm('', fields) });
+  if (typeof empty.json?.id === 'string') await c('GET', `/attachments/${empty.json.id}/download`);
+  const unnamed = '--b\r\nContent-Disposition: form-data; name="file"\r\nContent-Type: application/octet-stream\r\n\r\nbytes\r\n--b--\r\n';
+  await c('POST', '/files', { raw: unnamed, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
+  await c('GET', `/attachments?entity_type=invoice&entity_id=${pid}`);
   if (heavy !== undefined) {
     const file = bigMultipart(heavy);
     await c('POST', '/files', { raw: file.body, headers: { 'content-type': file.type } });

@@ -5,10 +5,7 @@
 // without a vitest start-up per fault.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { faults } from '../../mock/index.js';
-import { pooled, runConformance, runFaultSweep, type RunOutcome } from './runner.js';
-
-/** Every run deprecates one operation, so the deprecation checks have something to check. */
-const base = { CONFORMANCE_MOCK_DEPRECATE: 'listCvs', CONFORMANCE_SEED: '20240601' };
+import { pooled, runConformance, runFaultSweep, type RunOutcome, selfTestSettings } from './runner.js';
 
 /** Faults that only show in the older shape are run against the legacy mock. */
 const specOf = (fault: (typeof faults)[number]) => (fault.shape === 'legacy' ? `${fault.name}@legacy` : fault.name);
@@ -24,8 +21,8 @@ beforeAll(async () => {
   // two processes, each with every other fault, so both cores work and slow faults are spread
   const halves = [specs.filter((_, i) => i % 2 === 0), specs.filter((_, i) => i % 2 === 1)];
   const [cleanRuns, swept] = await Promise.all([
-    pooled([base, { ...base, CONFORMANCE_MOCK_SHAPE: 'legacy' }], 2, (settings) => runConformance(settings)),
-    Promise.all(halves.map((half) => runFaultSweep(half, base))),
+    pooled([selfTestSettings, { ...selfTestSettings, CONFORMANCE_MOCK_SHAPE: 'legacy' }], 2, (settings) => runConformance(settings)),
+    Promise.all(halves.map((half) => runFaultSweep(half, selfTestSettings))),
   ]);
   [clean, cleanLegacy] = cleanRuns as [RunOutcome, RunOutcome];
   for (const fault of faults) outcomes.set(fault.name, swept.find((m) => m.has(specOf(fault)))!.get(specOf(fault))!);

@@ -4,9 +4,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { type ReadingChoice, readings } from '../../mock/index.js';
 import { requirementById } from '../../specs/requirements.js';
-import { pooled, runConformance, type RunOutcome } from './runner.js';
-
-const base = { CONFORMANCE_MOCK_DEPRECATE: 'listCvs', CONFORMANCE_SEED: '20240601' };
+import { pooled, runConformance, type RunOutcome, selfTestSettings } from './runner.js';
 
 interface ReadingRun {
   name: string;
@@ -103,7 +101,7 @@ const runs: ReadingRun[] = [
 ];
 
 const settingsOf = (run: ReadingRun) => ({
-  ...base,
+  ...selfTestSettings,
   CONFORMANCE_MOCK_READINGS: Object.entries(run.choice).map(([k, v]) => `${k}=${v}`).join(','),
   ...(run.shape ? { CONFORMANCE_MOCK_SHAPE: run.shape } : {}),
 });

@@ -7,6 +7,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * The settings of every self-test run, and of the mutation benchmark's runs (bench/mutation/):
+ * a fixed seed, and one operation deprecated so that the deprecation checks have something to check.
+ */
+export const selfTestSettings = { CONFORMANCE_MOCK_DEPRECATE: 'listCvs', CONFORMANCE_SEED: '20240601' } as const satisfies Record<string, string>;
+
 export interface RunOutcome {
   exitCode: number | null;
   requirements: { id: string; status: string; causes?: string[]; }[];
@@ -25,7 +31,7 @@ export interface RunOutcome {
 }
 
 /** The parent's environment without anything that would leak into the child's run. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith('CONFORMANCE_') || k.startsWith('VITEST') || k === 'NODE_OPTIONS' || k === 'TEST') continue;

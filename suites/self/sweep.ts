@@ -26,6 +26,7 @@ import { closeSession } from '../harness/session.js';
 import { forgetDetectedShape } from '../harness/shape.js';
 import { provideTarget } from '../harness/target.js';
 import { forgetServedLimits } from '../harness/walk.js';
+import { selfTestSettings } from './runner.js';
 
 /** What one fault's run reported: the report's requirements (id, status) and every check's status. */
 export interface SweepOutcome {
@@ -130,8 +131,8 @@ async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: 
 async function main(): Promise<void> {
   const [out, ...specs] = process.argv.slice(2);
   if (!out) throw new Error('usage: sweep.ts <out.json> <fault>[@legacy] ...');
-  const seed = Number(process.env.CONFORMANCE_SEED ?? 20240601);
-  const deprecate = (process.env.CONFORMANCE_MOCK_DEPRECATE ?? 'listCvs').split(',').map((s) => s.trim()).filter(Boolean);
+  const seed = Number(process.env.CONFORMANCE_SEED ?? selfTestSettings.CONFORMANCE_SEED);
+  const deprecate = (process.env.CONFORMANCE_MOCK_DEPRECATE ?? selfTestSettings.CONFORMANCE_MOCK_DEPRECATE).split(',').map((s) => s.trim()).filter(Boolean);
   // the checks' console lines (request counts per file) would only be noise here
   console.log = () => undefined;
   const checks = await collectChecks(suiteFiles());

@@ -1,5 +1,6 @@
 // Written faults of the error envelopes (§7).
 import type { Rec } from '../../../contract/json.js';
+import { badRequest } from '../../reference/errors.js';
 import type { Answer, Hooks } from '../../reference/hooks.js';
 import { fault } from '../fault.js';
 
@@ -27,6 +28,26 @@ export const errorFaults = [
       return { ...b, error };
     }, true),
   }), 'legacy'),
+  fault('json-brackets-in-strings-nest', ['EP-PROJECTS-PATCH'],
+    'a JSON body whose text holds more than 64 opening brackets, inside strings too, is refused as nested too deeply', () => ({
+      validate: (ex, next) => {
+        if (JSON.stringify(ex.body ?? {}).split('[').length - 1 > 64) {
+          throw badRequest('The JSON body is nested too deeply', { body: 'nested deeper than 64 levels' });
+        }
+        next();
+      },
+    })),
+  fault('patch-not-an-object-5xx', ['EP-PROJECTS-PATCH'], 'a JSON body that is not an object (null, an array, a scalar) answers 500', () => ({
+    respond: (_ex, answer) =>
+      answer.error?.api.status === 400 && String(answer.error.api.detail?.body ?? '').startsWith('must be a JSON object')
+        ? {
+          status: 500,
+          contentType: answer.contentType,
+          headers: answer.headers,
+          body: JSON.stringify({ error: { code: 'internal_error', message: 'Internal error' } }),
+        }
+        : answer,
+  })),
   fault('json-5xx', ['GEN-JSON-BODIES', 'ERR-ENVELOPES'], 'malformed JSON bodies answer 500 with a text/plain body', () => ({
     respond: (_ex, answer) => {
       const body = answer.error?.api.detail?.body;

@@ -15,6 +15,12 @@ const withoutFilters = (fields: readonly string[]) => <P extends { source: { fil
 });
 
 export const paginationFaults = [
+  fault('limit-zero-5xx', ['LIST-LIMIT'], 'limit=0 crashes the list with a 500', () => ({
+    respond: (ex, answer) =>
+      ex?.operationId === 'listProjects' && ex.query.limit === '0' && answer.status === 400
+        ? { ...answer, status: 500, error: { api: new ApiError(500, 'internal_error', 'Internal error'), envelope: 'full' } }
+        : answer,
+  })),
   fault('cursor-undecodable-first-page', CURSOR_RULES['cursor-undecodable-first-page'].requirements,
     'an undecodable cursor answers the first page (pre-1.4.0 behaviour)',
     (ctx) => ({ handle: editCursor(ctx, always, CURSOR_RULES['cursor-undecodable-first-page'].edit) })),

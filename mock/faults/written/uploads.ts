@@ -51,6 +51,25 @@ export const uploadFaults = [
     // pipeline(), so a download its client abandons releases the blob's file as the reference's does.
     download: async (_ex, _e, next) => pipeline(await next(), flipFirstByte(), () => undefined),
   })),
+  fault('download-empty-fails', ['UPLOAD-DOWNLOAD-BYTE-IDENTICAL'], 'the download of an empty upload fails (500) instead of answering no bytes', () => ({
+    download: async (_ex, e, next) => {
+      if (Number(e.extra.size) === 0) throw new Error('an empty blob has no stream');
+      return next();
+    },
+  })),
+  fault('upload-no-filename-5xx', ['EP-FILES-CREATE'], 'a file part without a filename crashes the upload with a 500', () => ({
+    received: async (_ex, u) => {
+      if (u.file && u.file.filename === '') throw new Error('a file part without a filename');
+      return u;
+    },
+  })),
+  fault('attachments-list-any-entity-type', ['EP-ATTACHMENTS-ENTITY-TYPE-INVALID'],
+    'GET /attachments with an entity_type outside the four answers an empty page', () => ({
+      respond: (ex, answer) =>
+        ex?.operationId === 'listAttachments' && answer.status === 400 && answer.error?.api.detail?.entity_type !== undefined
+          ? { status: 200, contentType: answer.contentType, headers: answer.headers, body: '{"data":[],"page":{"hasMore":false,"nextCursor":""}}' }
+          : answer,
+    })),
   fault('download-missing', ['EP-ATTACHMENTS-DOWNLOAD'], 'the attachment download answers 404', () => ({
     handle: (ex, next) => {
       if (ex.operationId === 'downloadAttachment') throw notFound();
