@@ -158,7 +158,8 @@ describe.sequential('the suite image against the mock image', () => {
     expect(built, 'image build failed').toBe(true);
     const run = await runSuiteImage(['--network', 'host', '-e', 'CONFORMANCE_BASE_URL=http://127.0.0.1:9']);
     expect(run.exitCode, run.output).toBe(2);
-    expect(run.output).toMatch(/\[missing_setting\] CONFORMANCE_API_KEY/);
+    // one line naming the setting, its code last (contract/config.ts configErrorLine)
+    expect(run.output).toMatch(/^conformance run: CONFORMANCE_API_KEY: .*\[missing_setting\]$/m);
   });
 
   test('docker stop interrupts the run: it cleans up, writes the report and exits 130', { timeout: 300_000 }, async (ctx) => {
@@ -170,7 +171,7 @@ describe.sequential('the suite image against the mock image', () => {
     let stopping: Promise<unknown> | undefined;
     const run = await runSuiteImage(['--name', name, '--network', 'host', '-v', `${out}:/out`, ...targetEnv()], [], 300_000, (output) => {
       // Once the first suite file has finished: checks have run and records may need cleaning up.
-      if (!stopping && /requirements done/.test(output)) {
+      if (!stopping && /requirements checked/.test(output)) {
         stopping = new Promise((resolve) => execFile('docker', ['stop', '--time', '60', name], resolve));
       }
     });
