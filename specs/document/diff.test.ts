@@ -70,10 +70,13 @@ describe('document diff: what each edit is under §9', () => {
 
   it('a reworded sentence that changes nothing is documentation: PATCH', () => {
     const r = diff(release(reworded, '1.6.1', 'Wording.'));
-    expect(kinds(r)).toEqual([['document.documentation', 'documentation', 'Introduction']]);
-    expect(r.changes[0]!.message).toBe('sentence reworded (line 3): "It is a single document." → "It is one single document."');
+    expect(kinds(r)).toEqual([['statement.reworded', 'documentation', 'Introduction']]);
+    expect(r.changes[0]!.message).toBe(
+      'sentence reworded (line 3): "It is a single document." → "It is one single document.": the same statement in other words',
+    );
     expect(r.version).toMatchObject({ required: 'patch', ok: true });
-    expect(r.version.notes.map((n) => n.code)).toEqual(['PROSE_REVIEW']);
+    // The new changelog row wants a catalog entry, as `requirements check` says.
+    expect(r.version.notes.map((n) => n.code)).toEqual(['REQUIREMENT_UNQUOTED']);
     expect(codes(diff(reworded))).toEqual(['VERSION_NOT_RAISED']);
   });
 
@@ -135,7 +138,7 @@ describe('document diff: the version and the changelog', () => {
   it('a bump without a change is accepted with a note', () => {
     const r = diff(release(original, '1.6.1', 'Behaviour fix.'));
     expect(r.version.ok).toBe(true);
-    expect(r.version.notes.map((n) => n.code)).toEqual(['VERSION_RAISED_WITHOUT_CHANGE']);
+    expect(r.version.notes.map((n) => n.code)).toEqual(['VERSION_RAISED_WITHOUT_CHANGE', 'REQUIREMENT_UNQUOTED']);
   });
 
   it('released rows stay; an edited row is a note; a new row must say something', () => {
