@@ -204,10 +204,26 @@ function added(text: string): Judgement {
 function removed(text: string): Judgement {
   const r = readStatement(text);
   if (r.marks.has('silent')) return { kind: 'statement.reworded', reason: 'a "not shown" placeholder removed' };
-  if (r.marks.has('deprecate')) return { kind: 'statement.deprecation', reason: 'a deprecation signal removed' };
+  if (AUTH.test(text)) return { kind: 'statement.behaviour-changed', reason: 'a rule of authentication or scoping removed' };
+  // A promise to signal deprecation (its headers) withdrawn, or one operation no longer deprecated.
+  if (r.marks.has('deprecate') && /\bheaders?\b/i.test(text)) {
+    return { kind: 'statement.behaviour-changed', reason: 'a deprecation signal clients watch withdrawn' };
+  }
+  if (r.marks.has('deprecate')) return { kind: 'statement.deprecation', reason: 'a deprecation mark removed' };
   if (restricts(r, text)) return { kind: 'statement.relaxed', reason: 'a restriction on clients removed' };
   return { kind: 'statement.behaviour-changed', reason: 'a stated behaviour removed: clients may rely on it' };
 }
+
+/** What a new name is: an optional input (a header, a parameter, a field), something in responses, or a new value. */
+const additionKind = (text: string): StatementKind =>
+  aboutResponses(text)
+    ? 'statement.response-added'
+    : /\boptional\b/i.test(text) && /\b(header|parameter|field|argument)s?\b/i.test(text)
+    ? 'statement.request-input-added'
+    : 'statement.value-added';
+
+/** §9 names authentication and scoping apart: changing them observably is breaking, whatever the direction. */
+const AUTH = /\b(bearer|authori[sz]ation|authentication|api keys?|scopes?|keys?)\b/i;
 
 type Signal = { strength: 'breaking' | 'flip' | 'addition'; judgement: Judgement; };
 
@@ -249,8 +265,12 @@ function changed(old: string, now: string, normative: boolean): Judgement {
   }
   // Status codes: a different answer, a new refusal, or a refusal dropped.
   const [sa, sb] = [[...a.statuses], [...b.statuses]];
-  if (sa.length > 0 && sb.length > 0 && !sameSet(a.statuses, b.statuses)) breaking('statement.behaviour-changed', `status ${sa.join(', ')} → ${sb.join(', ')}`);
-  else if (clientErrors(b).length > 0 && sa.length === 0) breaking('statement.tightened', `a refusal (${clientErrors(b).join(', ')}) added`);
+  const newRefusals = clientErrors(b).filter((x) => !a.statuses.has(x));
+  if (sa.length > 0 && sa.every((x) => b.statuses.has(x)) && newRefusals.length > 0) {
+    breaking('statement.tightened', `a refusal (${newRefusals.join(', ')}) added`);
+  } else if (sa.length > 0 && sb.length > 0 && !sameSet(a.statuses, b.statuses)) {
+    breaking('statement.behaviour-changed', `status ${sa.join(', ')} → ${sb.join(', ')}`);
+  } else if (clientErrors(b).length > 0 && sa.length === 0) breaking('statement.tightened', `a refusal (${clientErrors(b).join(', ')}) added`);
   else if (clientErrors(a).length > 0 && sb.length === 0) addition('statement.relaxed', `a refusal (${clientErrors(a).join(', ')}) dropped`);
   else if (sa.length > 0 && sb.length === 0) breaking('statement.behaviour-changed', `status ${sa.join(', ')} no longer stated`);
 
@@ -262,6 +282,7 @@ function changed(old: string, now: string, normative: boolean): Judgement {
     } removed${more.length > 0 ? ` (now ${more.map((n) => `\`${n}\``).join(', ')})` : ''}`);
   }
 
+  if (more.length > 0 && gone.length === 0) addition(additionKind(now), `${more.map((n) => `\`${n}\``).join(', ')} added`);
   const [plus, less] = [minus(b.marks, a.marks), minus(a.marks, b.marks)];
   const restricting = (m: Mark) => m === 'refuse' || m === 'only' || m === 'max' || (m === 'must' && !aboutResponses(now));
   for (const m of plus) {
@@ -278,10 +299,12 @@ function changed(old: string, now: string, normative: boolean): Judgement {
     else if (restricting(m)) addition('statement.relaxed', `"${m}" removed: a restriction lifted`);
     else if (m === 'deprecate') addition('statement.deprecation', 'a deprecation signal removed');
   }
-  if (more.length > 0 && gone.length === 0) {
-    addition(aboutResponses(now) ? 'statement.response-added' : 'statement.value-added', `${more.map((n) => `\`${n}\``).join(', ')} added`);
+  if (signals.length > 0) {
+    const j = strongest(signals);
+    return j.kind === 'statement.relaxed' && AUTH.test(old)
+      ? { kind: 'statement.behaviour-changed', reason: `${j.reason}, in a rule of authentication or scoping` }
+      : j;
   }
-  if (signals.length > 0) return strongest(signals);
   if (!sameSet(a.marks, b.marks) || !sameSet(a.words, b.words)) {
     if (!normative) return { kind: 'statement.reworded', reason: 'wording of a text that states no requirement' };
     const words = [...minus(a.words, b.words).map((w) => `-${w}`), ...minus(b.words, a.words).map((w) => `+${w}`)].join(' ');
