@@ -168,7 +168,7 @@ describe('document diff: normative statements are behaviour', () => {
     const r = diff(release(edit(original, 'is reported as missing, the same as', 'is reported as archived, the same as'), '1.7.0'));
     expect(kinds(r)).toEqual([['statement.direction-unknown', 'unknown', '§1 What the service does']]);
     expect(r.changes[0]!.message).toMatch(
-      /^sentence reworded \(line 11\): "A record that belongs .*: the statement says something else \(-miss \+forbidden\); quoted by ISO-OTHER-TEAM-AS-MISSING/,
+      /^sentence reworded \(line 11\): "A record that belongs .*: the statement says something else \(-miss \+archiv\); quoted by ISO-OTHER-TEAM-AS-MISSING/,
     );
     expect(r.version).toMatchObject({ required: 'major', ok: false });
     expect(codes(r)).toEqual(['BEHAVIOUR_DIRECTION_UNKNOWN', 'VERSION_BUMP_TOO_SMALL']);
