@@ -18,7 +18,7 @@ import { ApiError, badRequest, idempotencyKeyReused, payloadTooLarge } from './e
 import type { Input, ReceivedFile, ReceivedUpload, Result } from './exchange.js';
 import { canonicalJson } from './idempotency-store.js';
 import { withIdempotency } from './idempotency.js';
-import { boundaryOf, FormError, FormReader } from './multipart.js';
+import { boundaryOf, FormError, formOverheadBytes, FormReader } from './multipart.js';
 import { checkInput } from './pipeline.js';
 import { createdStatus } from './resources/common.js';
 
@@ -57,7 +57,11 @@ async function receive(ctx: AppContext, input: Input): Promise<ReceivedUpload> {
   let file: { filename: string; mime: string; } | undefined;
   let files = 0;
   try {
-    const reader = new FormReader(boundaryOf(String(req.headers['content-type'] ?? '')));
+    const boundary = boundaryOf(String(req.headers['content-type'] ?? ''));
+    // A declared length above the limit and all a form may hold besides its file holds a file over
+    // the limit (or is refused anyway): answered before a byte of it is read.
+    if (limit !== undefined && Number(req.headers['content-length'] ?? 0) > limit + formOverheadBytes(boundary)) throw payloadTooLarge(limit);
+    const reader = new FormReader(boundary);
     // Not destroyed when the loop ends early: the connection outlives a refusal (see above).
     for await (const chunk of req.iterator({ destroyOnReturn: false })) {
       for (const event of reader.push(chunk as Buffer)) {

@@ -436,9 +436,20 @@ export const describeRequest = (r: HostileRequest): string =>
     JSON.stringify(r.body.subarray(0, 160).toString('latin1'))
   } sent ${JSON.stringify(r.plan)}`;
 
-/** A response read so far: complete once its body is (by Content-Length, chunked framing, or the close). */
-function answerIn(data: Buffer, method: string, closed: boolean): { status: number; headers: Record<string, string>; body: Buffer; } | undefined {
-  let start = 0;
+/** One response of several read from a connection, and where it ends in what was read. */
+export interface ReadAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The offset in what was read just past this response. */
+  end: number;
+}
+
+/**
+ * The response starting at `start` of what a connection read so far: complete once its body is (by
+ * Content-Length, chunked framing, or the close). Interim answers (100 Continue) are skipped.
+ */
+function answerIn(data: Buffer, method: string, closed: boolean, start = 0): ReadAnswer | undefined {
   for (;;) {
     const end = data.indexOf('\r\n\r\n', start);
     if (end < 0) return undefined;
@@ -456,10 +467,13 @@ function answerIn(data: Buffer, method: string, closed: boolean): { status: numb
       const i = line.indexOf(':');
       if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
     }
-    const rest = data.subarray(end + 4);
-    if (method === 'HEAD' || status === 204 || status === 304) return { status, headers, body: Buffer.alloc(0) };
+    const from = end + 4;
+    const rest = data.subarray(from);
+    if (method === 'HEAD' || status === 204 || status === 304) return { status, headers, body: Buffer.alloc(0), end: from };
     const length = headers['content-length'];
-    if (length !== undefined) return rest.length >= Number(length) ? { status, headers, body: rest.subarray(0, Number(length)) } : undefined;
+    if (length !== undefined) {
+      return rest.length >= Number(length) ? { status, headers, body: rest.subarray(0, Number(length)), end: from + Number(length) } : undefined;
+    }
     if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
       const chunks: Buffer[] = [];
       let at = 0;
@@ -468,13 +482,32 @@ function answerIn(data: Buffer, method: string, closed: boolean): { status: numb
         if (eol < 0) return undefined;
         const size = parseInt(rest.toString('latin1', at, eol), 16);
         if (Number.isNaN(size)) return undefined;
-        if (size === 0) return rest.indexOf('\r\n\r\n', eol) >= 0 || rest.length >= eol + 4 ? { status, headers, body: Buffer.concat(chunks) } : undefined;
+        if (size === 0) {
+          const trailerEnd = rest.indexOf('\r\n\r\n', eol);
+          if (trailerEnd >= 0) return { status, headers, body: Buffer.concat(chunks), end: from + trailerEnd + 4 };
+          return rest.length >= eol + 4 ? { status, headers, body: Buffer.concat(chunks), end: from + eol + 4 } : undefined;
+        }
         if (rest.length < eol + 2 + size + 2) return undefined;
         chunks.push(rest.subarray(eol + 2, eol + 2 + size));
         at = eol + 2 + size + 2;
       }
     }
-    return closed ? { status, headers, body: rest } : undefined;
+    return closed ? { status, headers, body: rest, end: data.length } : undefined;
+  }
+}
+
+/**
+ * Every complete response in what a connection read, in order (`methods`: of the requests they
+ * answer, for HEAD; the last repeats), and what is left after them.
+ */
+export function answersIn(data: Buffer, closed: boolean, methods: readonly string[] = ['GET']): { answers: ReadAnswer[]; rest: Buffer; } {
+  const answers: ReadAnswer[] = [];
+  let at = 0;
+  for (;;) {
+    const a = answerIn(data, methods[Math.min(answers.length, methods.length - 1)]!, closed, at);
+    if (!a) return { answers, rest: data.subarray(at) };
+    answers.push(a);
+    at = a.end;
   }
 }
 
