@@ -4,10 +4,11 @@
 // heads over the limit, megabytes refused while they arrive) sent whole, slowly, stopped part-way,
 // abandoned part-way or while the answer arrives, written whole before a byte is read, or kept
 // alive and followed by another request or by bytes that are none, to one mock process with short
-// timeouts. It counts, per seed: answers by class, 5xx, error answers not in the §7 envelope, hangs
+// timeouts. It counts, per seed: answers by class (501 apart: the answer RFC 9112 §6.1 asks for a
+// transfer coding other than chunked, no failure), 5xx, error answers not in the §7 envelope, hangs
 // (no answer within the bound), connections closed without an answer, resets, answers lost to what
-// followed on the connection; and reads the mock's descriptors and memory from /proc before and after (once its
-// closing connections have closed). It prints figures and never asserts them.
+// followed on the connection; and reads the mock's descriptors and memory from /proc before and
+// after (once its closing connections have closed). It prints figures and never asserts them.
 // Settings (environment, documented defaults):
 //   BENCH_FUZZ_SEED=1              seed of the requests; several, comma-separated, run one after another
 //   BENCH_FUZZ_REQUESTS=100000     requests per seed
@@ -100,7 +101,7 @@ async function fuzz(server: string, mock: BenchServer, seed: number): Promise<Fi
       return 'stop';
     }
     sent++;
-    const cls = o.kind === 'answered' ? `${Math.floor(o.status / 100)}xx` : o.kind;
+    const cls = o.kind !== 'answered' ? o.kind : o.status === 501 ? '501' : `${Math.floor(o.status / 100)}xx`;
     classes[cls] = (classes[cls] ?? 0) + 1;
     const p = problemOf(r, o);
     if (p) {
@@ -159,6 +160,7 @@ printTable(
     'req/s',
     '2xx',
     '4xx',
+    '501 (a coding)',
     'aborted',
     '5xx',
     'non-envelope',
@@ -177,6 +179,7 @@ printTable(
     n(Math.round(f.sent / (f.ms / 1000))),
     n(f.classes['2xx'] ?? 0),
     n(f.classes['4xx'] ?? 0),
+    n(f.classes['501'] ?? 0),
     n(f.classes.aborted ?? 0),
     n(f.problems['5xx']),
     n(f.problems['non-envelope']),

@@ -191,7 +191,7 @@ export function hostileRequests(t: FuzzTargets, timing: FuzzTiming): fc.Arbitrar
   const anomalyArb = fc.oneof(
     { weight: 40, arbitrary: fc.constant('none' as const) },
     fc.constantFrom('two-authorization', 'two-host', 'two-idempotency-keys', 'empty-idempotency-key', 'two-lengths', 'length-and-chunked', 'huge-head',
-      'control-character'),
+      'control-character', 'gzip-chunked'),
   );
 
   const fraction = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
@@ -253,12 +253,17 @@ export function hostileRequests(t: FuzzTargets, timing: FuzzTiming): fc.Arbitrar
     } else if (anomaly === 'length-and-chunked') {
       headers.push(['Content-Length', length], ['Transfer-Encoding', 'chunked']);
       framed = true;
+    } else if (anomaly === 'gzip-chunked') {
+      // A coding the server does not apply: refused before the body, which is not even chunked.
+      headers.push(['Transfer-Encoding', 'gzip, chunked']);
+      framed = true;
     }
     return { method, target, headers, body: body[1], framed, plan };
   });
   /** A request refused by its head while megabytes of body follow, from a client that writes them all before reading. */
   const refusedWhileArriving = fc.tuple(
-    fc.constantFrom('huge-head', 'control-character', 'two-lengths', 'two-host', 'two-authorization', 'expect', 'no-key', 'json-too-large'),
+    fc.constantFrom('huge-head', 'control-character', 'two-lengths', 'two-host', 'two-authorization', 'expect', 'no-key', 'json-too-large', 'gzip-chunked',
+      'declared-over-limit'),
     fc.integer({ min: 1, max: 6 }),
   ).map(([why, mb]): HostileRequest => {
     const body = Buffer.alloc(mb * 1024 * 1024, 0x20);
@@ -273,8 +278,11 @@ export function hostileRequests(t: FuzzTargets, timing: FuzzTiming): fc.Arbitrar
     else if (why === 'two-host') headers.push(['Host', 'example.test']);
     else if (why === 'two-authorization') headers.push(['Authorization', `Bearer ${t.keys.other}`]);
     else if (why === 'expect') headers.push(['Expect', 'teapot']);
-    const framed = why === 'two-lengths';
-    if (framed) headers.push(['Content-Length', String(body.length)], ['Content-Length', '5']);
+    const framed = why === 'two-lengths' || why === 'gzip-chunked' || why === 'declared-over-limit';
+    if (why === 'two-lengths') headers.push(['Content-Length', String(body.length)], ['Content-Length', '5']);
+    else if (why === 'gzip-chunked') headers.push(['Transfer-Encoding', 'gzip, chunked']);
+    // Over what any form within the 25 MB limit can be: refused before the megabytes sent are read.
+    else if (why === 'declared-over-limit') headers.push(['Content-Length', String(40 * 1024 * 1024)]);
     return { method: 'POST', target: `${API}${upload ? '/files' : '/organizations'}`, headers, body, framed, plan: { kind: 'write-first' } };
   });
   return fc.oneof({ weight: 300, arbitrary: requestArb }, { weight: 1, arbitrary: refusedWhileArriving });
@@ -639,16 +647,24 @@ export function problemOf(r: HostileRequest, o: Outcome): { problem: Problem; wh
   if (o.kind === 'closed') return { problem: 'closed', why: `closed after ${o.ms} ms without a complete answer: ${JSON.stringify(o.head)}` };
   if (o.kind === 'reset') return { problem: 'reset', why: `${o.code} after ${o.ms} ms: ${JSON.stringify(o.head)}` };
   if (o.kind === 'lost') return { problem: 'lost', why: `${o.why} after ${o.ms} ms: ${JSON.stringify(o.head)}` };
-  const own = answerProblem(r.method, o);
+  const own = answerProblem(r.method, o, sendsUnsupportedCoding(r));
   if (own || !o.followUp) return own;
   const then = answerProblem('GET', o.followUp);
   return then && { problem: then.problem, why: `the answer to what followed: ${then.why}` };
 }
 
-/** What is wrong with one complete answer to a request of `method`: a 5xx, or an error outside the §7 full envelope. */
-function answerProblem(method: string, o: Answer): { problem: Problem; why: string; } | undefined {
+/**
+ * Whether a request's body comes in a transfer coding besides chunked, which the server may answer
+ * with 501 (RFC 9112 §6.1), the one 5xx that is no failure of the server.
+ */
+export function sendsUnsupportedCoding(r: HostileRequest): boolean {
+  return r.headers.some(([k, v]) => k.toLowerCase() === 'transfer-encoding' && v.split(',').some((c) => !/^\s*(chunked)?\s*$/i.test(c)));
+}
+
+/** What is wrong with one complete answer to a request of `method`: a 5xx (501 where allowed), or an error outside the §7 full envelope. */
+function answerProblem(method: string, o: Answer, mayAnswer501 = false): { problem: Problem; why: string; } | undefined {
   const text = o.body.toString('utf8');
-  if (o.status >= 500) return { problem: '5xx', why: `answered ${o.status}: ${text.slice(0, 300)}` };
+  if (o.status >= 500 && !(o.status === 501 && mayAnswer501)) return { problem: '5xx', why: `answered ${o.status}: ${text.slice(0, 300)}` };
   if (o.status < 400 || method === 'HEAD') return undefined;
   const type = o.headers['content-type'] ?? '';
   if (!/^application\/json/.test(type)) return { problem: 'non-envelope', why: `${o.status} with content-type ${type}: ${text.slice(0, 200)}` };
