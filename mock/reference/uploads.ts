@@ -2,8 +2,9 @@
 // multipart reader (multipart.ts) chunk by chunk, and the file part is written into the encrypted
 // blob store as it arrives, counted and hashed, never buffered whole. More than the limit (§4
 // upload rule 1, "Maximum upload size is 25 MB"; 26,214,400 bytes, reading upload-limit) answers
-// 413 payload_too_large and leaves nothing behind; a malformed body or a file name that cannot be
-// stored (filenames.ts) answers 400 at the chunk where it shows. Whatever ends the request (its
+// 413 payload_too_large and leaves nothing behind, at once when the declared Content-Length is more
+// than any form within the limit can be (multipart.ts formOverheadBytes); a malformed body or a
+// file name that cannot be stored (filenames.ts) answers 400 at the chunk where it shows. Whatever ends the request (its
 // answer, an error, the client going away, a timeout), the blob being written is closed and
 // removed. An answer given before the whole body is read closes the connection, and the server
 // reads and drops the rest of the body for a bounded while first (protocol.ts), so a client still
