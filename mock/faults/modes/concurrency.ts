@@ -123,7 +123,8 @@ export const idempotencyModes: Mode[] = [
     category: 'idempotency',
     mode: 'key-without-body',
     kind: 'route',
-    applies: mutating,
+    // a DELETE has no body to leave out
+    applies: (r) => mutating(r) && r.op.kind !== 'delete',
     requirements: (r) => (r.op.multipart ? ['UPLOAD-IDEM-DIFFERENT-FILE-422', 'IDEM-REPLAY'] : ['IDEM-REPLAY']),
     words: (r) => `${r.op.op} matches a key without its body: the same key with another request replays the first answer`,
     hooks: (r) => ({ idempotency: { fingerprint: (ex, parts) => (mine(r.op.op)(ex) ? parts.slice(0, 1) : parts) } }),
