@@ -1,43 +1,43 @@
 // A small, time-bounded sample of the failure modes (mock/faults/modes/), each of which the suite
 // must detect: the checks its requirements select, run against the mock with the fault on, report
-// one of those requirements failed. The sample is drawn with a fixed seed from the modes the suite
-// catches today, in the categories storage and serialization, writes, diverging reads, request
-// parsing, auth and isolation order, lists, and idempotency scope. Concurrency is not drawn from:
-// its faults show only under requests that overlap, which the checks' order does not fix. The modes
-// it does not catch are measured, and their survivors listed, by `npm run failure-modes`
-// (bench/failure-modes.ts), not hidden here.
+// one of those requirements failed. The sample is taken from the faults the seeded benchmark runs
+// killed by a requirement the fault names (`npm run failure-modes`), one per category it draws
+// from: storage and serialization (stored as, answered as), writes, diverging reads, request
+// parsing, auth and isolation order, lists, idempotency scope. Concurrency is not drawn from: its
+// faults show only under requests that overlap, which the checks' order does not fix. A key matched
+// without its body (`mode:idempotency:key-without-body:<JSON endpoint>`) survives: for JSON bodies
+// the document says only "Every mutating endpoint takes an optional header idempotency-key
+// (string)", and a replay of the first answer is a reading it leaves open (the 422 is stated for
+// uploads alone). The faults
+// the suite does not catch are measured, and listed with the request that shows them, by
+// `npm run failure-modes` (bench/failure-modes.ts, fixtures/failure-modes/), not hidden here.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { failureModes, prng } from '../../mock/index.js';
+import { failureModes } from '../../mock/index.js';
 import { runFaultSweep, type RunOutcome, selfTestSettings } from './runner.js';
 
-/** Modes the suite detects on every element a seeded draw has met (category:mode). */
-const CAUGHT = [
-  'storage:number-as-string',
-  'storage:answered-number-as-string',
-  'storage:answered-key-camelcased',
-  'writes:patch-resets-unnamed',
-  'reads:stale-cache',
-  'requests:not-found-outside-envelope',
-  'access:lookup-by-id-alone',
-  'lists:keyset-skips-ties',
-  'idempotency:key-without-body',
+const SAMPLE = [
+  'mode:storage:number-as-string:createAssignment.bill_rate',
+  'mode:storage:answered-key-camelcased:listAssignments?project_id>employee#first_name',
+  'mode:writes:patch-array-merged:updateEmployee.skills',
+  'mode:reads:stale-cache:getAssignment',
+  'mode:requests:not-found-outside-envelope:getAssignment',
+  'mode:access:lookup-by-id-alone:getAssignment',
+  'mode:lists:parameter-ignored:listProjects?order',
+  'mode:idempotency:key-checked-after-handler:createAssignment',
 ];
 
-const SEED = 20240601;
-const SIZE = 8;
-
-/** One fault per mode of CAUGHT, the element drawn by the seed; the first SIZE of them. */
-const sample = CAUGHT.map((m, i) => {
-  const of = failureModes().filter((f) => `${f.category}:${f.mode}` === m);
-  const random = prng(SEED + i);
-  return of[Math.floor(random() * of.length)]!;
-}).slice(0, SIZE);
+const sample = SAMPLE.map((name) => {
+  const f = failureModes().find((x) => x.name === name);
+  if (!f) throw new Error(`no failure mode ${name}`);
+  return f;
+});
 
 let outcomes: Map<string, RunOutcome>;
 
 beforeAll(async () => {
-  outcomes = await runFaultSweep(sample.map((f) => f.name), selfTestSettings, 90_000);
-}, 120_000);
+  // about 75 s on an idle 2-core machine
+  outcomes = await runFaultSweep(SAMPLE, selfTestSettings, 150_000);
+}, 180_000);
 
 describe('a sample of the failure modes is detected', () => {
   test.each(sample.map((f) => [f.name, f] as const))('%s', (name, fault) => {
