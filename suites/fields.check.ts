@@ -54,6 +54,22 @@ function expectEchoed(c: CheckContext, sent: Rec, got: Rec, res: ApiResponse, op
   return absent;
 }
 
+/**
+ * Whether the comparison of a sent record with what came back ran on a field cell: its top-level
+ * field was sent and shown, and a `value X` cell's value is the one sent (a nested one: among the
+ * items sent). View cells are marked by the views' own comparison.
+ */
+function compared(aspect: string, sent: Rec, got: Rec): boolean {
+  const m = /^([^ \[]+)(?:\[\]\.([^ ]+))? (.+)$/.exec(aspect);
+  if (!m || aspect.startsWith('GET') || aspect.startsWith('download')) return false;
+  const [, top, nested, what] = m as unknown as [string, string, string | undefined, string];
+  if (!(top in sent) || !(top in got)) return false;
+  if (!what.startsWith('value ')) return true;
+  const v = what.slice('value '.length);
+  const values = nested ? (Array.isArray(sent[top]) ? (sent[top] as Rec[]).map((i) => i?.[nested]) : []) : [sent[top]].flat();
+  return values.some((x) => x === v);
+}
+
 /** Marks the views of the subject as exercised for `op`, then compares every view with `expected`. */
 async function everyView(c: CheckContext, op: string, subject: RecordSubject, expected: Rec | 'absent', what: string, ignore: readonly string[] = []) {
   const views = viewsOf(c, subject);
@@ -86,10 +102,11 @@ for (const op of ops().filter((o) => o.kind === 'create' && o.fields.length)) {
     const { record, res, sent } = await made(c, op.resource);
     const shown = shownOf(live, sent);
     const run = planned(c, titles.createFilled(op.op), op.op);
-    for (const aspect of run) if (!aspect.startsWith('GET') && !aspect.startsWith('download')) exercised({ dimension: 'fields', subject: op.op, aspect });
     const absent = expectEchoed(c, shown, record, res, live, op.resource);
     await expectKeptOnCreate(c, live, record, absent, sent.body, res);
     await everyView(c, op.op, await subjectOf(c, op.resource, record), record, `after ${op.op}`, WRITE_STAMPS);
+    // a cell is checked once its comparison ran: the field was sent and shown (one left out is a reading), with the value it names
+    for (const aspect of run) if (compared(aspect, shown, record)) exercised({ dimension: 'fields', subject: op.op, aspect });
   }, { mutates: true, cells: cellsOf(titles.createFilled(op.op), op.op) });
 
   check([
@@ -136,14 +153,39 @@ function withinRange(name: string, v: unknown, record: Rec): unknown {
   return v;
 }
 
-/** A valid value of the field other than `current` (a few draws; a field with one listed value keeps it), on the right side of its range. */
+/**
+ * A valid value of the field other than the one the record holds, on the right side of its range:
+ * a few draws, then the draw changed by hand (a PATCH of the value the record already holds proves
+ * nothing); undefined when the field takes no other value (one listed value, a boolean pinned by a range).
+ */
 function otherValue(c: CheckContext, op: Operation, f: Field, record: Rec, n: number): unknown {
   const current = record[f.name];
+  const differs = (v: unknown) => v !== undefined && canonical(v) !== canonical(current);
+  let last: unknown;
   for (let i = 0; i < 5; i += 1) {
-    const v = withinRange(f.name, filledBody(c, op.op, c.target.seed + 31 * n + 977 * i)[f.name], record);
-    if (v !== undefined && canonical(v) !== canonical(current)) return v;
+    last = withinRange(f.name, filledBody(c, op.op, c.target.seed + 31 * n + 977 * i)[f.name], record);
+    if (differs(last)) return last;
   }
-  return withinRange(f.name, filledBody(c, op.op, c.target.seed + 31 * n)[f.name], record);
+  const listed = [...(f.enum ?? []), ...(f.examples ?? [])].map((v) => listedAs(f, v)).find((v) => differs(v));
+  if (listed !== undefined) return listed;
+  const changed = changedValue(last ?? current);
+  return differs(changed) ? withinRange(f.name, changed, record) : undefined;
+}
+
+/** A listed value as the field takes it: an array's values are its items'. */
+const listedAs = (f: Field, v: string): unknown => (f.types.includes('array') && !f.types.includes('string') ? [v] : v);
+
+/** A value of the same type as `v`, other than it: a string with a character more, a number moved, a boolean flipped, a date a day on. */
+function changedValue(v: unknown): unknown {
+  if (typeof v === 'boolean') return !v;
+  if (typeof v === 'number') return v + 1;
+  if (typeof v === 'string' && /^\d{4}-\d\d-\d\d$/.test(v)) return new Date(Date.parse(v) + 86_400_000).toISOString().slice(0, 10);
+  if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) return new Date(Date.parse(v) + 86_400_000).toISOString();
+  if (typeof v === 'string' && /^https?:\/\//.test(v)) return `${v.replace(/\/$/, '')}/other`;
+  if (typeof v === 'string' && v.includes('@')) return `other.${v}`;
+  if (typeof v === 'string') return `${v} (changed)`;
+  if (Array.isArray(v)) return v.length ? v.slice(0, -1) : undefined;
+  return undefined;
 }
 
 /** The PATCH answered `after`: the named fields as sent, every other field of `before` as it was (write stamps aside). */
@@ -173,9 +215,11 @@ for (const op of ops().filter((o) => o.kind === 'patch')) {
     const run = planned(c, titles.patchEach(op.op), op.op);
     let expected = await patchTarget(c, op);
     const moved: RecordSubject[] = [];
+    // fields a PATCH naming another field was seen to keep (expectOnlyNamed compared them)
+    const keptUnnamed = new Set<string>();
     let n = 0;
     for (const f of op.fields) {
-      const aspects = [...run].filter((a) => a.startsWith(`${f.path} `) || a.startsWith(`${f.path}[].`));
+      const aspects = [...run].filter((a) => (a.startsWith(`${f.path} `) || a.startsWith(`${f.path}[].`)) && !a.endsWith(' kept when unnamed'));
       if (!aspects.length) continue;
       let value: unknown;
       if (f.references) {
@@ -189,14 +233,32 @@ for (const op of ops().filter((o) => o.kind === 'patch')) {
         moved.push({ resource: op.resource, record: { ...expected } });
         value = other.id;
       } else value = otherValue(c, op, f, expected, n += 1);
-      for (const a of aspects) exercised({ dimension: 'fields', subject: op.op, aspect: a });
-      const body = { [f.name]: value };
-      const res = await send(c, op, { id: String(expected.id), sent: { body } });
-      expectStatus(res, '2xx', `PATCH ${op.path} ${f.name}`);
-      const after = expectResource(res, recordKind(op)!, `PATCH ${op.path} answer`);
-      expectEchoed(c, body, after, res, op, op.resource);
-      await expectOnlyNamed(c, op, expected, after, body, res);
-      expected = after;
+      if (value === undefined) {
+        for (const a of aspects) {
+          skippedCell({ dimension: 'fields', subject: op.op, aspect: a }, `no valid value of ${f.name} other than the one the record holds`);
+        }
+        continue;
+      }
+      // the listed examples of an open set (`value X`) are sent as themselves, where the record does not already hold them
+      const examples = (f.examples ?? []).filter((v) => run.has(`${f.path} value ${v}`)).map((v) => ({ v, sent: listedAs(f, v) }));
+      for (const { v, sent } of [{ v: value, sent: value }, ...examples]) {
+        if (v !== value && canonical(sent) === canonical(expected[f.name])) continue;
+        const body = { [f.name]: sent };
+        const res = await send(c, op, { id: String(expected.id), sent: { body } });
+        expectStatus(res, '2xx', `PATCH ${op.path} ${f.name}`);
+        const after = expectResource(res, recordKind(op)!, `PATCH ${op.path} answer`);
+        expectEchoed(c, body, after, res, op, op.resource);
+        await expectOnlyNamed(c, op, expected, after, body, res);
+        for (const k of Object.keys(expected)) if (k !== f.name && k in after) keptUnnamed.add(k);
+        // a cell is checked once its PATCH sent a value the record did not hold and the answer was compared
+        const listedSent = (a: string) => a.startsWith(`${f.path} value `) && canonical(listedAs(f, a.slice(`${f.path} value `.length))) === canonical(sent);
+        for (const a of aspects) if ((v === value && !/ value /.test(a)) || listedSent(a)) exercised({ dimension: 'fields', subject: op.op, aspect: a });
+        expected = after;
+      }
+    }
+    for (const a of run) {
+      const top = /^([^ \[]+)/.exec(a)?.[1];
+      if (a.endsWith(' kept when unnamed') && top && keptUnnamed.has(top)) exercised({ dimension: 'fields', subject: op.op, aspect: a });
     }
     // every field's last value, in every view (a view that leaves a field out, or shows an older value, is found here)
     await everyView(c, op.op, await subjectOf(c, op.resource, expected), expected, `after PATCHes of each field of ${op.path}`, WRITE_STAMPS);
@@ -262,11 +324,12 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
     // the odd values refused PATCHes sent: a record showing one of them kept what it refused
     const refusedValues: Rec = {};
     for (const f of fields) {
-      exercised(cell(op.op, f, kind));
       const top = f.path.split('[].')[0]!;
       const body = withValue(f.path.includes('[].') ? { [top]: expected[top] } : {}, f, value(f));
       const res = await send(c, op, { id: String(expected.id), sent: { body } });
       if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
+      // refused or applied, the answer is judged below (a refusal's trace at the end): the cell ran
+      exercised(cell(op.op, f, kind));
       if (!is2xx(res)) {
         readings.push(`${f.path}: ${res.status}`);
         // a value the record held before shows nothing about the refusal
@@ -296,11 +359,11 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
   // the end, by every refused body's text); an acceptance reads back alike everywhere
   const refused: Rec[] = [];
   for (const f of fields) {
-    exercised(cell(op.op, f, kind));
     const base = await bodyOf(c, op);
     const sent: Sent = { body: withValue(base.body, f, value(f)) };
     const res = await send(c, op, { sent });
     if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
+    exercised(cell(op.op, f, kind));
     if (!is2xx(res)) {
       readings.push(`${f.path}: ${res.status}`);
       refused.push(sent.body);
@@ -403,12 +466,12 @@ for (const op of ops().filter((o) => o.kind === 'create' && o.fields.some((f) =>
         // an enumerated *_type names the resource of the record it goes with
         const cannot = f.name.endsWith('_type') ? makeable(servedOperations(c.settings), c.settings, `${v}s`) : undefined;
         if (cannot) continue;
-        exercised(cell(op.op, f, `value ${v}`));
         const sent = await bodyOf(c, live, { type: f.name.endsWith('_type') ? v : undefined });
         if (!f.name.endsWith('_type')) sent.body[f.name] = v;
         const { record, res } = await made(c, op.resource, { sent });
         expectEchoed(c, shownOf(live, sent), record, res, live, op.resource);
         await expectEveryView(c, viewsOf(c, await subjectOf(c, op.resource, record)), record, `after ${op.op} with ${f.name}=${v}`, WRITE_STAMPS);
+        exercised(cell(op.op, f, `value ${v}`));
       }
     }
   }, { mutates: true, cells: cellsOf(titles.values(op.op), op.op) });
