@@ -7,6 +7,7 @@
 // listed value of an enumerated field is taken where a request takes it.
 import type { Rec } from '../contract/json.js';
 import { wrongTypeOf } from '../specs/arbitraries.js';
+import { schema } from '../specs/index.js';
 import { allFields, type Field, operations } from '../specs/surface.js';
 import { expectEveryView } from './harness/agreement.js';
 import { expectStatus, fail, is2xx } from './harness/assert.js';
@@ -14,7 +15,7 @@ import { type Cell, exercised, skippedCell, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
 import { type Operation, recordKind, requestTo, servedOperations } from './harness/operations.js';
-import { expectResource } from './harness/problems.js';
+import { expectErrorEnvelope, expectResource } from './harness/problems.js';
 import { filledBody } from './harness/records.js';
 import { anotherReference, bodyOf, createOf, made, patchTarget, send, type Sent, shownOf, subjectOf, textFieldOf } from './harness/subjects.js';
 import { cellsOf, makeable } from './harness/table.js';
@@ -307,6 +308,24 @@ function accepted(c: CheckContext, op: Operation, f: Field, kind: Kind, before: 
   c.reading(`null.${op.op}.${f.path}`, cleared ? 'cleared' : 'kept');
 }
 
+/** The fields a record cannot lack: those its schema requires, what the document makes inherent to the resource (§1, §3). */
+const inherentOf = (op: Operation): readonly string[] =>
+  recordKind(op) ? ((schema(recordKind(op)!) as { required?: string[]; }).required ?? []).filter((k) => k !== 'id') : [];
+
+/**
+ * Null for a field the record cannot lack (a project's `status`, an assignment's `employee_id`)
+ * cannot clear it, and keeping it would read null as "no change", which the document does not
+ * say: it is refused, 4xx in the §7 envelope (the audit judges the envelope), leaving no trace.
+ */
+function expectNullRefused(op: Operation, f: Field, kind: Kind, res: ApiResponse): void {
+  if (kind !== 'null' || f.path.includes('[].') || !inherentOf(op).includes(f.name)) return;
+  const rule = { requirement: 'RES-INHERENT-FIELDS' };
+  if (res.status < 400 || res.status >= 500) {
+    fail(`${op.op} with ${f.name} null (a field the record cannot lack) answered ${res.status}, not a refusal`, res, rule);
+  }
+  expectErrorEnvelope(res, `${op.op} refusing ${f.name} null`, true);
+}
+
 /**
  * Each field sent null (or of another type) on its own, to a PATCH of one record or to creates:
  * a refusal leaves no trace — the record reads as before, at the next answer and in every view at
@@ -328,6 +347,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
       const body = withValue(f.path.includes('[].') ? { [top]: expected[top] } : {}, f, value(f));
       const res = await send(c, op, { id: String(expected.id), sent: { body } });
       if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
+      expectNullRefused(op, f, kind, res);
       // refused or applied, the answer is judged below (a refusal's trace at the end): the cell ran
       exercised(cell(op.op, f, kind));
       if (!is2xx(res)) {
@@ -363,6 +383,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
     const sent: Sent = { body: withValue(base.body, f, value(f)) };
     const res = await send(c, op, { sent });
     if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
+    expectNullRefused(op, f, kind, res);
     exercised(cell(op.op, f, kind));
     if (!is2xx(res)) {
       readings.push(`${f.path}: ${res.status}`);
@@ -421,17 +442,36 @@ async function expectNoneLike(c: CheckContext, op: Operation, bodies: readonly R
 const nullsOf = (op: Operation) => (c: CheckContext) => oddValues(c, servedOperations(c.settings).find((o) => o.op === op.op)!, 'null', titles.nulls(op.op));
 const nullOpts = (op: Operation) => ({ mutates: true, cells: cellsOf(titles.nulls(op.op), op.op) });
 
-for (const op of ops().filter((o) => o.body && o.kind === 'patch')) {
+// A request that writes fields its record cannot lack has their nulls refused (RES-INHERENT-FIELDS).
+const writesInherent = (op: Operation) => inherentOf(op).some((k) => op.fields.some((f) => f.name === k));
+
+for (const op of ops().filter((o) => o.body && o.kind === 'patch' && !writesInherent(o))) {
   check([
     'EP-PATCH-PERSISTS',
     'EP-INVALID-BODY-NO-EFFECT',
   ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
 }
 
-for (const op of ops().filter((o) => o.body && o.kind === 'create')) {
+for (const op of ops().filter((o) => o.body && o.kind === 'patch' && writesInherent(o))) {
+  check([
+    'EP-PATCH-PERSISTS',
+    'EP-INVALID-BODY-NO-EFFECT',
+    'RES-INHERENT-FIELDS',
+  ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
+}
+
+for (const op of ops().filter((o) => o.body && o.kind === 'create' && !writesInherent(o))) {
   check([
     'EP-CREATE-PERSISTS',
     'EP-INVALID-BODY-NO-EFFECT',
+  ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
+}
+
+for (const op of ops().filter((o) => o.body && o.kind === 'create' && writesInherent(o))) {
+  check([
+    'EP-CREATE-PERSISTS',
+    'EP-INVALID-BODY-NO-EFFECT',
+    'RES-INHERENT-FIELDS',
   ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
 }
 
