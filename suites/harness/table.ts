@@ -98,7 +98,9 @@ function refusalPlan(o: Operation, r: Refusal, ops: readonly Operation[]): Pick<
   // the check that records a cell its own refusal check does not run: any table check of the operation
   const owner = row ? titles.refused(row.name, row.refusals[0]!) : o.fields.length ? changeCheck(o) : o.resource === 'intake' ? titles.intake : undefined;
   const because = (reason: CellReason) => ({ ...(owner ? { check: owner } : {}), reason });
-  if (o.resource === 'intake') return because({ kind: 'elsewhere', text: 'the capture intake deduplicates captures itself (intake.check.ts)' });
+  // a refused capture is seen through the intake's own deduplication: the same thread captured then is new (intake.check.ts)
+  if (o.resource === 'intake' && r !== 'cross-team') return { check: titles.intakeRefused };
+  if (o.resource === 'intake') return because({ kind: 'not-shown', text: "the request names no record: there is no other team's record to aim it at" });
   if (r === 'cross-team' && !o.path.includes('{id}') && !o.fields.some((f) => f.references)) {
     return because({ kind: 'not-shown', text: "the request names no record: there is no other team's record to aim it at" });
   }
