@@ -336,6 +336,8 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
   const fields = allFields(op.fields).filter((f) => run.has(`${f.path} ${kind}`));
   const value = (f: Field) => (kind === 'null' ? null : wrongTypeOf(f));
   const readings: string[] = [];
+  // the refusals null for a field the record cannot lack owes, judged once what was applied is compared in every view
+  const strict: (() => void)[] = [];
   if (op.kind === 'patch') {
     let expected = await patchTarget(c, op);
     // fields an answer cleared by leaving them out: no view may show them afterwards
@@ -347,7 +349,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
       const body = withValue(f.path.includes('[].') ? { [top]: expected[top] } : {}, f, value(f));
       const res = await send(c, op, { id: String(expected.id), sent: { body } });
       if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
-      expectNullRefused(op, f, kind, res);
+      strict.push(() => expectNullRefused(op, f, kind, res));
       // refused or applied, the answer is judged below (a refusal's trace at the end): the cell ran
       exercised(cell(op.op, f, kind));
       if (!is2xx(res)) {
@@ -373,6 +375,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
     const shown = { ...Object.fromEntries([...cleared].filter((x) => !(x in expected)).map((x) => [x, null])), ...expected };
     await everyView(c, op.op, await subjectOf(c, op.resource, expected), shown,
       `after ${op.op} with fields sent ${kind === 'null' ? 'as null' : 'of another type'}`, WRITE_STAMPS);
+    for (const judge of strict) judge();
     return;
   }
   // creates: each refusal must leave nothing where the record would be found (looked for once, at
@@ -383,7 +386,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
     const sent: Sent = { body: withValue(base.body, f, value(f)) };
     const res = await send(c, op, { sent });
     if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
-    expectNullRefused(op, f, kind, res);
+    strict.push(() => expectNullRefused(op, f, kind, res));
     exercised(cell(op.op, f, kind));
     if (!is2xx(res)) {
       readings.push(`${f.path}: ${res.status}`);
@@ -399,6 +402,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
   }
   if (readings.length) c.reading(`${kind === 'null' ? 'null' : 'validation'}.${op.op}.refused`, readings.join('; '));
   await expectNoneLike(c, op, refused, `${op.op} with fields sent ${kind === 'null' ? 'as null' : 'of another type'} was refused`);
+  for (const judge of strict) judge();
 }
 
 /**

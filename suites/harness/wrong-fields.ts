@@ -29,14 +29,15 @@ const UPLOAD_RULE: Record<string, string> = { files: 'EP-FILES-CREATE', attachme
 
 /**
  * The requirements a field shown otherwise than sent violates: what persists a write of it —
- * the category of an upload (§4 Files), an employee's `is_active` (§3), an upload's file, or
- * any create or PATCH (§4: the fields sent are the record's).
+ * the category of an upload (§4 Files), an employee's `is_active` (§3), the size of an upload
+ * (not sent as a field: the upload endpoint answers the File or Attachment of the bytes it got),
+ * or any other field a create or PATCH sent (§4: the fields sent are the record's).
  */
 export function fieldRequirements(resource: string, field: string, write: WriteKind): string[] {
   if (write === 'upload' && field === 'category') return ['UPLOAD-CATEGORY-STORED'];
   if (resource === 'employees' && field === 'is_active') return ['STATE-EMPLOYEE-IS-ACTIVE'];
-  if (write === 'upload') return [UPLOAD_RULE[resource] ?? 'EP-CREATE-PERSISTS'];
-  return [write === 'create' ? 'EP-CREATE-PERSISTS' : 'EP-PATCH-PERSISTS'];
+  if (write === 'upload' && field === 'size') return [UPLOAD_RULE[resource] ?? 'EP-CREATE-PERSISTS'];
+  return [write === 'patch' ? 'EP-PATCH-PERSISTS' : 'EP-CREATE-PERSISTS'];
 }
 
 export const fieldFindingKey = (resource: string, field: string) => `field ${FIELD_OWNER[resource] ?? resource}.${field} | not as sent`;
