@@ -8,10 +8,10 @@ import type { ApiResponse } from './client.js';
 import { recordFinding } from './current.js';
 import { excerptAt } from './excerpt.js';
 
-/** What kind of write sent the field: a JSON create, a PATCH, or an upload (whose size and filename are the file's). */
+/** What kind of write sent the field: a JSON create, a PATCH, or an upload (whose size the bytes decide). */
 export type WriteKind = 'create' | 'patch' | 'upload';
 
-/** The kind of write an operation is: an upload is a create whose size and filename are the file's. */
+/** The kind of write an operation is: an upload is a multipart create. */
 export const writeKindOf = (op: { kind: string; multipart?: boolean; op: string; }): WriteKind =>
   op.multipart || /^upload/.test(op.op) ? 'upload' : op.kind === 'patch' ? 'patch' : 'create';
 
