@@ -10,7 +10,7 @@ import { colourWanted, type Paint, paint } from './colour.js';
 import { mockStart } from './mock-start.js';
 import { type CheckOutcome, Progress, type ProgressStream } from './progress.js';
 import { redactString, type Secret, secretsFrom, secretsFromConfigFile } from './redact.js';
-import { replaySettings } from './replay.js';
+import { invocationOf, replaySettings } from './replay.js';
 import { renderTerminalSummary } from './terminal.js';
 import type { CheckResult, RunError } from './types.js';
 import { writeReport } from './write.js';
@@ -158,7 +158,8 @@ export class ConformanceReporter implements Reporter {
       seed: seedText !== undefined && /^-?\d+$/.test(seedText) ? Number(seedText) : null,
       errors: runErrors(modules, unhandled, reason),
       ...(mock ? { mock } : {}),
-      replay: replaySettings(process.env, this.options.dir),
+      // where the command line runs from (dist/ of a clone or of an installed package) says how it was started
+      replay: replaySettings(process.env, this.options.dir, process.cwd(), invocationOf(process.env, process.argv[1] ?? '')),
     });
     let paths: Awaited<ReturnType<typeof writeReport>>;
     try {

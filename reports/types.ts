@@ -9,9 +9,19 @@ export type Level = 'must' | 'implied' | 'not-testable';
 export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped';
 export type RequirementStatus = CheckStatus | 'not-testable';
 
-export type { CellPlan, CheckFailureMeta, CheckMeta, Finding, HttpRequestRecord, HttpResponseRecord, Warning as WarningMeta } from '../contract/check.js';
+export type {
+  CellPlan,
+  CheckFailureMeta,
+  CheckMeta,
+  Difference,
+  Finding,
+  HttpRequestRecord,
+  HttpResponseRecord,
+  StateStep,
+  Warning as WarningMeta,
+} from '../contract/check.js';
 export type { ReportedTargetKind as TargetKind, RunContext } from '../contract/run.js';
-import type { CellReason, HttpRequestRecord, HttpResponseRecord } from '../contract/check.js';
+import type { CellReason, Difference, HttpRequestRecord, HttpResponseRecord, StateStep } from '../contract/check.js';
 import type { ReportedTargetKind } from '../contract/run.js';
 
 /** One finished vitest test case, reduced to what the report needs. */
@@ -70,6 +80,12 @@ export interface ReportFailure {
   excerpt?: string;
   /** The key of the audit's finding this failure is, or was blocked by. */
   finding?: string;
+  /** For a comparison: the values that differ, by path; shown before the bodies. */
+  differences?: Difference[];
+  /** The requests that built the state the failing request read (creates, uploads, changes), in the order sent. */
+  state?: StateStep[];
+  /** The shell script, in the report's folder, that builds that state again and sends the failing request. */
+  reproduce?: string;
 }
 
 export interface ReportRequirement {

@@ -18,6 +18,7 @@ import { Unreadable } from './problems.js';
 import { resolveReferences } from './references.js';
 import { api, closeSession, installInspectors, notRun, onCheckAborted, stoppedBy, theLedger } from './session.js';
 import { SetupFailure } from './setup.js';
+import { stateBehind } from './state-trail.js';
 import { type ProvidedTarget, target } from './target.js';
 
 export interface CheckOptions {
@@ -175,18 +176,22 @@ function concerns(e: unknown, requirements: readonly string[]): Pick<NonNullable
   return {};
 }
 
-function evidence(e: unknown, state: CheckState): NonNullable<CheckMeta['failure']> {
+function evidence(e: unknown, running: CheckState): NonNullable<CheckMeta['failure']> {
   const error = e as { message?: string; exchange?: CheckState['transcript'][number]; };
-  const exchange = error.exchange ?? (e instanceof SetupFailure ? undefined : state.transcript.at(-1));
+  const exchange = error.exchange ?? (e instanceof SetupFailure ? undefined : running.transcript.at(-1));
   const unreadable = e instanceof Unreadable ? e : e instanceof SetupFailure && e.origin instanceof Unreadable ? e.origin : undefined;
   const key = unreadable?.violation.key ?? (e instanceof CheckFailure ? e.finding : undefined);
-  const excerpt = key === undefined ? undefined : state.findings.get(key)?.excerpt;
+  const excerpt = key === undefined ? undefined : running.findings.get(key)?.excerpt;
+  const state = exchange ? stateBehind(running.writes, exchange, running.order) : [];
+  const differences = (e as { differences?: CheckFailure['differences']; } | null)?.differences;
   return {
     message: String(error.message ?? e),
     ...(exchange ? { request: exchange.request, curl: exchange.curl } : {}),
+    ...(state.length ? { state } : {}),
+    ...(differences?.length ? { differences: [...differences] } : {}),
     ...(exchange?.response ? { response: exchange.response } : {}),
     ...(excerpt ? { excerpt } : {}),
-    ...(state.property ? { seed: state.property.seed, path: state.property.path, counterexample: state.property.counterexample } : {}),
+    ...(running.property ? { seed: running.property.seed, path: running.property.path, counterexample: running.property.counterexample } : {}),
   };
 }
 

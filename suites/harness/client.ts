@@ -180,7 +180,13 @@ export class ApiClient {
     Object.assign(real, encoded.headers);
     Object.assign(shown, encoded.headers);
     const shownBody = encoded.shown === undefined ? undefined : this.redact(encoded.shown);
-    const request: Exchange['request'] = { method: req.method, url, headers: shown, ...(shownBody !== undefined ? { body: truncate(shownBody) } : {}) };
+    const request: Exchange['request'] = {
+      method: req.method,
+      url,
+      headers: shown,
+      ...(shownBody !== undefined ? { body: truncate(shownBody) } : {}),
+      ...(encoded.multipart ? { file: encoded.multipart.file } : {}),
+    };
     const curl = curlCommand({
       method: req.method,
       url,

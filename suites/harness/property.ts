@@ -82,10 +82,12 @@ export async function property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) =>
   if (state) state.property = { seed: result.seed, path: result.counterexamplePath ?? undefined, counterexample };
   // The message says what is wrong, in the predicate's words; the shrunk input, the seed and the
   // path that run it again are the evidence (state.property), shown below it.
-  throw new CheckFailure(cause?.message ?? 'the property failed', cause?.exchange, {
+  const failure = new CheckFailure(cause?.message ?? 'the property failed', cause?.exchange, {
     ...(cause?.requirements ? { requirement: cause.requirements } : {}),
     ...(cause instanceof CheckFailure && cause.finding !== undefined ? { finding: cause.finding } : {}),
   });
+  if (cause instanceof CheckFailure && cause.differences) failure.differences = cause.differences;
+  throw failure;
 }
 
 function jsonSafe(value: unknown): unknown {
