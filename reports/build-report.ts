@@ -294,7 +294,9 @@ function withCauseEvidence(
 ): void {
   for (const o of outcomes) {
     if (!o.failure.cause || !o.failure.replay) continue;
-    const command = replayCommand(replay, o.failed.length > 0 ? o.failed : [...o.failed, ...o.blocked], o.failure.path, o.failure.cause);
+    // the failing check alone, not every check of its requirements: the same sequence, nothing else made
+    const command = replayCommand(replay, o.failed.length > 0 ? o.failed : [...o.failed, ...o.blocked], o.failure.path, o.failure.cause,
+      o.check.concern === AUDIT_CONCERN ? undefined : o.check.name);
     if (command) o.failure.replay = command;
   }
   for (const [id, failures] of auditFailures) {

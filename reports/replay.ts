@@ -90,6 +90,7 @@ const PER_RUN = new Set([
   'CONFORMANCE_EXCLUDE',
   'CONFORMANCE_SEED',
   'CONFORMANCE_REPLAY_PATH',
+  'CONFORMANCE_CHECK',
   'CONFORMANCE_REPORT_DIR',
   'CONFORMANCE_VERBOSE',
 ]);
@@ -195,7 +196,7 @@ function starter(t: ReplayTarget, environment: Record<string, string>): { words:
  * (keys exported for the mock's curl lines would otherwise refuse the run), and the report goes
  * to a folder of the cause's own beside the replayed one.
  */
-export function replayCommand(t: ReplayTarget, ids: readonly string[], path: string | null, cause?: string): string | undefined {
+export function replayCommand(t: ReplayTarget, ids: readonly string[], path: string | null, cause?: string, check?: string): string | undefined {
   if (t.seed === null || ids.length === 0) return undefined;
   const s = t.settings;
   const environment = { ...s?.environment };
@@ -205,6 +206,7 @@ export function replayCommand(t: ReplayTarget, ids: readonly string[], path: str
     ...(s?.config ? ['--config', s.config] : []),
     '--only',
     ids.join(','),
+    ...(check ? ['--check', check] : []),
     '--seed',
     String(t.seed),
     ...(path ? ['--path', path] : []),

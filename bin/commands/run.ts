@@ -21,8 +21,11 @@ Options:
   --only <ids>           requirement ids or globs, comma-separated or repeated (LIST-*,AUTH-BEARER-REQUIRED)
   --exclude <ids>        leave out checks whose requirements all match these ids or globs (CONFORMANCE_EXCLUDE)
   --seed <n>             fast-check and data seed (default: random, printed; CONFORMANCE_SEED)
-  --path <p>             replay one fast-check counterexample: the path a failure reports (e.g. 3:1:0),
-                         with the --only and --seed it reports (CONFORMANCE_REPLAY_PATH)
+  --path <p>             replay one fast-check counterexample: the path a failure reports (e.g. 3:1:0,
+                         or 3:1@AB:C for a model-based run), with the --only and --seed it reports
+                         (CONFORMANCE_REPLAY_PATH)
+  --check <name>         run only the check of this name (as a report names it), with its requirements
+                         selected by --only: a replay runs the failing check alone (CONFORMANCE_CHECK)
   --verbose              also print stack traces of failures and the checks' console output
   --read-only            skip checks that create, change or delete records (CONFORMANCE_READ_ONLY=1)
   --report-dir <dir>     where the reports go (CONFORMANCE_REPORT_DIR; default: out/ in the working directory)

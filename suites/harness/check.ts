@@ -122,7 +122,7 @@ export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (rea
   };
   if (notRun()) cannotRun(notRun()!);
   const t = target();
-  const reason = skipReasonFor(t, def.requirements, def.options);
+  const reason = skipReasonFor(t, def.requirements, def.options) ?? otherCheck(def.name);
   if (reason) skipFor(reason);
   await installInspectors();
   const state = beginCheck();
@@ -146,6 +146,12 @@ export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (rea
     meta.requests = state.requests;
     endCheck();
   }
+}
+
+/** `conformance run --check <name>` (a replay): every other check is left out. */
+function otherCheck(name: string): string | undefined {
+  const only = process.env.CONFORMANCE_CHECK?.trim();
+  return only && only !== name ? 'not selected by --check' : undefined;
 }
 
 function skipReasonFor(t: ProvidedTarget, requirements: string[], options: CheckOptions): string | undefined {
