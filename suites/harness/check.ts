@@ -188,7 +188,9 @@ function evidence(e: unknown, running: CheckState): NonNullable<CheckMeta['failu
   const unreadable = e instanceof Unreadable ? e : e instanceof SetupFailure && e.origin instanceof Unreadable ? e.origin : undefined;
   const key = unreadable?.violation.key ?? (e instanceof CheckFailure ? e.finding : undefined);
   const excerpt = key === undefined ? undefined : running.findings.get(key)?.excerpt;
-  const state = exchange ? stateBehind(running.writes, exchange, running.order) : [];
+  // within a property, what the failing run itself sent (the writes of other runs built nothing it read)
+  const writes = running.runFrom === undefined ? running.writes : running.writes.filter((w) => (running.order.get(w) ?? 0) > running.runFrom!);
+  const state = exchange ? stateBehind(writes, exchange, running.order) : [];
   const differences = (e as { differences?: CheckFailure['differences']; } | null)?.differences;
   return {
     message: String(error.message ?? e),

@@ -19,6 +19,8 @@ export interface CheckState {
   writes: Exchange[];
   /** The order in which the check sent its exchanges. */
   order: WeakMap<Exchange, number>;
+  /** How many requests the check had sent when the current property run began: earlier runs built none of its state. */
+  runFrom?: number;
   requests: number;
   readings: Record<string, string>;
   warnings: Warning[];

@@ -76,6 +76,8 @@ async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise
     const before = isPlain(value) ? { input: jsonSafe(value), text: fc.stringify(value) } : undefined;
     // the values this run makes up follow from its input alone: a replay makes the same ones
     reseedValues(hashOf(identity(value)));
+    const running = currentCheck();
+    if (running) running.runFrom = running.requests;
     try {
       await predicate(value);
     } catch (error) {

@@ -36,6 +36,19 @@ const pathOf = (url: string) => {
 /** The record ids a path names: its segments after the first (`/attachments/{id}/download` → the id). */
 const pathIds = (url: string) => pathOf(url).split('/').filter(Boolean).slice(1).filter((s) => /\d/.test(s) && s.length >= 6);
 
+/** The fields a JSON body sets, with their values cut short: `is_active=false, last_name="Zoë"`. */
+function fieldsOf(body: string | undefined): string {
+  try {
+    const value = JSON.parse(body ?? '') as unknown;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return body ? body.slice(0, 80) : '';
+    const cut = (s: string) => (s.length > 48 ? `${s.slice(0, 47)}…` : s);
+    const fields = Object.entries(value as Record<string, unknown>);
+    return fields.slice(0, 4).map(([k, v]) => `${k}=${cut(JSON.stringify(v))}`).join(', ') + (fields.length > 4 ? `, and ${fields.length - 4} more` : '');
+  } catch {
+    return body ? body.slice(0, 80) : '';
+  }
+}
+
 function summary(e: Exchange): string {
   const f = e.request.file;
   const what = f
@@ -44,7 +57,7 @@ function summary(e: Exchange): string {
     ? 'create'
     : e.request.method === 'DELETE'
     ? 'delete'
-    : 'change';
+    : `set ${fieldsOf(e.request.body) || 'nothing'}`;
   return `${e.request.method} ${pathOf(e.request.url)}: ${what}${e.response ? ` → ${e.response.status}` : ''}`;
 }
 
