@@ -19,7 +19,7 @@ export interface CheckState {
   writes: Exchange[];
   /** The order in which the check sent its exchanges. */
   order: WeakMap<Exchange, number>;
-  /** How many requests the check had sent when the current property run began: earlier runs built none of its state. */
+  /** How many requests the check had sent when the failing property run began: other runs built none of its state. */
   runFrom?: number;
   requests: number;
   readings: Record<string, string>;

@@ -44,6 +44,23 @@ export function differencesOf(
   return [{ path, ...(got === undefined ? {} : { got: show(got) }), ...(expected === undefined ? {} : { expected: show(expected) }) }];
 }
 
+/**
+ * The differences of the named top-level `fields` of two records, each down to its leaves (an
+ * embedded record's one field, not the whole of it); a field that differs only as the caller
+ * judges it (instants, say) is shown whole.
+ */
+export function fieldDifferences(got: Record<string, unknown>, expected: Record<string, unknown>, fields: readonly string[]): Difference[] {
+  const canonical = (v: unknown) =>
+    JSON.stringify(v, (_k, x: unknown) =>
+      x && typeof x === 'object' && !Array.isArray(x)
+        ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : x);
+  return fields.flatMap((f) => {
+    const deep = differencesOf(got[f], expected[f], f, (a, b) => canonical(a) === canonical(b));
+    return deep.length ? deep : [{ path: f, got: show(got[f]), expected: show(expected[f]) }];
+  });
+}
+
 /** One difference in words: `employee.first_name: got "A" expected "B"`. */
 export function differenceLine(d: Difference): string {
   const got = d.got === undefined ? 'missing' : `got ${d.got}`;

@@ -76,8 +76,7 @@ async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise
     const before = isPlain(value) ? { input: jsonSafe(value), text: fc.stringify(value) } : undefined;
     // the values this run makes up follow from its input alone: a replay makes the same ones
     reseedValues(hashOf(identity(value)));
-    const running = currentCheck();
-    if (running) running.runFrom = running.requests;
+    const from = currentCheck()?.requests;
     try {
       await predicate(value);
     } catch (error) {
@@ -87,6 +86,8 @@ async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise
       }
       const text = before?.text ?? fc.stringify(value);
       failed = { input: before?.input ?? text, text, error };
+      const running = currentCheck();
+      if (running && from !== undefined) running.runFrom = from;
       throw error;
     }
   }), parameters);
