@@ -23,9 +23,26 @@ export const marker = (c: CheckContext) => `conformance ${c.target.runId}`;
  * records the run creates carry everything a later change could lose. The same for the same seed.
  */
 export function filledBody(c: CheckContext, op: string, seed = c.target.seed + 104_729 * nextBodySeed()): Rec {
-  const fields = operationNamed(c.settings, op)?.fields ?? [];
-  return sampleOf(filledOf(fields), seed);
+  const operation = operationNamed(c.settings, op);
+  const body = sampleOf(filledOf(operation?.fields ?? []), seed);
+  // the field a person sees a record by carries the run id, whatever else the body holds
+  const name = operation && NAMED_BY[operation.resource as keyof typeof NAMED_BY];
+  return name && typeof body[name] === 'string' ? { ...body, [name]: markedText(c, seed) } : body;
 }
+
+/**
+ * The field a person sees each record the run makes by, in a list or a detail view (§2): it always
+ * carries the run id, so a record left behind can be told for the suite's.
+ */
+export const NAMED_BY = {
+  employees: 'first_name',
+  organizations: 'name',
+  assignments: 'role',
+  captures: 'title',
+} as const satisfies Record<string, string>;
+
+/** Whether a name carries the run id. */
+export const isMarked = (c: CheckContext, value: unknown): boolean => typeof value === 'string' && value.includes(c.target.runId);
 
 /** Text marked with the run id, in every script, unique (a leftover record is named with it). */
 export const markedText = (c: CheckContext, seed = c.target.seed + 7_919 * nextBodySeed()): string => `${marker(c)} ${sampleOf(humanText, seed)}`;
