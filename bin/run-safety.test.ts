@@ -122,6 +122,12 @@ describe('preflight: a wrong setup is one line and exit 2, well within 30 s', ()
     expect(o.stdout.trim()).toBe('');
     expect(o.stderr).not.toContain('not-a-key-a');
     expect(o.ms).toBeLessThan(30_000);
+    // CI still gets a test result: the reports say why nothing was checked, and hold no key
+    expect(o.report?.stopped).toMatchObject({ cause: 'preflight', code: 'key_rejected' });
+    expect(o.report?.errors.map((e) => e.message).join('\n')).toContain('key_rejected');
+    expect(o.junit).toMatch(/<testsuites name="conformance" [^>]*errors="1"/);
+    expect(o.junit).toContain('preflight failed [key_rejected]');
+    expect(JSON.stringify(o.report) + o.junit).not.toContain('not-a-key-a');
   }, 60_000);
 
   test('a closed port', async () => {
