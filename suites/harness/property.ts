@@ -10,7 +10,7 @@ import { currentCheck } from './current.js';
 import { Unreadable } from './problems.js';
 import { SetupFailure } from './setup.js';
 import { target } from './target.js';
-import { reseedValues } from './value-seeds.js';
+import { hashOf, reseedValues } from './value-seeds.js';
 
 export interface PropertyOptions {
   numRuns?: number;
@@ -57,13 +57,6 @@ function identity(value: unknown): string {
     return [...(value as Iterable<unknown>)].map(String).join(',');
   }
   return fc.stringify(value);
-}
-
-/** A stable 32-bit hash of a text (FNV-1a). */
-function hashOf(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
 
 async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, parameters: fc.Parameters<[T]>) {
