@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { UserConsoleLog } from 'vitest';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { readSources } from '../contract/config-source.js';
@@ -158,8 +159,8 @@ export class ConformanceReporter implements Reporter {
       seed: seedText !== undefined && /^-?\d+$/.test(seedText) ? Number(seedText) : null,
       errors: runErrors(modules, unhandled, reason),
       ...(mock ? { mock } : {}),
-      // where the command line runs from (dist/ of a clone or of an installed package) says how it was started
-      replay: replaySettings(process.env, this.options.dir, process.cwd(), invocationOf(process.env, process.argv[1] ?? '')),
+      // where this code is (a clone, or an installed package) says how the suite was started
+      replay: replaySettings(process.env, this.options.dir, process.cwd(), invocationOf(process.env, fileURLToPath(import.meta.url))),
     });
     let paths: Awaited<ReturnType<typeof writeReport>>;
     try {
