@@ -215,7 +215,7 @@ export interface Report {
   /** HTTP requests the checks and their cleanup sent to the target. */
   requests?: number;
   /** Records the run created and leaves behind: the API offers no way to delete them, or deleting failed. */
-  leftovers?: Record<string, { count: number; ids: string[]; why: string[]; }>;
+  leftovers?: Record<string, { count: number; ids: string[]; why: string[]; names?: Record<string, string>; }>;
   /** Pre-existing records the run changed, and whether each is back exactly as found (apart from updated_at). */
   touched?: { resource: string; id: string; auth: string; scratch: boolean; restored: boolean | null; differences: string[]; }[];
   /** The coverage table: absent in reports written before it existed, and when the run never resolved its target. */

@@ -12,6 +12,7 @@ import { judge, type Violation } from './audit.js';
 import { curlCommand } from './curl.js';
 import { currentCheck, type Exchange, recordExchange, recordFinding, recordJudged } from './current.js';
 import { excerptAt } from './excerpt.js';
+import { noteCreated } from './names-seen.js';
 import { noteRecords } from './references.js';
 import { encodeBody } from './request-body.js';
 import { readResponse } from './response-body.js';
@@ -209,6 +210,7 @@ export class ApiClient {
       });
       noResponseInARow = 0;
       const read = await readResponse(res, req.consume === 'hash');
+      if (req.method === 'POST' && res.statusCode >= 200 && res.statusCode < 300) noteCreated(read.body);
       const exchange: Exchange = {
         request,
         response: { status: res.statusCode, headers: read.headers, body: truncate(this.redact(read.text)) },

@@ -38,7 +38,7 @@ export const NAMED_BY = {
   employees: 'first_name',
   organizations: 'name',
   assignments: 'role',
-  captures: 'title',
+  captures: 'external_id',
 } as const satisfies Record<string, string>;
 
 /** Whether a name carries the run id. */
