@@ -70,17 +70,22 @@ export function stateBehind(sent: readonly Exchange[], failing: Exchange, order?
   const at = order?.get(failing);
   const before = sent.filter((e) => e !== failing && (at === undefined || (order!.get(e) ?? 0) < at));
   let named = `${failing.request.url}\n${failing.request.body ?? ''}`;
-  const kept: Exchange[] = [];
-  for (let i = before.length - 1; i >= 0 && kept.length < STEPS_KEPT; i -= 1) {
-    const e = before[i]!;
-    if (!MUTATING.has(e.request.method) || !is2xx(e)) continue;
-    const created = createdId(e);
-    const touches = created !== undefined ? named.includes(created) : pathIds(e.request.url).some((id) => named.includes(id));
-    if (!touches) continue;
-    kept.unshift(e);
-    named += `\n${e.request.url}\n${e.request.body ?? ''}`;
+  const kept = new Set<Exchange>();
+  // Until nothing more is found: a change sent after a create can name a record only a later step names.
+  for (let grew = true; grew && kept.size < STEPS_KEPT;) {
+    grew = false;
+    for (let i = before.length - 1; i >= 0 && kept.size < STEPS_KEPT; i -= 1) {
+      const e = before[i]!;
+      if (kept.has(e) || !MUTATING.has(e.request.method) || !is2xx(e)) continue;
+      const created = createdId(e);
+      const touches = created !== undefined ? named.includes(created) : pathIds(e.request.url).some((id) => named.includes(id));
+      if (!touches) continue;
+      kept.add(e);
+      grew = true;
+      named += `\n${e.request.url}\n${e.request.body ?? ''}`;
+    }
   }
-  return kept.map((e) => {
+  return before.filter((e) => kept.has(e)).map((e) => {
     const created = createdId(e);
     return {
       summary: summary(e),
