@@ -68,6 +68,9 @@ describe('the command that runs a failing check again', () => {
       'docker run --rm --network host -v /home/qa/out:/out -e CONFORMANCE_API_KEY -e CONFORMANCE_API_KEY_OTHER_TEAM -e CONFORMANCE_BASE_URL=http://127.0.0.1:8080 '
         + 'registry.example.com/conformance-suite:1 --only LIST-SORT --seed 42 --path 0:1 --report-dir /out/again-C2',
     );
+    // no mount shows the report folder: the working directory's out/ is mounted there
+    const unmounted = replaySettings(inImage, '/out', '/', invocationOf(inImage, '/app/dist/cli.cjs', () => []));
+    expect(replayCommand({ ...deployment, settings: unmounted }, ['LIST-SORT'], null, 'C1')).toContain(' -v "$PWD/out":/out ');
   });
 
   it('asks for the bundled mock outright, so keys exported for its curl lines do not refuse the replay', () => {

@@ -175,12 +175,15 @@ function starter(t: ReplayTarget, environment: Record<string, string>): { words:
   if (inv?.kind === 'clone' && inv.script === 'cli') return { words: ['npm', 'run', 'cli', '--', 'run'], assignments: true };
   if (inv?.kind !== 'image') return { words: ['npm', 'start', '--'], assignments: true };
   const loopback = t.baseUrl !== null && /^https?:\/\/(127\.|localhost|\[::1\])/.test(t.baseUrl);
+  const reportDir = t.settings?.reportDir;
   const words = [
     'docker',
     'run',
     '--rm',
     ...(loopback ? ['--network', 'host'] : []),
     ...inv.mounts.flatMap((m) => ['-v', `${m.host}:${m.container}`]),
+    // a report folder no mount shows (its host path unknown here) is mounted from the working directory
+    ...(reportDir && !inv.mounts.some((m) => reportDir === m.container || reportDir.startsWith(`${m.container}/`)) ? ['-v', `"$PWD/out":${reportDir}`] : []),
     ...(t.settings?.keys ?? ['CONFORMANCE_API_KEY', 'CONFORMANCE_API_KEY_OTHER_TEAM']).flatMap((k) => ['-e', k]),
     ...Object.entries(environment).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
     inv.image,
