@@ -118,7 +118,7 @@ function accountLines(report: Report): string[] {
     lines.push(
       `Left on the target: ${total} record${total === 1 ? '' : 's'} (${left.map(([k, v]) => `${k} ${v.count}`).join(', ')})${
         report.runId ? `, named with run id ${report.runId}` : ''
-      }; ids in conformance.json "leftovers"`,
+      }; ids and names in conformance.json "leftovers"`,
     );
   }
   const touched = (report.touched ?? []).filter((t) => !t.scratch);
