@@ -37,8 +37,12 @@ COPY --from=package /package /app
 RUN ["node", "-e", "require('node:fs').mkdirSync('/out', { mode: 0o1777 }); require('node:fs').chmodSync('/out', 0o1777)"]
 WORKDIR /
 USER 1000
+# The image's own reference, for the `docker run` replays its reports print: pass the tag it is
+# pushed under (--build-arg SUITE_IMAGE=registry.example.com/conformance-suite:1).
+ARG SUITE_IMAGE=conformance-suite:local
 ENV NODE_ENV=production \
-    HOME=/tmp
+    HOME=/tmp \
+    SUITE_IMAGE_REF=${SUITE_IMAGE}
 ENTRYPOINT ["node", "/app/bin/conformance.js", "run"]
 
 # The mock. It listens on 127.0.0.1 only, here too: mock/container-relay.ts starts it on the

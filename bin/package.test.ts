@@ -135,6 +135,38 @@ describe.sequential('the package as installed from its tarball', () => {
     stopGroup(mock.pid!, 'SIGTERM');
   });
 
+  test('a model-based failure: the printed replay is `npx conformance run`, and reproduces it alone in a folder of its own', { timeout: 300_000 }, async () => {
+    expect(installError).toBe('');
+    const { start } = await import('../mock/index.js');
+    const mock = await start({ fault: 'patch-not-persisted', seed: 13 });
+    try {
+      const out = join(project, 'model');
+      const first = await exec('npx', ['conformance', 'run', '--only', 'EP-PATCH-PERSISTS', '--seed', '4242', '--report-dir', out], project,
+        userEnv(mock.settings), 240_000);
+      expect(first.code, first.stderr.slice(-2000)).toBe(1);
+      type Cause = { id: string; message: string; failure: { check: string; path: string | null; replay?: string; }; };
+      const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { runId: string; causes: Cause[]; };
+      const report = read(out);
+      const cause = report.causes.find((c) => c.failure.check.startsWith('model-based:') && c.failure.path)!;
+      expect(cause, JSON.stringify(report.causes.map((c) => c.failure.check.slice(0, 30)))).toBeDefined();
+      // the non-secret settings go along as assignments (the same as the environment here); then the command
+      const command = cause.failure.replay!.slice(cause.failure.replay!.indexOf('npx conformance run '));
+      const words = (command.match(/'(?:[^']|'\\'')*'|\S+/g) ?? []).map((w) => w.replace(/^'|'$/g, '').replace(/'\\''/g, "'"));
+      expect(words.slice(0, 3)).toEqual(['npx', 'conformance', 'run']);
+      expect(words).toEqual(expect.arrayContaining(['--check', cause.failure.check, '--path', cause.failure.path!, '--report-dir', `model/again-${cause.id}`]));
+      const replay = await exec('npx', words.slice(1), project, userEnv(mock.settings), 240_000);
+      expect(replay.code, replay.stderr.slice(-2000)).toBe(1);
+      const replayed = read(join(project, 'model', `again-${cause.id}`));
+      const named = (text: string, runId: string) => text.split(runId).join('<run id>');
+      expect(replayed.causes.map((c) => [named(c.message, replayed.runId), c.failure.path])).toEqual([[
+        named(cause.message, report.runId),
+        cause.failure.path,
+      ]]);
+    } finally {
+      await mock.close();
+    }
+  });
+
   test('a target whose optional package is not installed is a misconfiguration, exit 2', { timeout: 60_000 }, async () => {
     expect(installError).toBe('');
     const run = await exec('npx', ['conformance', 'run', '--image', 'conformance-mock:local'], project);

@@ -122,6 +122,12 @@ describe('preflight: a wrong setup is one line and exit 2, well within 30 s', ()
     expect(o.stdout.trim()).toBe('');
     expect(o.stderr).not.toContain('not-a-key-a');
     expect(o.ms).toBeLessThan(30_000);
+    // CI still gets a test result: the reports say why nothing was checked, and hold no key
+    expect(o.report?.stopped).toMatchObject({ cause: 'preflight', code: 'key_rejected' });
+    expect(o.report?.errors.map((e) => e.message).join('\n')).toContain('key_rejected');
+    expect(o.junit).toMatch(/<testsuites name="conformance" [^>]*errors="1"/);
+    expect(o.junit).toContain('preflight failed [key_rejected]');
+    expect(JSON.stringify(o.report) + o.junit).not.toContain('not-a-key-a');
   }, 60_000);
 
   test('a closed port', async () => {
@@ -281,6 +287,12 @@ describe('a run that cannot go on stops, cleans up and says why', () => {
       expect(o.code, o.stdout.slice(-3000) + o.stderr).toBe(130);
       expect(o.report?.stopped).toMatchObject({ cause: 'interrupted', message: `interrupted by ${sig}` });
       expect(o.junit).toMatch(/<error message="/);
+      // the checks it kept from running are skipped in junit.xml as in conformance.json: one count, one word
+      const skipped = o.report!.requirements.flatMap((r) => r.checks).filter((c, i, all) =>
+        c.status === 'skipped' && all.findIndex((x) => x.name === c.name) === i
+      );
+      expect(o.junit).not.toContain('type="NotRun"');
+      expect(o.junit).toMatch(new RegExp(`<testsuites name="conformance" [^>]*skipped="${skipped.length}"`));
       const left = Object.keys(o.report?.leftovers ?? {});
       expect(left.filter((k) => !['organizations', 'employees', 'captures'].includes(k)), JSON.stringify(o.report?.leftovers)).toEqual([]);
       expect(o.report!.touched!.every((t) => t.restored === true)).toBe(true);

@@ -2,6 +2,7 @@
 // any of its inputs changed since it was built, so an edited source is never run stale:
 //
 //   node build/run.mjs <entry> [args...]      e.g. node build/run.mjs cli mock --port 4010
+//   node build/run.mjs --build                dist/ built when missing or stale (nothing in the installed package)
 //
 // The check stats the inputs listed in dist/manifest.json (about a hundred files, a few
 // milliseconds). A rebuild runs build/bundle.mjs in a child process, one process at a time
@@ -133,6 +134,12 @@ export async function runEntry(entry, args) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const [entry, ...args] = process.argv.slice(2);
+  // `npm ci` in the work tree (the `prepare` script): dist/ built when it is missing or stale. The
+  // installed package ships this file but not the build, and has nothing to do.
+  if (entry === '--build') {
+    if (BUILDS) freshManifest();
+    process.exit(0);
+  }
   if (!entry) {
     process.stderr.write('usage: node build/run.mjs <entry> [args...]\n');
     process.exit(2);

@@ -9,6 +9,8 @@ export interface HttpRequestRecord {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** The file part of a multipart upload: its filename, size and type (the bytes are never kept). */
+  file?: { name: string; size: number; contentType: string; };
 }
 
 export interface HttpResponseRecord {
@@ -60,6 +62,31 @@ export interface Finding {
   excerpt?: string;
 }
 
+/**
+ * One request that built the state a failing request read: a create, an upload, a change or a
+ * deletion the check sent before it, of the records that request names (by id, directly or
+ * through the records those name).
+ */
+export interface StateStep {
+  /** What it did in a few words: `POST /attachments: upload "名前.bin" (65 bytes)`. */
+  summary: string;
+  request: HttpRequestRecord;
+  status?: number;
+  /** The id of the record it created, when it created one (a reproduction reads the new id there). */
+  created?: string;
+  curl: string;
+}
+
+/** One value a comparison found different: its path in the compared value, what came and what was expected. */
+export interface Difference {
+  /** Dotted path (`employee.first_name`, `addresses[0].city`); empty for the whole value. */
+  path: string;
+  /** JSON text of the value seen; absent when the field was missing. */
+  got?: string;
+  /** JSON text of the value expected; absent when the field was not expected. */
+  expected?: string;
+}
+
 export interface CheckFailureMeta {
   message: string;
   request?: HttpRequestRecord;
@@ -78,6 +105,10 @@ export interface CheckFailureMeta {
   finding?: string;
   /** The part of the response body around what is wrong. */
   excerpt?: string;
+  /** The requests that built the state the failing request read, in the order sent. */
+  state?: StateStep[];
+  /** For a comparison: the values that differ, by path. */
+  differences?: Difference[];
 }
 
 /** The tables of the coverage table (suites/harness/table.ts), in the order reports show them. */

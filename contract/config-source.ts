@@ -25,6 +25,7 @@ export const settingNames: readonly string[] = Object.keys(schema.properties);
 export const environmentOnlyNames = [
   'CONFORMANCE_CONFIG',
   'CONFORMANCE_REPLAY_PATH',
+  'CONFORMANCE_CHECK',
   'CONFORMANCE_VERBOSE',
   'CONFORMANCE_MOCK_READINGS',
   'CONFORMANCE_MOCK_DIRECT_READS',

@@ -13,7 +13,7 @@ export type RecordKind = 'assignment' | 'attachment' | 'file' | 'organization' |
 
 export type JournalEvent =
   /** A record the run created; `deletable: false` when the API offers no way to delete it. */
-  | { e: 'created'; kind: RecordKind; id: string; auth: KeyName; deletable: boolean; }
+  | { e: 'created'; kind: RecordKind; id: string; auth: KeyName; deletable: boolean; name?: string; }
   | { e: 'deleted'; id: string; }
   /** A record the run created and leaves behind, and why. */
   | { e: 'left'; kind: RecordKind; id: string; why: string; }
@@ -75,6 +75,7 @@ export function accountFor(events: readonly JournalEvent[]): RunAccounting {
     const entry = (leftovers[COLLECTION[c.kind]] ??= { count: 0, ids: [], why: [] });
     entry.count += 1;
     entry.ids.push(c.id);
+    if (c.name !== undefined) (entry.names ??= {})[c.id] = c.name;
     if (!entry.why.includes(why)) entry.why.push(why);
   }
   return { leftovers, touched: [...touched.values()], requests, ...(stopped ? { stopped } : {}) };

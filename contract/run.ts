@@ -22,7 +22,8 @@ export interface RunStop {
 }
 
 export interface Leftovers {
-  [collection: string]: { count: number; ids: string[]; why: string[]; };
+  /** `names`: the name a person sees each record by (its run id in it), by id, where the run saw it. */
+  [collection: string]: { count: number; ids: string[]; why: string[]; names?: Record<string, string>; };
 }
 
 export interface TouchedRecord {

@@ -142,7 +142,7 @@ describe('buildReport', () => {
     const mock = { fault: 'field-mistyped', deprecate: ['listCvs'], readings: [] };
     const r = buildReport(fakeInput({ mock }));
     expect(byId(r, 'LIST-CURSOR-UNDECODABLE').failures[0]?.replay).toBe(
-      'npm start -- --only LIST-CURSOR-UNDECODABLE,VER-CURSOR-400 --seed 7 --path 3:1:0 --fault field-mistyped --deprecate listCvs',
+      "npm start -- --only LIST-CURSOR-UNDECODABLE,VER-CURSOR-400 --check 'undecodable cursor answers 400 [LIST-CURSOR-UNDECODABLE, VER-CURSOR-400]' --seed 7 --path 3:1:0 --fault field-mistyped --deprecate listCvs",
     );
     expect(r.reproduce?.mock[1]).toMatch(
       /^MOCK_API_KEY_TEAM_A=\$CONFORMANCE_API_KEY .* npm run mock -- --port 4010 --seed 7 --fault field-mistyped --deprecate listCvs &$/,
@@ -152,7 +152,10 @@ describe('buildReport', () => {
       fakeInput({ mock, context: { ...fakeInput().context, target: { kind: 'deployment', baseUrl: 'https://staging.example.test' } } }),
     );
     expect(deployment.reproduce).toBeUndefined();
-    expect(byId(deployment, 'RES-PROJECT-SHAPE').failures[0]?.replay).toBe('npm start -- --only RES-PROJECT-SHAPE --seed 7');
+    // the failing check alone
+    expect(byId(deployment, 'RES-PROJECT-SHAPE').failures[0]?.replay).toBe(
+      "npm start -- --only RES-PROJECT-SHAPE --check 'GET /projects: every page matches the schema [RES-PROJECT-SHAPE]' --seed 7",
+    );
   });
 
   it('fills what it can without a run context', () => {

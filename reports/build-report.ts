@@ -5,6 +5,7 @@ import { buildCoverage, type CoverageCheck } from './coverage.js';
 import { AUDIT_CONCERN, auditEntry, findingFailure, foldFindings } from './findings.js';
 import { checkMeta } from './meta.js';
 import { type MockStart, mockStartLines, replayCommand, type ReplaySettings, type ReplayTarget } from './replay.js';
+import { reproduceFile } from './reproduce.js';
 import type {
   CatalogEntry,
   CheckMeta,
@@ -14,6 +15,7 @@ import type {
   ReportFailure,
   ReportRequirement,
   RequirementStatus,
+  RootCause,
   RunContext,
   RunError,
 } from './types.js';
@@ -175,6 +177,7 @@ export function buildReport(input: BuildInput): Report {
     outcomes.flatMap((o) => (o.failure.finding !== undefined && o.failure.cause ? [[o.failure.finding, o.failure.cause] as const] : [])),
   );
   for (const failures of auditFailures.values()) for (const f of failures) f.cause ??= causeOfFinding.get(f.finding!);
+  withCauseEvidence(outcomes, auditFailures, causes, replay, ctx.runId);
   for (const parts of byRequirement.values()) {
     for (const { entry } of parts) {
       if (entry.check.concern === AUDIT_CONCERN && entry.failure?.finding) entry.check.cause ??= causeOfFinding.get(entry.failure.finding);
@@ -279,4 +282,32 @@ function notRunReason(result: CheckResult, stopMessageText: string | undefined):
   if (typeof raw.notRun === 'string') return raw.notRun;
   if (!stopMessageText || (result.state !== 'skipped' && result.state !== 'pending')) return undefined;
   return typeof raw.skipReason === 'string' ? undefined : stopMessageText;
+}
+
+/**
+ * Once failures have their causes: each replay writes to a folder of its cause's own, and each
+ * cause whose failure has a request names the script that reproduces it (written with the report).
+ */
+function withCauseEvidence(
+  outcomes: readonly Outcome[],
+  auditFailures: ReadonlyMap<string, ReportFailure[]>,
+  causes: readonly RootCause[],
+  replay: ReplayTarget,
+  runId: string | null | undefined,
+): void {
+  for (const o of outcomes) {
+    if (!o.failure.cause || !o.failure.replay) continue;
+    // the failing check alone, not every check of its requirements: the same sequence, nothing else made
+    const command = replayCommand(replay, o.failed.length > 0 ? o.failed : [...o.failed, ...o.blocked], o.failure.path, o.failure.cause,
+      o.check.concern === AUDIT_CONCERN ? undefined : o.check.name);
+    if (command) o.failure.replay = command;
+  }
+  for (const [id, failures] of auditFailures) {
+    for (const f of failures) {
+      const ids = causes.find((c) => c.id === f.cause)?.failed ?? [id];
+      const command = f.cause && f.replay ? replayCommand(replay, ids.length ? ids : [id], null, f.cause) : undefined;
+      if (command) f.replay = command;
+    }
+  }
+  for (const c of causes) if (c.failure.request && c.failure.curl) c.failure.reproduce = reproduceFile(runId ?? undefined, c.id);
 }

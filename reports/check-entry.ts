@@ -43,6 +43,8 @@ export function toEntry(result: CheckResult, meta: CheckMeta, isSelected: (id: s
   if (f?.setup?.length) failure.setup = [...f.setup];
   if (f?.excerpt !== undefined) failure.excerpt = f.excerpt;
   if (f?.finding !== undefined) failure.finding = f.finding;
+  if (f?.differences?.length) failure.differences = f.differences.map((d) => ({ ...d }));
+  if (f?.state?.length) failure.state = f.state.map((s) => ({ ...s }));
   const concerned = f?.requirements?.filter((id) => meta.requirements.includes(id)) ?? [];
   const failed = blocked ? [] : concerned.length > 0 ? concerned : [...meta.requirements];
   return { check, failure, failed };

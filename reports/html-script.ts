@@ -20,8 +20,12 @@ export const script = `
   function transcriptRequest(r) { return r.method + ' ' + r.url + '\\n' + headers(r.headers) + (r.body !== undefined ? '\\n\\n' + r.body : ''); }
   function transcriptResponse(r) { return 'HTTP ' + r.status + '\\n' + headers(r.headers) + (r.body !== undefined ? '\\n\\n' + r.body : ''); }
   function block(label, text, cls) { return el('div', { className: cls || '' }, [el('div', { className: 'label', text: label }), el('pre', { text: text })]); }
+  function differenceText(d) { return (d.path || '(the value)') + ': ' + (d.got === undefined ? 'missing' : 'got ' + d.got) + ', ' + (d.expected === undefined ? 'not expected' : 'expected ' + d.expected); }
+  function differences(f) { return f.differences && f.differences.length ? block('what differs', f.differences.map(differenceText).join('\\n'), 'differences') : null; }
+  function stateSteps(f) { return f.state && f.state.length ? block('after these requests (the state the failing request read)', f.state.map(function (s) { return s.summary; }).join('\\n'), 'state') : null; }
+  function reproduceBlock(f) { return f.reproduce ? block('reproduce on the same target: the state, then the failing request (cleans up after itself)', 'sh ' + f.reproduce, 'reproduce-script') : null; }
   function evidence(f) {
-    var parts = [block('message', f.message, 'message')];
+    var parts = [block('message', f.message, 'message'), differences(f), stateSteps(f)].filter(Boolean);
     if (f.setup && f.setup.length) parts.push(block('in setup', f.setup.join(' › '), 'setup'));
     if (f.curl) parts.push(block('reproduce with curl (export CONFORMANCE_API_KEY first)', f.curl, 'curl'));
     if (f.request) parts.push(block('request', transcriptRequest(f.request), 'request'));
@@ -29,6 +33,7 @@ export const script = `
     if (f.response) parts.push(block('response', transcriptResponse(f.response), 'response'));
     if (f.seed !== null || f.path !== null) parts.push(block('fast-check', 'seed: ' + f.seed + (f.path !== null ? '\\npath: ' + f.path : ''), 'seed'));
     if (f.counterexample !== undefined) parts.push(block('shrunk counterexample', JSON.stringify(f.counterexample, null, 2), 'counterexample'));
+    if (f.reproduce) parts.push(reproduceBlock(f));
     if (f.replay) parts.push(block('run the check again', f.replay, 'replay'));
     return parts;
   }
@@ -41,7 +46,7 @@ export const script = `
   // A cause shows the exchange in brief (request line, status, start of the body) and its commands;
   // the full transcript is one click away.
   function compact(f) {
-    var parts = [];
+    var parts = [differences(f), stateSteps(f)].filter(Boolean);
     if (f.request) {
       // The part of the body around what is wrong, when the failure says where; else its start.
       var body = f.excerpt !== undefined ? f.excerpt : f.response && f.response.body !== undefined ? f.response.body : '';
@@ -49,6 +54,7 @@ export const script = `
       parts.push(block('request → response', brief, 'exchange'));
     }
     if (f.curl) parts.push(block('reproduce with curl (export CONFORMANCE_API_KEY first)', f.curl, 'curl'));
+    if (f.reproduce) parts.push(reproduceBlock(f));
     if (f.replay) parts.push(block('run the check again', f.replay, 'replay'));
     parts.push(el('details', { className: 'full' }, [el('summary', { text: 'full evidence: ' + f.check })].concat(evidence(f))));
     return parts;

@@ -134,7 +134,9 @@ function runAccountHtml(report: Report): string {
     const total = left.reduce((n, [, v]) => n + v.count, 0);
     const counts = left.map(([k, v]) => `${escapeHtml(k)} ${v.count}`).join(', ');
     const ids = left.map(([k, v]) =>
-      `<div><strong>${escapeHtml(k)}</strong> (${escapeHtml(v.why.join('; '))}): <code>${v.ids.map(escapeHtml).join(' ')}</code></div>`
+      `<div><strong>${escapeHtml(k)}</strong> (${escapeHtml(v.why.join('; '))}):<ul>${
+        v.ids.map((id) => `<li><code>${escapeHtml(id)}</code>${v.names?.[id] !== undefined ? ` ${escapeHtml(v.names[id])}` : ''}</li>`).join('')
+      }</ul></div>`
     )
       .join('');
     lines.push(

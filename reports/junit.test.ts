@@ -57,4 +57,19 @@ describe('junit.xml', () => {
   it('escapes markup and drops characters XML cannot carry', () => {
     expect(xmlEscape('<a href="x">&\u0001')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;\uFFFD');
   });
+
+  it('counts the checks an interruption kept from running as skipped, as the other reports do; a stop of the target as errors', () => {
+    const notRun = (report: ReturnType<typeof buildReport>, cause: 'interrupted' | 'deadline') => {
+      const checks = report.requirements.flatMap((r) => r.checks);
+      const first = checks.find((c) => c.status === 'skipped')!;
+      first.notRun = cause === 'interrupted' ? 'interrupted by SIGINT' : 'the deadline passed';
+      return renderJunit({ ...report, stopped: { cause, message: first.notRun } });
+    };
+    const interrupted = notRun(buildReport(fakeInput()), 'interrupted');
+    expect(interrupted).toMatch(/<testsuites name="conformance" tests="10" failures="4" errors="1" skipped="1"/);
+    expect(interrupted).toContain('<skipped message="needs CONFORMANCE_API_KEY_READ_ONLY"/>');
+    const deadline = notRun(buildReport(fakeInput()), 'deadline');
+    expect(deadline).toMatch(/<testsuites name="conformance" tests="10" failures="4" errors="2" skipped="0"/);
+    expect(deadline).toContain('type="NotRun"');
+  });
 });

@@ -57,12 +57,22 @@ function failureText(f: ReportFailure): string {
   return parts.join('\n\n');
 }
 
-function testcase(row: Row): string {
+/**
+ * Whether a check the stop kept from running is an error: when the target stopped answering or the
+ * deadline passed, the run could not do what it was asked. An interrupted run was stopped on
+ * purpose: its unfinished checks are skipped, as conformance.json, index.html and the terminal
+ * count them (the run's own error says it was interrupted).
+ */
+const notRunIsError = (report: Report) => report.stopped?.cause !== 'interrupted';
+
+function testcase(row: Row, report: Report): string {
   const { check } = row;
   const head = `    <testcase name="${xmlEscape(check.name)}" classname="${xmlEscape(check.concern)}" time="${(check.durationMs / 1000).toFixed(3)}"`;
   if (check.status === 'passed') return `${head}/>`;
   // Could not run (the run stopped): an error of the run, not a failure of the target.
-  if (check.notRun) return `${head}>\n      <error message="${xmlEscape(`not run: ${check.notRun}`)}" type="NotRun"/>\n    </testcase>`;
+  if (check.notRun && notRunIsError(report)) {
+    return `${head}>\n      <error message="${xmlEscape(`not run: ${check.notRun}`)}" type="NotRun"/>\n    </testcase>`;
+  }
   if (check.status === 'skipped') return `${head}>\n      <skipped message="${xmlEscape(check.reason ?? 'skipped')}"/>\n    </testcase>`;
   const f = row.failure;
   const message = f?.message.split('\n')[0] ?? 'check failed';
@@ -76,18 +86,19 @@ function testcase(row: Row): string {
 
 export function renderJunit(report: Report): string {
   const suites = [...rowsByConcern(report).entries()].map(([concern, rows]) => {
-    const count = (s: string) => rows.filter((r) => r.check.status === s && !r.check.notRun).length;
+    const notRun = notRunIsError(report) ? rows.filter((r) => r.check.notRun).length : 0;
+    const count = (s: string) => rows.filter((r) => r.check.status === s && !(r.check.notRun && notRunIsError(report))).length;
     const time = rows.reduce((t, r) => t + r.check.durationMs, 0) / 1000;
-    const attrs = `name="${xmlEscape(concern)}" tests="${rows.length}" failures="${count('failed')}" errors="${
-      count('blocked') + rows.filter((r) => r.check.notRun).length
-    }" skipped="${count('skipped')}" time="${time.toFixed(3)}"`;
-    return `  <testsuite ${attrs}>\n${rows.map(testcase).join('\n')}\n  </testsuite>`;
+    const attrs = `name="${xmlEscape(concern)}" tests="${rows.length}" failures="${count('failed')}" errors="${count('blocked') + notRun}" skipped="${
+      count('skipped')
+    }" time="${time.toFixed(3)}"`;
+    return `  <testsuite ${attrs}>\n${rows.map((r) => testcase(r, report)).join('\n')}\n  </testsuite>`;
   });
   const all = [...rowsByConcern(report).values()].flat();
   const failures = all.filter((r) => r.check.status === 'failed').length;
-  const skipped = all.filter((r) => r.check.status === 'skipped' && !r.check.notRun).length;
+  const skipped = all.filter((r) => r.check.status === 'skipped' && !(r.check.notRun && notRunIsError(report))).length;
   const blocked = all.filter((r) => r.check.status === 'blocked').length;
-  const notRun = all.filter((r) => r.check.notRun).length;
+  const notRun = notRunIsError(report) ? all.filter((r) => r.check.notRun).length : 0;
   // Problems of the run itself (a target that did not start, a run that stopped, a suite that did
   // not load) are <error> test cases too, so that a dashboard never shows such a run as green.
   const runErrors = report.errors.map((e, i) =>

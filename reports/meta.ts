@@ -1,5 +1,5 @@
 import { concernOf, parseCells } from '../contract/check.js';
-import type { Finding } from '../contract/check.js';
+import type { Difference, Finding, StateStep } from '../contract/check.js';
 import { isRecord } from '../contract/json.js';
 import type { CheckFailureMeta, CheckMeta, CheckResult, HttpRequestRecord, HttpResponseRecord, WarningMeta } from './types.js';
 
@@ -28,7 +28,38 @@ function stringMap(v: unknown): Record<string, string> {
 function request(v: unknown): HttpRequestRecord | undefined {
   if (!isRecord(v) || !str(v.method) || !str(v.url)) return undefined;
   const body = str(v.body);
-  return { method: v.method as string, url: v.url as string, headers: stringMap(v.headers), ...(body !== undefined ? { body } : {}) };
+  const file = isRecord(v.file) && str(v.file.name) !== undefined && int(v.file.size) !== undefined
+    ? { name: v.file.name as string, size: v.file.size as number, contentType: str(v.file.contentType) ?? 'application/octet-stream' }
+    : undefined;
+  return {
+    method: v.method as string,
+    url: v.url as string,
+    headers: stringMap(v.headers),
+    ...(body !== undefined ? { body } : {}),
+    ...(file ? { file } : {}),
+  };
+}
+
+function stateSteps(v: unknown): StateStep[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const steps = v.filter(isRecord).flatMap((s): StateStep[] => {
+    const req = request(s.request);
+    const [summary, curl, status, created] = [str(s.summary), str(s.curl), int(s.status), str(s.created)];
+    if (!req || !summary || !curl) return [];
+    return [{ summary, request: req, curl, ...(status !== undefined ? { status } : {}), ...(created !== undefined ? { created } : {}) }];
+  });
+  return steps.length ? steps : undefined;
+}
+
+function differences(v: unknown): Difference[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const ds = v.filter(isRecord).flatMap((d): Difference[] => {
+    const path = str(d.path);
+    if (path === undefined) return [];
+    const [got, expected] = [str(d.got), str(d.expected)];
+    return [{ path, ...(got !== undefined ? { got } : {}), ...(expected !== undefined ? { expected } : {}) }];
+  });
+  return ds.length ? ds : undefined;
 }
 
 function response(v: unknown): HttpResponseRecord | undefined {
@@ -53,6 +84,8 @@ function failure(v: unknown): CheckFailureMeta | undefined {
     setup: strings(v.setup),
     finding: str(v.finding),
     excerpt: str(v.excerpt),
+    state: stateSteps(v.state),
+    differences: differences(v.differences),
   };
 }
 

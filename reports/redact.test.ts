@@ -52,7 +52,8 @@ describe('no key in any written file', () => {
     expect(JSON.stringify(report)).toContain(PLANTED_KEY); // the fake really carries it
     await writeReport(dir, report, secretsFrom(input.context?.settings));
     const files = await readdir(dir);
-    expect(files.sort()).toEqual(['conformance.json', 'index.html', 'junit.xml']);
+    // the reproduction script of each cause is a written file too
+    expect(files.sort()).toEqual(['conformance.json', 'index.html', 'junit.xml', 'reproduce-run-C1.sh', 'reproduce-run-C2.sh']);
     for (const f of files) {
       const text = await readFile(join(dir, f), 'utf8');
       expect(text, f).not.toContain(PLANTED_KEY);

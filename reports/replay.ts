@@ -5,7 +5,8 @@
 // the run ends — the lines that start the same mock again: same seed, same port, same fault and
 // options. Its keys were random and are never shown; fixed keys take their place, and the curl
 // commands read them from the same $CONFORMANCE_API_KEY* variables.
-import { isAbsolute, join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 /** The bundled mock as the run started it (flags of `conformance mock`). */
 export interface MockStart {
@@ -34,6 +35,52 @@ export interface ReplaySettings {
   environment: Record<string, string>;
   /** Where the replayed run wrote its report; the replay writes beside it. */
   reportDir?: string;
+  /** How the suite was started: a replay is started the same way. Absent: from a clone. */
+  invocation?: Invocation;
+  /** The key settings the run had (names only): a container replay passes them on from the shell. */
+  keys?: string[];
+}
+
+/**
+ * How the suite was started: from a clone (`npm start`, `npm run cli -- run`), from the installed
+ * package (`npx conformance run`), or as the suite's container image (`docker run <image>`, with
+ * the bind mounts the container has, by their host path where /proc shows it).
+ */
+export type Invocation =
+  | { kind: 'clone'; script: 'start' | 'cli'; }
+  | { kind: 'package'; }
+  | { kind: 'image'; image: string; mounts: { host: string; container: string; }[]; network?: string; };
+
+/** Set in the suite's image (Dockerfile): the image's reference, for the replays it prints. */
+export const IMAGE_VARIABLE = 'SUITE_IMAGE_REF';
+
+/** The bind mounts of this container, from /proc/self/mountinfo: host path (the mount's root) and where it is mounted. */
+export function containerMounts(mountinfo?: string): { host: string; container: string; }[] {
+  let text = mountinfo;
+  try {
+    text ??= readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return [];
+  }
+  const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_m, o: string) => String.fromCharCode(parseInt(o, 8)));
+  return text.split('\n').flatMap((line) => {
+    const [left, right] = line.split(' - ');
+    const f = left?.split(' ') ?? [];
+    const fsType = right?.split(' ')[0] ?? '';
+    const [root, point] = [f[3], f[4]];
+    if (!root || !point || root === '/' || ['proc', 'sysfs', 'tmpfs', 'devpts', 'mqueue', 'cgroup', 'cgroup2', 'overlay'].includes(fsType)) return [];
+    // Docker's own files (resolv.conf, hostname, hosts) are bind mounts too.
+    if (/^\/etc\/(resolv\.conf|hostname|hosts)$/.test(point) || root.includes('/containers/')) return [];
+    return [{ host: unescape(root), container: unescape(point) }];
+  });
+}
+
+/** How this process was started, from its environment and where the suite's code is. */
+export function invocationOf(env: NodeJS.ProcessEnv, location: string, mounts: () => { host: string; container: string; }[] = containerMounts): Invocation {
+  const image = env[IMAGE_VARIABLE];
+  if (image) return { kind: 'image', image, mounts: mounts() };
+  if (location.includes(`${sep}node_modules${sep}`)) return { kind: 'package' };
+  return { kind: 'clone', script: env.npm_lifecycle_event === 'cli' ? 'cli' : 'start' };
 }
 
 /** Settings a replay sets itself (--only, --seed, --path, --report-dir) or that are no business of the target. */
@@ -43,6 +90,7 @@ const PER_RUN = new Set([
   'CONFORMANCE_EXCLUDE',
   'CONFORMANCE_SEED',
   'CONFORMANCE_REPLAY_PATH',
+  'CONFORMANCE_CHECK',
   'CONFORMANCE_REPORT_DIR',
   'CONFORMANCE_VERBOSE',
 ]);
@@ -50,7 +98,7 @@ const PER_RUN = new Set([
 const SECRET = /API_KEY|TOKEN|SECRET|PASSWORD/i;
 
 /** The replay settings of a run's environment; `cwd` makes the paths short where they can be. */
-export function replaySettings(env: NodeJS.ProcessEnv, reportDir: string | undefined, cwd = process.cwd()): ReplaySettings {
+export function replaySettings(env: NodeJS.ProcessEnv, reportDir: string | undefined, cwd = process.cwd(), invocation?: Invocation): ReplaySettings {
   const environment: Record<string, string> = {};
   for (const name of Object.keys(env).sort()) {
     const value = env[name];
@@ -61,15 +109,29 @@ export function replaySettings(env: NodeJS.ProcessEnv, reportDir: string | undef
     const r = relative(cwd, path);
     return r && !r.startsWith('..') && !isAbsolute(r) ? r : path;
   };
+  const keys = Object.keys(env).filter((name) => /^CONFORMANCE_API_KEY/.test(name) && env[name]).sort();
+  const inImage = invocation?.kind === 'image';
   return {
-    ...(env.CONFORMANCE_CONFIG ? { config: shown(env.CONFORMANCE_CONFIG) } : {}),
+    // In a container the paths are the container's: they are given as such.
+    ...(env.CONFORMANCE_CONFIG ? { config: inImage ? env.CONFORMANCE_CONFIG : shown(env.CONFORMANCE_CONFIG) } : {}),
     environment,
-    ...(reportDir ? { reportDir: shown(reportDir) } : {}),
+    ...(reportDir ? { reportDir: inImage ? reportDir : shown(reportDir) } : {}),
+    ...(invocation && invocation.kind !== 'clone' ? { invocation } : invocation?.kind === 'clone' && invocation.script !== 'start' ? { invocation } : {}),
+    ...(keys.length ? { keys } : {}),
   };
 }
 
-/** Where a replay writes: beside the report it replays (a folder inside its folder), never over it. */
-export const replayReportDir = (reportDir: string): string => join(reportDir, 'again');
+/** A replay's folder: `again-<cause>`, one per cause. */
+const AGAIN = /^again(-|$)/;
+
+/**
+ * Where a replay writes: a folder of its own per cause inside the report's folder, never over it;
+ * the replays of a replay go beside it (`out/again-C1` → `out/again-C2`), not inside it.
+ */
+export const replayReportDir = (reportDir: string, cause?: string): string => {
+  const name = cause ? `again-${cause}` : 'again';
+  return AGAIN.test(basename(reportDir)) ? join(dirname(reportDir), name) : join(reportDir, name);
+};
 
 /** Fixed keys for a restarted mock: throwaway values, the same on every report. */
 export const REPLAY_KEYS = {
@@ -100,17 +162,44 @@ export function mockStartLines(t: ReplayTarget): string[] | undefined {
   const flags = ['--port', port, '--seed', String(t.seed), ...mockFlags(t.mock!)].map(shellWord).join(' ');
   return [
     `export ${keys.map(([variable, [, value]]) => `${variable}=${value}`).join(' ')}`,
-    `${keys.map(([variable, [mockVariable]]) => `${mockVariable}=$${variable}`).join(' ')} npm run mock -- ${flags} &`,
+    `${keys.map(([variable, [mockVariable]]) => `${mockVariable}=$${variable}`).join(' ')} ${
+      t.settings?.invocation && t.settings.invocation.kind !== 'clone' ? 'npx conformance mock' : 'npm run mock --'
+    } ${flags} &`,
   ];
 }
 
+/** The words that start the suite the way the replayed run was started. */
+function starter(t: ReplayTarget, environment: Record<string, string>): { words: string[]; assignments: boolean; } {
+  const inv = t.settings?.invocation;
+  if (inv?.kind === 'package') return { words: ['npx', 'conformance', 'run'], assignments: true };
+  if (inv?.kind === 'clone' && inv.script === 'cli') return { words: ['npm', 'run', 'cli', '--', 'run'], assignments: true };
+  if (inv?.kind !== 'image') return { words: ['npm', 'start', '--'], assignments: true };
+  const loopback = t.baseUrl !== null && /^https?:\/\/(127\.|localhost|\[::1\])/.test(t.baseUrl);
+  const reportDir = t.settings?.reportDir;
+  const words = [
+    'docker',
+    'run',
+    '--rm',
+    ...(loopback ? ['--network', 'host'] : []),
+    ...inv.mounts.flatMap((m) => ['-v', `${m.host}:${m.container}`]),
+    // a report folder no mount shows (its host path unknown here) is mounted from the working directory
+    ...(reportDir && !inv.mounts.some((m) => reportDir === m.container || reportDir.startsWith(`${m.container}/`)) ? ['-v', `"$PWD/out":${reportDir}`] : []),
+    ...(t.settings?.keys ?? ['CONFORMANCE_API_KEY', 'CONFORMANCE_API_KEY_OTHER_TEAM']).flatMap((k) => ['-e', k]),
+    ...Object.entries(environment).flatMap(([name, value]) => ['-e', `${name}=${value}`]),
+    inv.image,
+  ];
+  return { words, assignments: false };
+}
+
 /**
- * `npm start -- …` running the checks of `ids` again with the run's seed (and a fast-check path),
- * against the run's target: its settings file and target settings go along, a bundled mock is
- * asked for outright (keys exported for the mock's curl lines would otherwise refuse the run), and
- * the report goes beside the replayed one.
+ * The command running the checks of `ids` again with the run's seed (and a fast-check path),
+ * started as the replayed run was (`npm start --` from a clone, `npx conformance run` from the
+ * package, `docker run` of the same image with its mounts and settings), against the run's
+ * target: its settings file and target settings go along, a bundled mock is asked for outright
+ * (keys exported for the mock's curl lines would otherwise refuse the run), and the report goes
+ * to a folder of the cause's own beside the replayed one.
  */
-export function replayCommand(t: ReplayTarget, ids: readonly string[], path: string | null): string | undefined {
+export function replayCommand(t: ReplayTarget, ids: readonly string[], path: string | null, cause?: string, check?: string): string | undefined {
   if (t.seed === null || ids.length === 0) return undefined;
   const s = t.settings;
   const environment = { ...s?.environment };
@@ -120,13 +209,15 @@ export function replayCommand(t: ReplayTarget, ids: readonly string[], path: str
     ...(s?.config ? ['--config', s.config] : []),
     '--only',
     ids.join(','),
+    ...(check ? ['--check', check] : []),
     '--seed',
     String(t.seed),
     ...(path ? ['--path', path] : []),
-    ...(s?.reportDir ? ['--report-dir', replayReportDir(s.reportDir)] : []),
+    ...(s?.reportDir ? ['--report-dir', replayReportDir(s.reportDir, cause)] : []),
   ];
   // A run started from flags alone (the mock's options) carries them only as flags when no environment was read.
   if (!s && restartable(t)) args.push(...mockFlags(t.mock!));
-  const assignments = Object.entries(environment).map(([name, value]) => `${name}=${shellWord(value)}`);
-  return [...assignments, 'npm start --', ...args.map(shellWord)].join(' ');
+  const start = starter(t, environment);
+  const assignments = start.assignments ? Object.entries(environment).map(([name, value]) => `${name}=${shellWord(value)}`) : [];
+  return [...assignments, ...start.words.map((w) => (w.startsWith('"') ? w : shellWord(w))), ...args.map(shellWord)].join(' ');
 }

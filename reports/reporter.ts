@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { UserConsoleLog } from 'vitest';
 import type { Reporter, SerializedError, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node';
 import { readSources } from '../contract/config-source.js';
@@ -10,7 +11,7 @@ import { colourWanted, type Paint, paint } from './colour.js';
 import { mockStart } from './mock-start.js';
 import { type CheckOutcome, Progress, type ProgressStream } from './progress.js';
 import { redactString, type Secret, secretsFrom, secretsFromConfigFile } from './redact.js';
-import { replaySettings } from './replay.js';
+import { invocationOf, replaySettings } from './replay.js';
 import { renderTerminalSummary } from './terminal.js';
 import type { CheckResult, RunError } from './types.js';
 import { verdictOf } from './verdict.js';
@@ -159,7 +160,8 @@ export class ConformanceReporter implements Reporter {
       seed: seedText !== undefined && /^-?\d+$/.test(seedText) ? Number(seedText) : null,
       errors: runErrors(modules, unhandled, reason),
       ...(mock ? { mock } : {}),
-      replay: replaySettings(process.env, this.options.dir),
+      // where this code is (a clone, or an installed package) says how the suite was started
+      replay: replaySettings(process.env, this.options.dir, process.cwd(), invocationOf(process.env, fileURLToPath(import.meta.url))),
     });
     let paths: Awaited<ReturnType<typeof writeReport>>;
     try {

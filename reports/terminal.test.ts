@@ -63,7 +63,7 @@ describe('the terminal summary', () => {
     expect(block).toContain('request  GET http://127.0.0.1:4010/api/public/v1/projects?limit=1');
     expect(block).toMatch(/response 200 \{"data":\[\{"id":"[^"]+","title":4711/);
     expect(block).toContain(`curl     curl -sS -i -X GET 'http://127.0.0.1:4010/api/public/v1/projects?limit=1'`);
-    expect(block).toContain('again    npm start -- --only RES-PROJECT-SHAPE --seed 7 --fault field-mistyped --deprecate listCvs');
+    expect(block).toMatch(/again {4}npm start -- --only RES-PROJECT-SHAPE --check '[^']+' --seed 7 --fault field-mistyped --deprecate listCvs/);
   });
 
   it('says how to start the same mock for the curl lines', () => {
@@ -150,5 +150,32 @@ describe('progress', () => {
     p.fileFinished('suites/a.test.ts');
     p.clear();
     expect(out).toBe('\r\u001b[Kconformance 1/2 requirements checked\r\u001b[Kconformance 1/2 requirements checked\r\u001b[K');
+  });
+
+  it('leads a cause with what differs and the requests that built what it read, before the request; names its script', () => {
+    const r = structuredClone(report);
+    const f = r.causes![0]!.failure;
+    f.differences = [{ path: 'employee.first_name', got: '"Ann"', expected: '"Anna"' }];
+    const upload = {
+      method: 'POST',
+      url: 'http://127.0.0.1:4010/api/public/v1/attachments',
+      headers: {},
+      file: { name: 'Zoë 東京.bin', size: 65, contentType: 'application/octet-stream' },
+    };
+    f.state = [{
+      summary: 'POST /attachments: upload "Zoë 東京.bin" (65 bytes, application/octet-stream) → 201',
+      request: upload,
+      status: 201,
+      created: 'a1',
+      curl: 'curl …',
+    }];
+    f.reproduce = 'reproduce-cfm-1-C1.sh';
+    const block = renderTerminalSummary(r, { paint: paint(false), paths }).split(/\n(?=\d+\. )/)[1]!.split('\n');
+    const at = (prefix: string) => block.findIndex((l) => l.trimStart().startsWith(prefix));
+    expect(block[at('differs')]).toBe('   differs  employee.first_name: got "Ann", expected "Anna"');
+    expect(block[at('after')]).toContain('upload "Zoë 東京.bin" (65 bytes');
+    expect(at('differs')).toBeLessThan(at('after'));
+    expect(at('after')).toBeLessThan(at('request'));
+    expect(block[at('script')]).toContain('sh out/reproduce-cfm-1-C1.sh');
   });
 });

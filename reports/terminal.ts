@@ -1,7 +1,8 @@
+import { dirname, join } from 'node:path';
 import { headline } from './causes.js';
 import type { Paint } from './colour.js';
 import { COUNTED_OUTCOMES } from './coverage.js';
-import type { Report, ReportCheck, RootCause } from './types.js';
+import type { Difference, Report, ReportCheck, RootCause } from './types.js';
 import { verdictOf } from './verdict.js';
 
 // The end-of-run summary a person reads first: the verdict in words (conforms, does not conform,
@@ -87,7 +88,7 @@ function coverageLine(report: Report, p: Paint): string | undefined {
   return `coverage: ${parts.join(' · ')} (why, cell by cell: the report's Coverage)`;
 }
 
-function causeLines(c: RootCause, n: number, p: Paint): string[] {
+function causeLines(c: RootCause, n: number, p: Paint, dir?: string): string[] {
   const f = c.failure;
   const label = (s: string) => p.dim(s.padEnd(9));
   const lines = [`${p.bold(`${n}.`)} ${p.bold(cut(headline(c.message), 240))}`];
@@ -98,10 +99,17 @@ function causeLines(c: RootCause, n: number, p: Paint): string[] {
     lines.push(`   ${label('blocked')}${p.yellow(`${plural(c.blocked.length, 'requirement')}${checks}`)}${via}`);
   } else if (c.setup.length) lines.push(`   ${label('in setup')}${c.setup.join(', ')}`);
   if (c.seenIn?.length) lines.push(`   ${label('seen in')}${c.responses ?? 1} response${c.responses === 1 ? '' : 's'} of ${idList(c.seenIn, 4)}`);
+  for (const d of (f.differences ?? []).slice(0, DIFFERENCES_SHOWN)) lines.push(`   ${label('differs')}${cut(differenceText(d), 240)}`);
+  if ((f.differences?.length ?? 0) > DIFFERENCES_SHOWN) lines.push(`   ${label('')}… ${f.differences!.length - DIFFERENCES_SHOWN} more in the report`);
+  // The requests that made what the failing request read: an upload's filename may be the trigger.
+  for (const s of f.state ?? []) lines.push(`   ${label('after')}${cut(s.summary, 240)}`);
   if (f.request) lines.push(`   ${label('request')}${f.request.method} ${f.request.url}`);
   if (f.response) lines.push(`   ${label('response')}${f.response.status} ${f.excerpt ?? cut(one(f.response.body ?? ''), BODY_BYTES)}`);
   if (f.curl) lines.push(`   ${label('curl')}${f.curl}`);
   if (f.counterexample !== undefined) lines.push(`   ${label('input')}${cut(JSON.stringify(f.counterexample), 200)}`);
+  if (f.reproduce) {
+    lines.push(`   ${label('script')}sh ${dir ? join(dir, f.reproduce) : f.reproduce}  (builds the state again, sends the failing request, cleans up)`);
+  }
   if (f.replay) lines.push(`   ${label('again')}${f.replay}`);
   return lines;
 }
@@ -143,7 +151,7 @@ export function renderTerminalSummary(report: Report, o: TerminalOptions): strin
   const shown = causes.slice(0, o.maxCauses ?? 8);
   if (shown.length) {
     lines.push('', p.bold(`${plural(causes.length, 'root cause')}, most requirements first:`));
-    shown.forEach((c, i) => lines.push('', ...causeLines(c, i + 1, p)));
+    shown.forEach((c, i) => lines.push('', ...causeLines(c, i + 1, p, o.paths ? dirname(o.paths.json) : undefined)));
     if (causes.length > shown.length) lines.push('', `… ${plural(causes.length - shown.length, 'more root cause')} in the report.`);
     if (report.reproduce) {
       lines.push('', p.bold('The mock of this run is gone; start the same one (seed, port, options) to use the curl lines:'),
@@ -162,4 +170,14 @@ export function renderTerminalSummary(report: Report, o: TerminalOptions): strin
   if (o.paths) lines.push('', `Reports: ${o.paths.html}`, `         ${o.paths.json}`, `         ${o.paths.junit}`);
   lines.push('');
   return lines.join('\n');
+}
+
+/** How many differences a cause shows in the terminal; the report has them all. */
+const DIFFERENCES_SHOWN = 5;
+
+/** `employee.first_name: got "A" expected "B"`. */
+export function differenceText(d: Difference): string {
+  return `${d.path || '(the value)'}: ${d.got === undefined ? 'missing' : `got ${d.got}`}, ${
+    d.expected === undefined ? 'not expected' : `expected ${d.expected}`
+  }`;
 }

@@ -9,9 +9,19 @@ export type Level = 'must' | 'implied' | 'not-testable';
 export type CheckStatus = 'passed' | 'failed' | 'blocked' | 'skipped';
 export type RequirementStatus = CheckStatus | 'not-testable';
 
-export type { CellPlan, CheckFailureMeta, CheckMeta, Finding, HttpRequestRecord, HttpResponseRecord, Warning as WarningMeta } from '../contract/check.js';
+export type {
+  CellPlan,
+  CheckFailureMeta,
+  CheckMeta,
+  Difference,
+  Finding,
+  HttpRequestRecord,
+  HttpResponseRecord,
+  StateStep,
+  Warning as WarningMeta,
+} from '../contract/check.js';
 export type { ReportedTargetKind as TargetKind, RunContext } from '../contract/run.js';
-import type { CellReason, HttpRequestRecord, HttpResponseRecord } from '../contract/check.js';
+import type { CellReason, Difference, HttpRequestRecord, HttpResponseRecord, StateStep } from '../contract/check.js';
 import type { ReportedTargetKind } from '../contract/run.js';
 
 /** One finished vitest test case, reduced to what the report needs. */
@@ -70,6 +80,12 @@ export interface ReportFailure {
   excerpt?: string;
   /** The key of the audit's finding this failure is, or was blocked by. */
   finding?: string;
+  /** For a comparison: the values that differ, by path; shown before the bodies. */
+  differences?: Difference[];
+  /** The requests that built the state the failing request read (creates, uploads, changes), in the order sent. */
+  state?: StateStep[];
+  /** The shell script, in the report's folder, that builds that state again and sends the failing request. */
+  reproduce?: string;
 }
 
 export interface ReportRequirement {
@@ -199,7 +215,7 @@ export interface Report {
   /** HTTP requests the checks and their cleanup sent to the target. */
   requests?: number;
   /** Records the run created and leaves behind: the API offers no way to delete them, or deleting failed. */
-  leftovers?: Record<string, { count: number; ids: string[]; why: string[]; }>;
+  leftovers?: Record<string, { count: number; ids: string[]; why: string[]; names?: Record<string, string>; }>;
   /** Pre-existing records the run changed, and whether each is back exactly as found (apart from updated_at). */
   touched?: { resource: string; id: string; auth: string; scratch: boolean; restored: boolean | null; differences: string[]; }[];
   /** The coverage table: absent in reports written before it existed, and when the run never resolved its target. */

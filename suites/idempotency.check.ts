@@ -5,10 +5,11 @@ import type { Rec } from '../contract/json.js';
 import type { PathSetting } from '../contract/settings.js';
 import { EXTENSION_SETTINGS, operations } from '../specs/surface.js';
 import { expectEveryView } from './harness/agreement.js';
-import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
+import { ensure, expectStatus, fail, failDiffering, is2xx } from './harness/assert.js';
 import { exercised, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
+import { differencesOf } from './harness/differences.js';
 import { expectSameBytes } from './harness/downloads.js';
 import { type Operation, operationNamed, recordKind } from './harness/operations.js';
 import { expectErrorEnvelope, expectPage, expectResource } from './harness/problems.js';
@@ -40,6 +41,13 @@ const withoutVolatile = (body: unknown) => canonical(JSON.parse(JSON.stringify(b
 
 /** A replay of `first`: the same status and body. */
 const replays = (again: ApiResponse, first: ApiResponse) => again.status === first.status && withoutVolatile(again.body) === withoutVolatile(first.body);
+const bodyOfAnswer = (res: ApiResponse): unknown => JSON.parse(JSON.stringify(res.body ?? null, (k, v) => (k === 'request_id' ? undefined : v)));
+/** Fails unless `again` replays `first`: what differs leads (status, then the body's fields by path). */
+function expectReplays(again: ApiResponse, first: ApiResponse, what: string): void {
+  if (replays(again, first)) return;
+  const status = again.status === first.status ? [] : [{ path: 'status', got: String(again.status), expected: String(first.status) }];
+  failDiffering(what, [...status, ...differencesOf(bodyOfAnswer(again), bodyOfAnswer(first), 'body')], again);
+}
 
 check([
   'IDEM-HEADER-ACCEPTED',
@@ -97,7 +105,7 @@ check([
   expectStatus(first, '2xx', 'first POST /assignments');
   const second = await postAssignment(c, body, 'team', key);
   ensure(second.status === first.status, `the retry answered ${second.status}, the first ${first.status}`, second);
-  ensure(replays(second, first), 'the retry answered another body than the first request', second);
+  expectReplays(second, first, 'the retry answered another body than the first request');
   const records = await assignmentsOf(c, employee.id);
   ensure(records.length === 1, `${records.length} assignments exist after a replayed create`);
 }, { mutates: true });
@@ -129,7 +137,7 @@ check([
   c.reading('idempotency.reused-key-other-body', replay ? 'replays the first answer' : String(second.status));
   // The refusal leaves the key as it was: the first request, sent again, still replays.
   const third = await postAssignment(c, { employee_id: employee.id, project_id: project.id, role: 'first' }, 'team', key);
-  ensure(replays(third, first), `after the refused reuse, the first request sent again answered ${third.status}, not a replay of the first answer`, third);
+  expectReplays(third, first, `after the refused reuse, the first request sent again answered ${third.status}, not a replay of the first answer`);
   const records = await assignmentsOf(c, employee.id);
   ensure(records.length === 1, `${records.length} assignments exist after a reused key`);
 }, { mutates: true });
@@ -212,7 +220,7 @@ check([
     expectStatus(first, '2xx', 'first upload');
     const second = await send(key);
     ensure(second.status === first.status, `the retry answered ${second.status}, the first ${first.status}`, second);
-    ensure(replays(second, first), 'the retry answered another body than the first upload', second);
+    expectReplays(second, first, 'the retry answered another body than the first upload');
   }
   const listed = expectPage(await attachmentsOf(c, entity), 'attachment').data;
   ensure(listed.length === 1, `${listed.length} attachments exist after a replayed upload`);
@@ -237,7 +245,7 @@ check([
     expectErrorEnvelope(second, 'the 422 body');
     // The refusal leaves no trace: the first file, sent again with the key, still replays its answer.
     const third = await send(key, 1);
-    ensure(replays(third, first), `after the 422, the first file sent again answered ${third.status}, not a replay of the first answer`, third);
+    expectReplays(third, first, `after the 422, the first file sent again answered ${third.status}, not a replay of the first answer`);
   }
   const listed = expectPage(await attachmentsOf(c, entity), 'attachment').data;
   ensure(listed.length === 1, `${listed.length} attachments exist after a refused retry`);
@@ -275,7 +283,7 @@ const retriedOnce = (op: Operation) => async (c: CheckContext): Promise<void> =>
   const again = async (first: ApiResponse, sendIt: () => Promise<ApiResponse>, what: string) => {
     const second = await sendIt();
     if (!replays(second, first)) {
-      fail(`${what} sent again with the same key answered ${second.status}, not a replay of the first answer (${first.status})`, second);
+      expectReplays(second, first, `${what} sent again with the same key answered ${second.status}, not a replay of the first answer (${first.status})`);
     }
   };
   if (live.kind === 'create') {

@@ -15,7 +15,7 @@ import { check, type CheckContext } from './harness/check.js';
 import type { ApiResponse } from './harness/client.js';
 import { type Operation, recordKind, servedOperations } from './harness/operations.js';
 import { expectResource } from './harness/problems.js';
-import { property } from './harness/property.js';
+import { modelCommands, property } from './harness/property.js';
 import { filledBody } from './harness/records.js';
 import { bodyOf, patchTarget, send, type Sent, shownOf } from './harness/subjects.js';
 import { type TeamB, teamB } from './harness/team-b.js';
@@ -291,7 +291,7 @@ check([
       fc.constant(new OtherTeamKey()),
       ...(foreign.length ? [fc.tuple(fc.constantFrom(...foreign), fc.nat(), fc.boolean()).map(([res, n, ref]) => new Foreign(res, n, ref))] : []),
     ];
-    await property(fc.commands(commands, { maxCommands: c.settings.statefulSteps, size: 'max' }), async (cmds) => {
+    await property(modelCommands(commands, { maxCommands: c.settings.statefulSteps, size: 'max' }), async (cmds) => {
       // the scratch project as it is now: an earlier run changed it
       const project = start ? expectResource(await c.api.send({ method: 'GET', path: `/projects/${start.id}` }), 'project') : undefined;
       const model: Model = { live: new Map(project ? [[String(project.id), { resource: 'projects', record: project }]] : []), gone: new Map() };

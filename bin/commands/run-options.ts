@@ -8,6 +8,7 @@ export const runFlags = {
   only: { type: 'string', multiple: true },
   exclude: { type: 'string', multiple: true },
   path: { type: 'string' },
+  check: { type: 'string' },
   verbose: { type: 'boolean' },
   seed: { type: 'string' },
   'read-only': { type: 'boolean' },
@@ -47,9 +48,13 @@ export function planRun(argv: readonly string[], cwd: string): RunPlan | { error
   const exclude = list(v.exclude).map((p) => p.toUpperCase());
   if (exclude.length > 0) env.CONFORMANCE_EXCLUDE = exclude.join(',');
   if (v.path !== undefined) {
-    if (!/^\d+(:\d+)*$/.test(v.path)) return { error: `--path must be a fast-check path such as 3:1:0, got '${v.path}'` };
+    // a model-based failure's path carries the replay path of its commands after an @
+    if (!/^\d+(:\d+)*(@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/.test(v.path)) {
+      return { error: `--path must be a fast-check path such as 3:1:0 (or 3:1@AB:C for a model-based run), got '${v.path}'` };
+    }
     env.CONFORMANCE_REPLAY_PATH = v.path;
   }
+  if (v.check !== undefined) env.CONFORMANCE_CHECK = v.check;
   if (v.verbose) env.CONFORMANCE_VERBOSE = '1';
   if (v.seed !== undefined) {
     if (!/^-?\d+$/.test(v.seed)) return { error: `--seed must be an integer, got '${v.seed}'` };

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runContext, type RunStop, stopRun, updateRunContext } from '../../contract/run.js';
-import type { Settings } from '../../contract/settings.js';
+import { keySettingNames, type Settings } from '../../contract/settings.js';
 import { validateReport } from '../../reports/schema.js';
 import type { Report } from '../../reports/types.js';
 import { verdictOf } from '../../reports/verdict.js';
@@ -21,8 +21,11 @@ Options:
   --only <ids>           requirement ids or globs, comma-separated or repeated (LIST-*,AUTH-BEARER-REQUIRED)
   --exclude <ids>        leave out checks whose requirements all match these ids or globs (CONFORMANCE_EXCLUDE)
   --seed <n>             fast-check and data seed (default: random, printed; CONFORMANCE_SEED)
-  --path <p>             replay one fast-check counterexample: the path a failure reports (e.g. 3:1:0),
-                         with the --only and --seed it reports (CONFORMANCE_REPLAY_PATH)
+  --path <p>             replay one fast-check counterexample: the path a failure reports (e.g. 3:1:0,
+                         or 3:1@AB:C for a model-based run), with the --only and --seed it reports
+                         (CONFORMANCE_REPLAY_PATH)
+  --check <name>         run only the check of this name (as a report names it), with its requirements
+                         selected by --only: a replay runs the failing check alone (CONFORMANCE_CHECK)
   --verbose              also print stack traces of failures and the checks' console output
   --read-only            skip checks that create, change or delete records (CONFORMANCE_READ_ONLY=1)
   --report-dir <dir>     where the reports go (CONFORMANCE_REPORT_DIR; default: out/ in the working directory)
@@ -88,7 +91,7 @@ async function checkConfig(plan: RunPlan): Promise<{ problems: string[]; } | { s
  * A deployment's preflight, before vitest even starts: a wrong key or a dead address is one line,
  * fast. Returns the problem, or the base URL that passed (the global setup does not repeat it).
  */
-async function preflightDeployment(s: Settings): Promise<{ problem: string; } | { passed?: string; }> {
+async function preflightDeployment(s: Settings): Promise<{ problem: string; code: string; } | { passed?: string; }> {
   if (!s.baseUrl || s.image || s.target === 'prism-mock') return {}; // started targets are checked once they run (global setup)
   const { preflight, preflightLine } = await import('../../suites/harness/preflight.js');
   const r = await preflight({
@@ -99,7 +102,7 @@ async function preflightDeployment(s: Settings): Promise<{ problem: string; } | 
     strict: true,
     scratchProjects: s.scratchProjects,
   });
-  if (!r.ok) return { problem: preflightLine(r) };
+  if (!r.ok) return { problem: preflightLine(r), code: r.code };
   for (const note of r.notes) out(`[conformance] preflight: ${note}`);
   return { passed: s.baseUrl };
 }
@@ -115,7 +118,7 @@ function accountLines(report: Report): string[] {
     lines.push(
       `Left on the target: ${total} record${total === 1 ? '' : 's'} (${left.map(([k, v]) => `${k} ${v.count}`).join(', ')})${
         report.runId ? `, named with run id ${report.runId}` : ''
-      }; ids in conformance.json "leftovers"`,
+      }; ids and names in conformance.json "leftovers"`,
     );
   }
   const touched = (report.touched ?? []).filter((t) => !t.scratch);
@@ -141,6 +144,27 @@ function readReport(path: string): Report | undefined {
   return validateReport(value).valid ? (value as Report) : undefined;
 }
 
+/** The run's keys by their settings' names, wherever they were set: for redaction only. */
+const keyValues = (s: Settings): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(s.keys).map(([k, v]) => [keySettingNames[k as keyof typeof keySettingNames], v]));
+
+/** The three reports of a run its preflight refused, saying why (CI shows a result for every exit). */
+async function reportRefused(dir: string, s: Settings, stop: RunStop, startedAt: Date): Promise<void> {
+  const { writeRefusedRun } = await import('../../reports/refused-run.js');
+  const kind = s.image ? 'container' : s.target === 'prism-mock' ? 'prism-mock' : s.baseUrl ? 'deployment' : 'bundled-mock';
+  try {
+    await writeRefusedRun(dir, {
+      stop,
+      target: { kind, baseUrl: s.baseUrl ?? s.image ?? '' },
+      seed: s.seed ?? null,
+      startedAt,
+      settings: { ...process.env, ...keyValues(s) },
+    });
+  } catch (e) {
+    err(`conformance run: the report of the refused run was not written: ${(e as Error).message}`);
+  }
+}
+
 export async function runRun(argv: string[]): Promise<number> {
   const plan = planRun(argv, process.cwd());
   if ('error' in plan) return usageError('run', plan.error);
@@ -156,11 +180,6 @@ export async function runRun(argv: string[]): Promise<number> {
   // working directory; made absolute once, for the reporter in the run's vitest as for this process.
   const reportDir = resolve(config.settings.reportDir);
   process.env.CONFORMANCE_REPORT_DIR = reportDir;
-  const preflighted = await preflightDeployment(config.settings);
-  if ('problem' in preflighted) {
-    err(`conformance run: ${preflighted.problem}`);
-    return EXIT_USAGE;
-  }
   const files = {
     html: join(reportDir, REPORT_FILES.html),
     json: join(reportDir, REPORT_FILES.json),
@@ -168,9 +187,17 @@ export async function runRun(argv: string[]): Promise<number> {
   };
   // A stale report must not pass for this run's.
   for (const f of Object.values(files)) rmSync(f, { force: true });
+  const startedAt = new Date();
+  const preflighted = await preflightDeployment(config.settings);
+  if ('problem' in preflighted) {
+    err(`conformance run: ${preflighted.problem}`);
+    await reportRefused(reportDir, config.settings, { cause: 'preflight', message: preflighted.problem, code: preflighted.code }, startedAt);
+    return EXIT_USAGE;
+  }
   const { interrupted, stopped } = await runSuites(config.settings, preflighted.passed);
   if (stopped?.cause === 'preflight') {
     err(`conformance run: ${stopped.message}`);
+    if (!existsSync(files.json)) await reportRefused(reportDir, config.settings, stopped, startedAt);
     return EXIT_USAGE;
   }
   const report = readReport(files.json);

@@ -1,12 +1,11 @@
 // Comparing what the views of a record show: after a change, every view agrees with what the
 // change answered; after a refused request, every view shows exactly what it showed before.
 import type { Rec } from '../../contract/json.js';
-import { fail } from './assert.js';
+import { fail, failDiffering } from './assert.js';
 import type { CheckContext } from './check.js';
+import { fieldDifferences } from './differences.js';
 import { needs } from './problems.js';
 import { canonical, disagreements, type Seen, type View } from './views.js';
-
-const show = (v: unknown) => JSON.stringify(v) ?? 'undefined';
 
 /** A view that cannot be read within the page budget is recorded, not guessed. */
 function unread(c: CheckContext, view: View, seen: Seen): boolean {
@@ -39,9 +38,7 @@ export async function expectEveryView(
     const diff = disagreements(expected, seen.record, ignore);
     // A field the audit found wrong in that response cannot be compared: the check is blocked by it.
     needs(seen.res, diff.map((f) => `${seen.at}/${f}`));
-    if (diff.length) {
-      fail(`${what}: ${view.name} shows ${diff.map((f) => `${f}=${show(seen.record[f])} instead of ${show(expected[f])}`).join(', ')}`, seen.res);
-    }
+    if (diff.length) failDiffering(`${what}: ${view.name} shows otherwise`, fieldDifferences(seen.record, expected, diff), seen.res);
   }
 }
 
@@ -73,6 +70,6 @@ export async function expectUnchanged(c: CheckContext, before: readonly Observat
     const [a, b] = [was.seen.record, now.seen.record];
     // A field gone wrong since is a trace of the refused request, not a reason not to compare.
     const changed = Object.keys({ ...a, ...b }).filter((k) => canonical(a[k]) !== canonical(b[k]));
-    fail(`${what}, yet ${now.view.name} changed: ${changed.map((k) => `${k} ${show(a[k])} → ${show(b[k])}`).join(', ')}`, res);
+    failDiffering(`${what}, yet ${now.view.name} changed (got: now, expected: as before)`, fieldDifferences(b, a, changed), res);
   });
 }

@@ -2,6 +2,7 @@
 // covering several requirements says so — the requirement the failing assertion is about.
 import type { ApiResponse } from './client.js';
 import type { Exchange } from './current.js';
+import { type Difference, differencesText } from './differences.js';
 
 export interface Concerning {
   /**
@@ -16,6 +17,8 @@ export interface Concerning {
 export class CheckFailure extends Error {
   requirements?: readonly string[];
   readonly finding?: string;
+  /** For a comparison: the values that differ, by path (the failure's evidence leads with them). */
+  differences?: readonly Difference[];
 
   constructor(message: string, readonly exchange?: Exchange, concerning: Concerning = {}) {
     super(message);
@@ -45,6 +48,18 @@ export async function step<T>(requirement: string | readonly string[], fn: () =>
 
 export function fail(message: string, res?: ApiResponse, concerning?: Concerning): never {
   throw new CheckFailure(res ? `${message} (${res.exchange.request.method} ${res.exchange.request.url} → ${res.status})` : message, res?.exchange, concerning);
+}
+
+/**
+ * A comparison failed: the message leads with what differs, by path (`what: employee.first_name:
+ * got "A" expected "B"`), and the failure carries every difference for the reports.
+ */
+export function failDiffering(what: string, differences: readonly Difference[], res?: ApiResponse, concerning?: Concerning): never {
+  const message = differences.length ? `${what}: ${differencesText(differences)}` : what;
+  const failure = new CheckFailure(res ? `${message} (${res.exchange.request.method} ${res.exchange.request.url} → ${res.status})` : message, res?.exchange,
+    concerning);
+  if (differences.length) failure.differences = differences;
+  throw failure;
 }
 
 export function ensure(condition: unknown, message: string, res?: ApiResponse, concerning?: Concerning): asserts condition {

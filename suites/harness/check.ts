@@ -18,6 +18,7 @@ import { Unreadable } from './problems.js';
 import { resolveReferences } from './references.js';
 import { api, closeSession, installInspectors, notRun, onCheckAborted, stoppedBy, theLedger } from './session.js';
 import { SetupFailure } from './setup.js';
+import { stateBehind } from './state-trail.js';
 import { type ProvidedTarget, target } from './target.js';
 
 export interface CheckOptions {
@@ -121,7 +122,7 @@ export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (rea
   };
   if (notRun()) cannotRun(notRun()!);
   const t = target();
-  const reason = skipReasonFor(t, def.requirements, def.options);
+  const reason = skipReasonFor(t, def.requirements, def.options) ?? otherCheck(def.name);
   if (reason) skipFor(reason);
   await installInspectors();
   const state = beginCheck();
@@ -145,6 +146,12 @@ export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (rea
     meta.requests = state.requests;
     endCheck();
   }
+}
+
+/** `conformance run --check <name>` (a replay): every other check is left out. */
+function otherCheck(name: string): string | undefined {
+  const only = process.env.CONFORMANCE_CHECK?.trim();
+  return only && only !== name ? 'not selected by --check' : undefined;
 }
 
 function skipReasonFor(t: ProvidedTarget, requirements: string[], options: CheckOptions): string | undefined {
@@ -177,18 +184,24 @@ function concerns(e: unknown, requirements: readonly string[]): Pick<NonNullable
   return { ...(own(tagged).length > 0 ? { requirements: own(tagged) } : {}), ...(strays.length ? { strays } : {}) };
 }
 
-function evidence(e: unknown, state: CheckState): NonNullable<CheckMeta['failure']> {
+function evidence(e: unknown, running: CheckState): NonNullable<CheckMeta['failure']> {
   const error = e as { message?: string; exchange?: CheckState['transcript'][number]; };
-  const exchange = error.exchange ?? (e instanceof SetupFailure ? undefined : state.transcript.at(-1));
+  const exchange = error.exchange ?? (e instanceof SetupFailure ? undefined : running.transcript.at(-1));
   const unreadable = e instanceof Unreadable ? e : e instanceof SetupFailure && e.origin instanceof Unreadable ? e.origin : undefined;
   const key = unreadable?.violation.key ?? (e instanceof CheckFailure ? e.finding : undefined);
-  const excerpt = key === undefined ? undefined : state.findings.get(key)?.excerpt;
+  const excerpt = key === undefined ? undefined : running.findings.get(key)?.excerpt;
+  // within a property, what the failing run itself sent (the writes of other runs built nothing it read)
+  const writes = running.runFrom === undefined ? running.writes : running.writes.filter((w) => (running.order.get(w) ?? 0) > running.runFrom!);
+  const state = exchange ? stateBehind(writes, exchange, running.order) : [];
+  const differences = (e as { differences?: CheckFailure['differences']; } | null)?.differences;
   return {
     message: String(error.message ?? e),
     ...(exchange ? { request: exchange.request, curl: exchange.curl } : {}),
+    ...(state.length ? { state } : {}),
+    ...(differences?.length ? { differences: [...differences] } : {}),
     ...(exchange?.response ? { response: exchange.response } : {}),
     ...(excerpt ? { excerpt } : {}),
-    ...(state.property ? { seed: state.property.seed, path: state.property.path, counterexample: state.property.counterexample } : {}),
+    ...(running.property ? { seed: running.property.seed, path: running.property.path, counterexample: running.property.counterexample } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { judge, type Violation } from './audit.js';
 import { curlCommand } from './curl.js';
 import { currentCheck, type Exchange, recordExchange, recordFinding, recordJudged } from './current.js';
 import { excerptAt } from './excerpt.js';
+import { noteCreated } from './names-seen.js';
 import { noteRecords } from './references.js';
 import { encodeBody } from './request-body.js';
 import { readResponse } from './response-body.js';
@@ -180,7 +181,13 @@ export class ApiClient {
     Object.assign(real, encoded.headers);
     Object.assign(shown, encoded.headers);
     const shownBody = encoded.shown === undefined ? undefined : this.redact(encoded.shown);
-    const request: Exchange['request'] = { method: req.method, url, headers: shown, ...(shownBody !== undefined ? { body: truncate(shownBody) } : {}) };
+    const request: Exchange['request'] = {
+      method: req.method,
+      url,
+      headers: shown,
+      ...(shownBody !== undefined ? { body: truncate(shownBody) } : {}),
+      ...(encoded.multipart ? { file: encoded.multipart.file } : {}),
+    };
     const curl = curlCommand({
       method: req.method,
       url,
@@ -203,6 +210,7 @@ export class ApiClient {
       });
       noResponseInARow = 0;
       const read = await readResponse(res, req.consume === 'hash');
+      if (req.method === 'POST' && res.statusCode >= 200 && res.statusCode < 300) noteCreated(read.body);
       const exchange: Exchange = {
         request,
         response: { status: res.statusCode, headers: read.headers, body: truncate(this.redact(read.text)) },

@@ -15,6 +15,12 @@ export interface PropertyEvidence {
 
 export interface CheckState {
   transcript: Exchange[];
+  /** The mutating requests the check sent, kept longer than the transcript: what built the state a failure read. */
+  writes: Exchange[];
+  /** The order in which the check sent its exchanges. */
+  order: WeakMap<Exchange, number>;
+  /** How many requests the check had sent when the failing property run began: other runs built none of its state. */
+  runFrom?: number;
   requests: number;
   readings: Record<string, string>;
   warnings: Warning[];
@@ -29,11 +35,14 @@ export interface CheckState {
 
 /** How many exchanges a check keeps (the latest ones). */
 const TRANSCRIPT_LIMIT = 50;
+/** How many mutating exchanges a check keeps (the latest ones). */
+const WRITES_LIMIT = 400;
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 let current: CheckState | undefined;
 
 export function beginCheck(): CheckState {
-  current = { transcript: [], requests: 0, readings: {}, warnings: [], inspections: [], findings: new Map(), judged: {} };
+  current = { transcript: [], writes: [], order: new WeakMap(), requests: 0, readings: {}, warnings: [], inspections: [], findings: new Map(), judged: {} };
   return current;
 }
 
@@ -48,7 +57,12 @@ export function currentCheck(): CheckState | undefined {
 export function recordExchange(exchange: Exchange): void {
   if (!current) return;
   current.requests += 1;
+  current.order.set(exchange, current.requests);
   current.transcript.push(exchange);
+  if (MUTATING.has(exchange.request.method)) {
+    current.writes.push(exchange);
+    if (current.writes.length > WRITES_LIMIT) current.writes.shift();
+  }
   if (current.transcript.length > TRANSCRIPT_LIMIT) current.transcript.shift();
 }
 

@@ -16,6 +16,7 @@ import type { KeyName } from '../../contract/settings.js';
 import type { ApiClient, ApiResponse } from './client.js';
 import { trafficStop, TransportError } from './client.js';
 import { journal } from './journal.js';
+import { nameOf } from './names-seen.js';
 import type { ProvidedTarget } from './target.js';
 
 export type Deletable = 'assignment' | 'attachment' | 'file';
@@ -74,12 +75,14 @@ export class Ledger {
   /** A record this run created and must delete. */
   add(kind: Deletable, id: string, auth: KeyName = 'team'): void {
     this.created.set(id, { kind, auth });
-    journal({ e: 'created', kind, id, auth, deletable: true });
+    const name = nameOf(id);
+    journal({ e: 'created', kind, id, auth, deletable: true, ...(name !== undefined ? { name } : {}) });
   }
 
   /** A record this run created that the API offers no way to delete. */
   keep(kind: 'organization' | 'employee' | 'capture', id: string, auth: KeyName = 'team'): void {
-    journal({ e: 'created', kind, id, auth, deletable: false });
+    const name = nameOf(id);
+    journal({ e: 'created', kind, id, auth, deletable: false, ...(name !== undefined ? { name } : {}) });
   }
 
   /** The record was deleted by a check. */

@@ -1,12 +1,16 @@
 // fast-check runs seeded by the run's seed; a failure puts seed, path and the shrunk
 // counterexample into the check's evidence. CONFORMANCE_REPLAY_PATH (`conformance run --path`)
-// replays one counterexample directly instead of generating and shrinking.
+// replays one counterexample directly instead of generating and shrinking. Seed and path decide
+// everything a run sends: the values the harness makes up are seeded from the run's input
+// (value-seeds.ts), and a model-based run's path carries the replay path of its commands
+// (`3:1@AB:C`), without which fast-check shrinks commands otherwise on a replay.
 import fc from 'fast-check';
 import { CheckFailure } from './assert.js';
 import { currentCheck } from './current.js';
 import { Unreadable } from './problems.js';
 import { SetupFailure } from './setup.js';
 import { target } from './target.js';
+import { hashOf, reseedValues } from './value-seeds.js';
 
 export interface PropertyOptions {
   numRuns?: number;
@@ -29,7 +33,31 @@ interface Failed {
 const isPlain = (v: unknown) => v === null || typeof v !== 'object' || Array.isArray(v) || Object.getPrototypeOf(v) === Object.prototype;
 
 /** The replay path of `conformance run --path`, read where the property runs (every worker inherits it). */
-const replayPath = (): string | undefined => process.env.CONFORMANCE_REPLAY_PATH?.trim() || undefined;
+const replayArgument = (): string | undefined => process.env.CONFORMANCE_REPLAY_PATH?.trim() || undefined;
+/** fast-check's path: the part before `@`. */
+const replayPath = (): string | undefined => replayArgument()?.split('@')[0] || undefined;
+/** The commands' replay path of a model-based run: the part after `@`. */
+const commandsReplayPath = (): string | undefined => replayArgument()?.split('@')[1] || undefined;
+
+/**
+ * `fc.commands` for a model-based property, replayable: under `--path`, the commands' replay path
+ * the failure reported is handed to fast-check, so the replay runs the very commands that failed.
+ */
+export function modelCommands<Model extends object, Real>(
+  commands: fc.Arbitrary<fc.AsyncCommand<Model, Real>>[],
+  constraints: fc.CommandsContraints = {},
+): fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Real>>> {
+  const replay = commandsReplayPath();
+  return fc.commands(commands, { ...constraints, ...(replay ? { replayPath: replay } : {}) });
+}
+
+/** What identifies a run's input: its text, or for commands the commands generated (before any ran). */
+function identity(value: unknown): string {
+  if (!isPlain(value) && value !== null && typeof value === 'object' && Symbol.iterator in value) {
+    return [...(value as Iterable<unknown>)].map(String).join(',');
+  }
+  return fc.stringify(value);
+}
 
 async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, parameters: fc.Parameters<[T]>) {
   let failed: Failed | undefined;
@@ -39,6 +67,9 @@ async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise
   const result = await fc.check(fc.asyncProperty(arb, async (value) => {
     if (unreadable) return;
     const before = isPlain(value) ? { input: jsonSafe(value), text: fc.stringify(value) } : undefined;
+    // the values this run makes up follow from its input alone: a replay makes the same ones
+    reseedValues(hashOf(identity(value)));
+    const from = currentCheck()?.requests;
     try {
       await predicate(value);
     } catch (error) {
@@ -48,6 +79,8 @@ async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise
       }
       const text = before?.text ?? fc.stringify(value);
       failed = { input: before?.input ?? text, text, error };
+      const running = currentCheck();
+      if (running && from !== undefined) running.runFrom = from;
       throw error;
     }
   }), parameters);
@@ -79,13 +112,18 @@ export async function property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) =>
   if (cause instanceof SetupFailure) throw cause;
   const counterexample = failed?.input ?? jsonSafe(result.counterexample?.[0]);
   const state = currentCheck();
-  if (state) state.property = { seed: result.seed, path: result.counterexamplePath ?? undefined, counterexample };
+  // a model-based counterexample says which of its commands' shrinks were taken: the replay needs it
+  const commands = /replayPath="([^"]*)"/.exec(failed?.text ?? fc.stringify(result.counterexample?.[0]))?.[1];
+  const shown = result.counterexamplePath ? `${result.counterexamplePath}${commands ? `@${commands}` : ''}` : undefined;
+  if (state) state.property = { seed: result.seed, path: shown, counterexample };
   // The message says what is wrong, in the predicate's words; the shrunk input, the seed and the
   // path that run it again are the evidence (state.property), shown below it.
-  throw new CheckFailure(cause?.message ?? 'the property failed', cause?.exchange, {
+  const failure = new CheckFailure(cause?.message ?? 'the property failed', cause?.exchange, {
     ...(cause?.requirements ? { requirement: cause.requirements } : {}),
     ...(cause instanceof CheckFailure && cause.finding !== undefined ? { finding: cause.finding } : {}),
   });
+  if (cause instanceof CheckFailure && cause.differences) failure.differences = cause.differences;
+  throw failure;
 }
 
 function jsonSafe(value: unknown): unknown {

@@ -12,25 +12,40 @@ import { operationNamed } from './operations.js';
 import { expectResource } from './problems.js';
 import { setup, shared } from './setup.js';
 import type { UploadFile } from './upload.js';
+import { currentFileSeed, nextBodySeed, nextFileSeed } from './value-seeds.js';
 import { fetchPage, lists, sendList } from './walk.js';
 
 export const marker = (c: CheckContext) => `conformance ${c.target.runId}`;
-
-/** Tells apart the bodies one worker fills (per-worker, owned here). */
-let bodySeed = 1;
 
 /**
  * A body of `op` with every field the document shows filled (nested objects and array items too),
  * strings in every script (specs/arbitraries.ts humanText), references left to the caller: the
  * records the run creates carry everything a later change could lose. The same for the same seed.
  */
-export function filledBody(c: CheckContext, op: string, seed = c.target.seed + 104_729 * bodySeed++): Rec {
-  const fields = operationNamed(c.settings, op)?.fields ?? [];
-  return sampleOf(filledOf(fields), seed);
+export function filledBody(c: CheckContext, op: string, seed = c.target.seed + 104_729 * nextBodySeed()): Rec {
+  const operation = operationNamed(c.settings, op);
+  const body = sampleOf(filledOf(operation?.fields ?? []), seed);
+  // the field a person sees a record by carries the run id, whatever else the body holds
+  const name = operation && NAMED_BY[operation.resource as keyof typeof NAMED_BY];
+  return name && typeof body[name] === 'string' ? { ...body, [name]: markedText(c, seed) } : body;
 }
 
+/**
+ * The field a person sees each record the run makes by, in a list or a detail view (§2): it always
+ * carries the run id, so a record left behind can be told for the suite's.
+ */
+export const NAMED_BY = {
+  employees: 'first_name',
+  organizations: 'name',
+  assignments: 'role',
+  captures: 'external_id',
+} as const satisfies Record<string, string>;
+
+/** Whether a name carries the run id. */
+export const isMarked = (c: CheckContext, value: unknown): boolean => typeof value === 'string' && value.includes(c.target.runId);
+
 /** Text marked with the run id, in every script, unique (a leftover record is named with it). */
-export const markedText = (c: CheckContext, seed = c.target.seed + 7_919 * bodySeed++): string => `${marker(c)} ${sampleOf(humanText, seed)}`;
+export const markedText = (c: CheckContext, seed = c.target.seed + 7_919 * nextBodySeed()): string => `${marker(c)} ${sampleOf(humanText, seed)}`;
 
 /** The seed of the filled part of a body sent with an idempotency key: a retry with the key sends the same body. */
 const seedOfKey = (
@@ -167,15 +182,15 @@ export function createOrganization(c: CheckContext, body: Rec = {}, auth: KeyNam
   }, { subject: subjects.organizationCreate });
 }
 
-/** Tells apart the files one worker uploads (per-worker, owned here). */
-let fileSeed = 1;
+/** A file to upload; the same `seed` makes the same file (name and bytes), as a retry with its key sends it. */
 export function testFile(c: CheckContext, size: number, seed?: number): UploadFile {
+  const fileSeed = seed === undefined ? nextFileSeed() : currentFileSeed();
   return {
     // in every script, as a person names a file (read back unchanged: EP-CREATE-PERSISTS)
     filename: `conformance-${c.target.runId}-${size} ${sampleOf(humanText, c.target.seed + fileSeed)}.bin`,
     contentType: 'application/octet-stream',
     size,
-    seed: seed ?? c.target.seed + 7919 * fileSeed++,
+    seed: seed ?? c.target.seed + 7919 * fileSeed,
   };
 }
 

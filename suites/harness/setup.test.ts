@@ -114,7 +114,9 @@ describe('setup steps, attribution, warnings and replay in a vitest run', () => 
     // The message says what is wrong; the shrunk input, the seed and the path are the evidence below it.
     expect(failure.message).toBe('limit 10 too big');
     expect(failure).toMatchObject({ seed: 42, path: expect.stringMatching(/^[\d:]+$/) });
-    expect(failure.replay).toContain(`npm start -- --only LIST-WALK-EVERY-RECORD-ONCE --seed 42 --path ${failure.path}`);
+    expect(failure.replay).toContain(
+      `npm start -- --only LIST-WALK-EVERY-RECORD-ONCE --check 'a property [LIST-WALK-EVERY-RECORD-ONCE]' --seed 42 --path ${failure.path}`,
+    );
     const again = run(join(fixture, 'report-2'), { CONFORMANCE_REPLAY_PATH: failure.path! });
     const replayed = byId(again.report, 'LIST-WALK-EVERY-RECORD-ONCE').failures[0]!;
     expect(replayed).toMatchObject({ counterexample: { limit: 10 }, path: failure.path });

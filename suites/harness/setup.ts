@@ -5,6 +5,7 @@
 // the check itself is about (its `subject`), in which case the check fails as before.
 import { currentCheck, type Exchange } from './current.js';
 import { onSessionEnd } from './session.js';
+import { onOwnSeeds } from './value-seeds.js';
 
 export interface SetupOptions {
   /** Requirement ids the step itself exercises: a check naming one of them fails instead of being blocked. */
@@ -66,7 +67,7 @@ export function shared<A extends unknown[], T>(name: string, fn: (...args: A) =>
   });
   return (...args: A) => {
     if (!pending) {
-      const started = setup(name, () => fn(...args), options);
+      const started = setup(name, () => onOwnSeeds(name, () => fn(...args)), options);
       pending = started;
       started.catch((e: unknown) => {
         if (isSkip(e) && pending === started) pending = undefined;

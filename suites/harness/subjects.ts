@@ -13,6 +13,7 @@ import { expectResource } from './problems.js';
 import { anotherProject, aProject, createEmployee, createOrganization, filledBody, markedText, testFile, workingEmployee } from './records.js';
 import { setup } from './setup.js';
 import type { UploadFile } from './upload.js';
+import { nextUploadSize } from './value-seeds.js';
 import { isNewestFirst, newestFirst, type RecordSubject } from './views.js';
 import { SAMPLE_PAGES, walkWithin } from './walk.js';
 
@@ -104,8 +105,6 @@ export async function referencesOf(c: CheckContext, op: Operation, o: { auth?: K
   return out;
 }
 
-let uploadSize = 40;
-
 /** A body of `op` with every field filled (or, `required`, only the required ones), its text field marked, its references given. */
 export async function bodyOf(c: CheckContext, op: Operation, o: { auth?: KeyName; required?: boolean; type?: string; } = {}): Promise<Sent> {
   const refs = await referencesOf(c, op, { ...o, all: !o.required });
@@ -115,7 +114,7 @@ export async function bodyOf(c: CheckContext, op: Operation, o: { auth?: KeyName
   const required = Object.fromEntries(op.fields.filter((f) => f.required && !f.references && !(f.name in refs)).map((f) => [f.name, all[f.name]]));
   // the text field is sent even when optional: it carries the run id every record left behind is named with
   const body: Rec = { ...filled, ...required, ...(text ? { [text.name]: markedText(c) } : {}), ...refs };
-  return op.multipart ? { body, file: testFile(c, uploadSize++) } : { body };
+  return op.multipart ? { body, file: testFile(c, nextUploadSize()) } : { body };
 }
 
 /** Makes a record of `resource` (filled, unless `required`), through its create; fails the check unless it answers 2xx with the record. */

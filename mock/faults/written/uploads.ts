@@ -58,6 +58,14 @@ export const uploadFaults = [
       return next();
     },
   })),
+  fault('download-non-latin1-filename-5xx', ['EP-ATTACHMENTS-DOWNLOAD', 'UPLOAD-DOWNLOAD-BYTE-IDENTICAL'],
+    'the download of an upload whose filename has a character outside Latin-1 fails with 500 (its name put raw into Content-Disposition)', () => ({
+      download: async (_ex, e, next) => {
+        // Node refuses such a header value outright, as many servers' header encoders do.
+        if ([...String(e.row.filename ?? '')].some((ch) => ch.codePointAt(0)! > 0xff)) throw new Error('Content-Disposition cannot carry the filename');
+        return next();
+      },
+    })),
   fault('upload-no-filename-5xx', ['EP-FILES-CREATE'], 'a file part without a filename crashes the upload with a 500', () => ({
     received: async (_ex, u) => {
       if (u.file && u.file.filename === '') throw new Error('a file part without a filename');
