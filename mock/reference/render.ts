@@ -4,6 +4,7 @@
 // Serialized JSON is kept per entry object (entries are replaced on every change, so
 // what is kept never goes stale).
 import type { Rec } from '../../contract/json.js';
+import { collectionOf, type RecordKind, resource } from '../../specs/registry.js';
 import { fullShape } from './full-shape.js';
 import { formatTimestamp, type ReadingValue } from './readings.js';
 import type { Entry, Store } from './store.js';
@@ -40,6 +41,20 @@ export class Render {
   private extra(o: Rec): Rec {
     const stamped = this.timestamps === 'rfc3339-z' ? o : restamp(o, this.timestamps);
     return this.extraFields ? { ...stamped, x_unknown_field: 'clients ignore this', x_unknown_object: { nested: true } } : stamped;
+  }
+
+  /**
+   * A record of any kind as shown: the fullest shape of its record schema (the older one where the
+   * reading picks it). Projects and assignments have rules of their own (below).
+   */
+  show(kind: RecordKind, e: Entry): string {
+    if (kind === 'project') return this.project(e);
+    if (kind === 'assignment') return this.assignment(e);
+    if (kind === 'cv') return this.cv(e);
+    const { record, legacy } = resource(collectionOf(kind));
+    if (!record) throw new Error(`no record schema shows a ${kind}`);
+    const shape = legacy && (this.shapes as Record<string, Shape | undefined>)[kind] === 'legacy' ? legacy : record;
+    return this.cached(kind, e, () => fullShape(shape, e.row));
   }
 
   project(e: Entry): string {
