@@ -9,9 +9,9 @@ import { population } from './harness/population.js';
 import { errorCode, expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
 import { cellsOf, cursorAspect, type CursorUse, cursorUses, cursorViews, type Order, orderName, sortName, sortsOf } from './harness/table.js';
-import { fetchPage, lists, type ListSpec, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
+import { fetchPage, lists, type ListSpec, PAGEABLE, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
-const listNames = ['projects', 'assignments', 'organizations', 'cvs'] as const;
+const listNames = PAGEABLE;
 
 interface CursorList {
   name: string;

@@ -5,7 +5,7 @@
 // lists the run fills itself always are; on a larger deployment the others are checked on a prefix.
 import fc from 'fast-check';
 import type { Rec } from '../contract/json.js';
-import type { ListResource } from '../contract/settings.js';
+import { type ListResource, listResources } from '../contract/settings.js';
 import { CheckFailure, expectStatus, fail } from './harness/assert.js';
 import { exercised, skippedCell, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
@@ -18,7 +18,7 @@ import { cellsOf, listViews, orderName, ORDERS, sortName, sortsOf } from './harn
 import { searchProbe } from './harness/views.js';
 import { type BoundedWalk, duplicates, fetchPage, lists, type ListSpec, walkWithin } from './harness/walk.js';
 
-const pageable: ListResource[] = ['projects', 'assignments', 'organizations', 'cvs'];
+const pageable: readonly ListResource[] = listResources;
 
 /** A list or filtered list, with the sort values a walk of it may use. */
 interface Walkable {

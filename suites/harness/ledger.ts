@@ -10,18 +10,20 @@
 // At the end of the suite file every touched record is compared with its snapshot (GET) and every
 // differing field is written back, or removed (sent as null) when it was absent before; the
 // record is read again and reported back as it was, or not, with the fields that still differ.
-import type { RecordKind } from '../../contract/journal.js';
 import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
+import { type Collection, collectionOf, type RecordKind, resource } from '../../specs/registry.js';
+import { EXTENSION_SETTINGS } from '../../specs/surface.js';
 import type { ApiClient, ApiResponse } from './client.js';
 import { trafficStop, TransportError } from './client.js';
 import { journal } from './journal.js';
 import type { ProvidedTarget } from './target.js';
 
-export type Deletable = 'assignment' | 'attachment' | 'file';
+/** A kind of record the run deletes once done (a resource with a delete operation). */
+export type Deletable = RecordKind;
 /** Resources a check may change without having created them. */
-export type Touchable = 'projects' | 'organizations' | 'employees';
-type Patchable = Touchable | 'assignments';
+export type Touchable = Collection;
+type Patchable = Collection;
 
 /** Never compared: a restore is itself a change. */
 const IGNORED = new Set(['updated_at']);
@@ -33,7 +35,7 @@ const UNWRITABLE = new Set(['id', 'created_at', 'stage_changed_at', 'archived_fr
 /** §3 state fields: restored together, so that a server deriving one from another ends where it started. */
 export const STATE_FIELDS = ['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category'];
 /** Resources with a GET by id (§4): their snapshot and their final state are read, not assumed. */
-const READABLE = new Set<string>(['projects', 'assignments']);
+const readable = (c: Collection): boolean => !!resource(c).operations.get;
 
 interface Touched {
   resource: Patchable;
@@ -78,7 +80,7 @@ export class Ledger {
   }
 
   /** A record this run created that the API offers no way to delete. */
-  keep(kind: 'organization' | 'employee' | 'capture', id: string, auth: KeyName = 'team'): void {
+  keep(kind: RecordKind, id: string, auth: KeyName = 'team'): void {
     journal({ e: 'created', kind, id, auth, deletable: false });
   }
 
@@ -105,7 +107,7 @@ export class Ledger {
     if (known && !known.fields) return known.before;
     const auth = o.auth ?? 'team';
     let before: Rec;
-    if (READABLE.has(resource)) {
+    if (readable(resource)) {
       const res = await this.api().send({ method: 'GET', path: `/${resource}/${id}`, auth });
       if (res.status < 200 || res.status >= 300 || !res.body || typeof res.body !== 'object') {
         throw new Error(`cannot snapshot ${resource} ${id} before changing it: GET answered ${res.status}`);
@@ -131,7 +133,7 @@ export class Ledger {
       auth,
       scratch: resource === 'projects' && this.isScratch(id),
       before,
-      ...(o.fields && !READABLE.has(resource) ? { fields: new Set(o.fields) } : {}),
+      ...(o.fields && !readable(resource) ? { fields: new Set(o.fields) } : {}),
     });
     return before;
   }
@@ -188,7 +190,9 @@ export class Ledger {
         return (e as Error).message;
       }
     };
-    const order: Deletable[] = ['attachment', 'assignment', 'file'];
+    // records that name others first: an attachment goes before the record it is bound to
+    const kinds = [...new Set([...this.created.values()].map((c) => c.kind))];
+    const order = kinds.sort((a, b) => Number(!resource(collectionOf(a)).references.length) - Number(!resource(collectionOf(b)).references.length));
     for (const kind of order) {
       for (const [id, { kind: k, auth }] of [...this.created]) {
         if (k !== kind) continue;
@@ -228,11 +232,11 @@ export class Ledger {
       if (res.status < 200 || res.status >= 300 || !res.body || typeof res.body !== 'object') return `GET answered ${res.status}`;
       return String((res.body as Rec).id) === t.id ? (res.body as Rec) : `GET answered another record (${String((res.body as Rec).id)})`;
     };
-    const readable = READABLE.has(t.resource);
-    let now: Rec | string = readable ? await read() : {};
+    const hasGet = readable(t.resource);
+    let now: Rec | string = hasGet ? await read() : {};
     if (typeof now === 'string') return { ...head, back: false, differences: [`(not restored: ${now})`] };
     // Without a GET, every snapshotted field is written back.
-    const differing = readable
+    const differing = hasGet
       ? differingFields(t.before, now, t.fields)
       : [...(t.fields ?? Object.keys(t.before))].filter((k) => !IGNORED.has(k) && !UNWRITABLE.has(k));
     if (differing.length === 0) return { ...head, back: true, differences: [] };
@@ -247,7 +251,7 @@ export class Ledger {
       const res = await send({ method: 'PATCH', path, json: body, auth: t.auth });
       last = typeof res === 'string' ? res : res.status < 300 && res.body && typeof res.body === 'object' ? (res.body as Rec) : `PATCH answered ${res.status}`;
     }
-    if (readable && typeof last !== 'string') {
+    if (hasGet && typeof last !== 'string') {
       now = await read();
       if (typeof now === 'string') return { ...head, back: false, differences: [`(not verified: ${now})`] };
       // A server that accepts its stamps in a body gets them back too; one that refuses loses nothing.
@@ -260,14 +264,17 @@ export class Ledger {
       last = now;
     }
     if (typeof last === 'string') return { ...head, back: false, differences: [`(not restored: ${last})`] };
-    const still = readable ? differingFields(t.before, last, t.fields) : differing.filter((k) => canonical(t.before[k]) !== canonical(last[k]));
+    const still = hasGet ? differingFields(t.before, last, t.fields) : differing.filter((k) => canonical(t.before[k]) !== canonical(last[k]));
     return { ...head, back: still.length === 0, differences: still };
   }
 
   private deletePath(kind: Deletable, id: string): { method: string; path: string; } | undefined {
-    if (kind === 'assignment') return { method: 'DELETE', path: `/assignments/${id}` };
-    if (kind === 'attachment') return { method: 'DELETE', path: `/attachments/${id}` };
-    const e = this.target.settings.paths.fileDelete;
+    const del = resource(collectionOf(kind)).operations.delete;
+    if (!del) return undefined;
+    if (del.shown) return { method: 'DELETE', path: del.path.replace('{id}', id) };
+    // a delete §4 names without its path: where the target's settings put it
+    const setting = (EXTENSION_SETTINGS as Record<string, keyof ProvidedTarget['settings']['paths']>)[del.op];
+    const e = setting ? this.target.settings.paths[setting] : undefined;
     return e ? { method: e.method, path: e.path.replace('{id}', id) } : undefined;
   }
 }
