@@ -24,7 +24,7 @@ import { recordFinding, recordJudged, recordReading, recordWarning } from './cur
 import { excerptAt } from './excerpt.js';
 
 /** What a reference may name (contacts have no shape and no read in the document), and what a response shows. */
-type Named = RecordKind | 'contact';
+type Named = RecordKind;
 type Team = 'A' | 'B';
 
 /** Requests spent on resolving references, per worker, at most. */
