@@ -6,8 +6,8 @@
 //
 // Adding a resource: its schemas under specs/schemas/, its endpoints in the operation table, and
 // one row in registry-rows.ts (ARCHITECTURE.md, "Add a resource").
-import { type SchemaName, schemaNames } from './names.js';
-import { endpoints } from './openapi/operations.js';
+import { holdSchema, type SchemaName, schemaNames } from './names.js';
+import { type Endpoint, endpoints } from './openapi/operations.js';
 import { type Collection, COLLECTIONS, isCollection, kindOf, type RecordKind, RESOURCE_ROWS, type ResourceRow } from './registry-rows.js';
 import { EXTENSION_SETTINGS, type Field, type Operation, operations, recordOf, type View, viewsOf } from './surface.js';
 
@@ -142,7 +142,7 @@ export function resources(): readonly Resource[] {
   return (cached ??= registry());
 }
 
-export function resource(collection: Collection): Resource {
+export function resource(collection: Collection | (string & {})): Resource {
   return resources().find((r) => r.collection === collection)!;
 }
 
@@ -151,6 +151,32 @@ export const pageableCollections = (): Collection[] => resources().filter((r) =>
 
 /** The scopes a key may carry: read and write of every collection (§5 rule 2). */
 export const allScopes = (): string[] => resources().flatMap((r) => [r.scopes.read, r.scopes.write]);
+
+/** A resource as the document would add it: its collection, its row, its endpoints and its schema documents. */
+export interface ResourceDefinition {
+  collection: string;
+  row: ResourceRow;
+  /** Its rows of the operation table. */
+  endpoints: readonly Endpoint[];
+  /** Schema documents by name (each with its `$id` and a `title`, the component name its endpoints use). */
+  schemas: Readonly<Record<string, object>>;
+}
+
+/**
+ * Adds a resource in memory, as if its schemas, its endpoints and its row were written in
+ * specs/: every module that reads the registry, the operation table or the schemas after this
+ * call sees it (those already loaded keep what they read). The steps of ARCHITECTURE.md, "Add a
+ * resource", done without editing a file: a draft of the document's next resource can be served
+ * by the mock and checked before it is written down.
+ */
+export function addResource(def: ResourceDefinition): void {
+  if (isCollection(def.collection)) throw new Error(`resource ${def.collection} exists already`);
+  for (const [name, doc] of Object.entries(def.schemas)) holdSchema(name, doc);
+  (endpoints as Endpoint[]).push(...def.endpoints);
+  (RESOURCE_ROWS as Record<string, ResourceRow>)[def.collection] = def.row;
+  (COLLECTIONS as string[]).push(def.collection);
+  cached = undefined;
+}
 
 // --- concepts every folder shares -------------------------------------------------------------
 

@@ -59,11 +59,17 @@ export interface Operation {
   filters: readonly Field[];
 }
 
-/** Component titles (ProjectPatch, FileRecord) to schema files. */
-const byTitle = new Map<string, SchemaName>(schemaNames.map((n) => [String((schema(n) as Node).title), n]));
+/** Component titles (ProjectPatch, FileRecord) to schema files; read again when a schema is added in memory. */
+let titles: { count: number; byTitle: Map<string, SchemaName>; } | undefined;
+function byTitle(): Map<string, SchemaName> {
+  if (titles?.count !== schemaNames.length) {
+    titles = { count: schemaNames.length, byTitle: new Map(schemaNames.map((n) => [String((schema(n) as Node).title), n])) };
+  }
+  return titles.byTitle;
+}
 
 function schemaOfComponent(component: string): SchemaName | undefined {
-  return byTitle.get(component) ?? byTitle.get(component.replace(/(Page|Response)$/, ''));
+  return byTitle().get(component) ?? byTitle().get(component.replace(/(Page|Response)$/, ''));
 }
 
 function resolve(node: Node, base: SchemaName): { node: Node; base: SchemaName; } {
