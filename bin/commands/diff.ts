@@ -29,9 +29,14 @@ only under a new major path, and an older major path unchanged while it is serve
 When both documents are Markdown (.md, or git:REV:PATH ending in .md), they are read as the
 API document itself (specs/public-api-v1.md): the field tables of §2 (type, "or null",
 "required on create", values listed), the endpoint tables of §4 (method, path, query, body,
-response), the known conditions of §7, the limits of §8; prose is compared as wording. The
-document's version is its newest changelog row (§9): it must rise as the changes require,
-released rows stay, newest first. Same output and exit codes.
+response, PATCH and POST body markers), the known conditions of §7, the limits of §8, and
+every normative statement: a sentence of §1-§9 in the normative form or quoted by the
+requirement catalog, and the table cells that state behaviour (notes, rules, payload remarks,
+conditions, limits). A changed statement is judged by direction under §9; where the text does
+not tell, it is "behaviour changed, direction unknown": MAJOR, and it fails
+(BEHAVIOUR_DIRECTION_UNKNOWN) naming the sentence. Only an edit that keeps every meaning-bearing
+token is documentation. The document's version is its newest changelog row (§9): it must rise
+as the changes require, released rows stay, newest first. Same output and exit codes.
 
 OpenAPI documents named .yaml or .yml are read as YAML, others as JSON (a $ref's target too).
 A document is a file path, git:REV (specs/openapi.json at that revision), or git:REV:PATH
@@ -42,7 +47,8 @@ Options:
   --rev <rev>            the old document is specs/openapi.json at <rev>; <new> defaults to
                          the working copy of specs/openapi.json
   --format <text|json>   text for people (default), json for machines:
-                         { changes: [{ kind, classification, location, rule, message }],
+                         { changes: [{ kind, classification (breaking, non-breaking,
+                           documentation or unknown), location, rule, message }],
                            version: { old, new, required, ok, problems, notes }, breaking }
   -h, --help             show this help
 

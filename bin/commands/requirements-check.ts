@@ -14,9 +14,11 @@ Compares a changed API document with the requirement catalog and lists
     matched as the catalog test matches them: backticks and asterisks dropped, table pipes
     read as spaces, whitespace collapsed), with the nearest sentence of the new text, what
     the entry's check verifies and the suite checks that name it;
-  - the normative sentences of the new text that no entry quotes: sentences with must,
-    never, only, always, is, are, answer(s), give(s) or an HTTP status code, the rows of the endpoint
-    tables (§4) and of the known conditions (§7), and the changelog rows (§9).
+  - the normative sentences of the new text that no entry quotes: sentences of §1-§9 in the
+    normative form (must, never, only, always, is, are, answers, returns, gives, takes, requires,
+    may, can, at most, within, default, deprecated, not shown, ... or an HTTP status code; the
+    same test 'conformance diff' uses), the rows of the endpoint tables (§4), of §5, of the known
+    conditions (§7) and of the limits (§8), and the changelog rows (§9).
 By default a sentence is listed only when it is not already in the document the catalog
 names (specs/public-api-v1.md): the catalog does not quote every normative sentence of that
 document, and a change should show what it adds. --all lists every unquoted normative sentence.

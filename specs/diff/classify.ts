@@ -3,12 +3,18 @@
 // relaxed validation on one side and a changed contract on the other.
 import { type RuleName, rules } from './rules.js';
 
-export type Classification = 'breaking' | 'non-breaking' | 'documentation';
+/**
+ * `unknown`: the edit changes behaviour (a normative statement of the API document changed) but whether it
+ * narrows or widens what clients may rely on cannot be read from the text. It needs a MAJOR bump until a
+ * person decides otherwise, and fails within a served major.
+ */
+export type Classification = 'breaking' | 'non-breaking' | 'documentation' | 'unknown';
 
 type Entry = readonly [Classification, RuleName];
 const B = (rule: RuleName): Entry => ['breaking', rule];
 const N = (rule: RuleName): Entry => ['non-breaking', rule];
 const D: Entry = ['documentation', 'documentation'];
+const U: Entry = ['unknown', 'undecided'];
 
 export const kinds = {
   'endpoint.added': N('newEndpoint'),
@@ -105,12 +111,27 @@ export const kinds = {
   'security-scheme.scope-added': N('newEndpoint'),
   'security-scheme.scope-removed': B('behaviour'),
   'security-scheme.documentation': D,
+
+  // A normative statement of the API document (a sentence, or a table cell that carries one) that changed,
+  // appeared or went away, by the direction read from its wording (specs/document/statements.ts).
+  'statement.tightened': B('tightening'),
+  'statement.behaviour-changed': B('behaviour'),
+  'statement.removed': B('removal'),
+  'statement.relaxed': N('relaxed'),
+  'statement.value-added': N('newEnumValue'),
+  'statement.request-input-added': N('newRequestInput'),
+  'statement.response-added': N('newResponseField'),
+  'statement.capability-added': N('newEndpoint'),
+  'statement.error-added': N('newErrorCode'),
+  'statement.deprecation': N('deprecation'),
+  'statement.direction-unknown': U,
+  'statement.reworded': D,
 } as const satisfies Record<string, Entry>;
 
 export type ChangeKind = keyof typeof kinds;
 
 /** An edit seen in several places is classified by its strictest consequence: breaking wins. */
-const STRICTNESS: Record<Classification, number> = { breaking: 2, 'non-breaking': 1, documentation: 0 };
+const STRICTNESS: Record<Classification, number> = { unknown: 3, breaking: 2, 'non-breaking': 1, documentation: 0 };
 export const stricter = (a: Classification, b: Classification): boolean => STRICTNESS[a] > STRICTNESS[b];
 
 export function classify(kind: ChangeKind): { classification: Classification; rule: string; } {

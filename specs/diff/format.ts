@@ -9,6 +9,7 @@ export function formatJson(result: DiffResult): string {
 }
 
 const GROUPS: [Classification, string][] = [
+  ['unknown', 'Behaviour changed, direction unknown'],
   ['breaking', 'Breaking'],
   ['non-breaking', 'Non-breaking'],
   ['documentation', 'Documentation only'],
@@ -31,7 +32,9 @@ export function formatText(result: DiffResult, labels: { old: string; new: strin
   const count = (c: Classification) => result.changes.filter((x) => x.classification === c).length;
   const lines = [
     `${labels.old} (${version.old}) -> ${labels.new} (${version.new})`,
-    `${count('breaking')} breaking, ${count('non-breaking')} non-breaking, ${count('documentation')} documentation-only change(s)`,
+    `${count('breaking')} breaking, ${count('non-breaking')} non-breaking, ${count('documentation')} documentation-only change(s)${
+      count('unknown') > 0 ? `, ${count('unknown')} behaviour change(s) of unknown direction` : ''
+    }`,
     '',
   ];
   if (result.changes.length === 0) lines.push('No changes.', '');

@@ -18,6 +18,9 @@ export const rules = {
   narrowedResponse: '§9 non-breaking (derived): narrower responses, every value now sent was valid before',
   deprecation: '§9 deprecation signaling: deprecated operations are marked `deprecated: true` (a backward-compatible addition: MINOR)',
   documentation: '§9.2 PATCH: documentation fixes without behavior change',
+  // Not a §9 rule: what the checker says when the text does not tell which rule applies.
+  undecided:
+    '§9 undecided: behaviour changed, direction unknown; read the sentence and decide by §9 (a new obligation on clients or a narrower accepted input is breaking, a wider input or a new optional capability is MINOR)',
 } as const;
 
 export type RuleName = keyof typeof rules;

@@ -8,7 +8,9 @@ import { bumpOf, compareCore, higher, type Level, parseSemVer, rank, type SemVer
 import type { Change, Json, VersionProblem, VersionReport } from './types.js';
 
 const DEPRECATION = new Set(['endpoint.deprecated', 'endpoint.undeprecated', 'parameter.deprecated', 'schema.deprecated']);
-const levelOf = (c: Change): Level => (c.classification === 'breaking' ? 'major' : c.classification === 'non-breaking' ? 'minor' : 'patch');
+// A change of unknown direction may be breaking: it needs what a breaking change needs until a person decides.
+const levelOf = (c: Change): Level =>
+  c.classification === 'breaking' || c.classification === 'unknown' ? 'major' : c.classification === 'non-breaking' ? 'minor' : 'patch';
 
 export function checkVersion(oldDoc: Json, newDoc: Json, changes: Change[]): VersionReport {
   const info = (d: Json) => String((d.info as Json | undefined)?.version ?? '');
@@ -28,6 +30,7 @@ export function checkVersion(oldDoc: Json, newDoc: Json, changes: Change[]): Ver
 
   const olderMajorChanges = new Map<number, Change[]>();
   const breakingInServedMajor = new Set<Change>();
+  const undecidedInServedMajor = new Set<Change>();
   for (const [entry, major, change] of changes.flatMap((e) => perMajor(e, newest).map(([m, c]) => [e, m, c] as const))) {
     if (major !== undefined && newest !== undefined && major < newest) {
       olderMajorChanges.set(major, [...(olderMajorChanges.get(major) ?? []), change]);
@@ -35,15 +38,19 @@ export function checkVersion(oldDoc: Json, newDoc: Json, changes: Change[]): Ver
       continue;
     }
     report.required = higher(report.required, levelOf(change));
-    if (change.classification !== 'breaking') continue;
+    if (change.classification !== 'breaking' && change.classification !== 'unknown') continue;
     const served = major === undefined ? (a && b ? a.major === b.major : true) : oldMajors.includes(major) || (oldMajors.length === 0 && a?.major === b?.major);
-    if (served) breakingInServedMajor.add(entry);
+    if (served) (change.classification === 'unknown' ? undecidedInServedMajor : breakingInServedMajor).add(entry);
   }
   if (breakingInServedMajor.size > 0) {
     problem('BREAKING_WITHIN_MAJOR',
       `${breakingInServedMajor.size} breaking change(s) within a served major version, e.g. ${
         examples([...breakingInServedMajor])
       }: breaking changes need a new major version under a new path (§9)`);
+  }
+  for (const change of undecidedInServedMajor) {
+    problem('BEHAVIOUR_DIRECTION_UNKNOWN',
+      `behaviour changed, direction unknown: ${change.message} (at ${change.location}); decide by §9 whether it breaks clients`);
   }
   for (const [major, list] of olderMajorChanges) checkOlderMajor(major, list, oldMajors, newMajors, problem, note);
   // A new path major is a new major version (§9.2 MAJOR equals the path version).

@@ -36,6 +36,8 @@ export interface ChangelogRow {
 
 export interface ApiDocument {
   label: string;
+  /** The Markdown as read: what `requirements check` reads. */
+  text: string;
   title: string;
   /** The path major of the base address (`/api/public/v1` → 1). */
   major?: number;
@@ -62,6 +64,7 @@ export function readApiDocument(text: string, label: string): ApiDocument {
   if (major === undefined) throw new DocumentInputError('DOC_NOT_API_DOCUMENT', `${label}: no base path /api/public/vN`);
   const doc: ApiDocument = {
     label,
+    text,
     title: markdown.title,
     major: Number(major),
     tables: new Map(),

@@ -3,6 +3,7 @@
 import type { Change } from '../diff/index.js';
 import { escapeToken } from '../diff/pointer.js';
 import type { ApiDocument } from './api-document.js';
+import { cellChange } from './compare-prose.js';
 import { type Endpoint, endpointKey, type Input, type Payload } from './endpoints.js';
 import { documentChange, endpointKinds, inputKinds } from './kinds.js';
 
@@ -17,8 +18,13 @@ export function compareEndpoints(a: ApiDocument, b: ApiDocument): Change[] {
   ]);
   const fullPath = (e: Endpoint) => (e.path.startsWith('/') ? `/api/public/v${majors.get(e)}${e.path}` : e.path);
   const at = (e: Endpoint, ...rest: string[]) => [`/paths/${escapeToken(fullPath(e))}/${e.method.toLowerCase()}`, ...rest].join('/');
-  const emit = (kind: Parameters<typeof documentChange>[0], e: Endpoint, message: string, ...rest: string[]) =>
-    changes.push(documentChange(kind, at(e, ...rest.map(escapeToken)), message, `${e.method} ${fullPath(e)}`));
+  const emit: Emit = (kind, e, message, ...rest) => {
+    const location = at(e, ...rest.map(escapeToken));
+    const operation = `${e.method} ${fullPath(e)}`;
+    changes.push(typeof kind === 'string'
+      ? documentChange(kind, location, message, operation)
+      : cellChange(kind.before || undefined, kind.after || undefined, location, message, { operation }));
+  };
   const added = [...b.endpoints.values()].filter((e) => !a.endpoints.has(endpointKey(e)));
   for (const old of a.endpoints.values()) {
     const now = b.endpoints.get(endpointKey(old));
@@ -40,7 +46,9 @@ export function compareEndpoints(a: ApiDocument, b: ApiDocument): Change[] {
   return changes;
 }
 
-type Emit = (kind: Parameters<typeof documentChange>[0], e: Endpoint, message: string, ...rest: string[]) => void;
+type Emit = (kind: Parameters<typeof documentChange>[0] | PayloadWording, e: Endpoint, message: string, ...rest: string[]) => void;
+/** A payload's remark changed: judged as a statement (`an empty object is accepted` → `… is refused`). */
+type PayloadWording = { before: string; after: string; };
 
 function compareEndpoint(old: Endpoint, now: Endpoint, emit: Emit): void {
   if (old.response !== now.response) {
@@ -65,7 +73,7 @@ function comparePayload(old: Payload, now: Payload, e: Endpoint, emit: Emit): vo
     else compareInputs('body', was?.fields ?? new Map(), is?.fields ?? new Map(), e, emit);
   }
   const [before, after] = [old.remarks.join('; '), now.remarks.join('; ')];
-  if (before !== after) emit(endpointKinds['payload-reworded'], e, `payload wording "${before}" → "${after}"`, 'payload');
+  if (before !== after) emit({ before, after }, e, `payload wording "${before}" → "${after}"`, 'payload');
 }
 
 function compareInputs(where: 'query' | 'body', old: Map<string, Input>, now: Map<string, Input>, e: Endpoint, emit: Emit): void {

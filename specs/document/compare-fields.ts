@@ -3,10 +3,11 @@
 // values it lists and its notes.
 import type { Change } from '../diff/index.js';
 import type { ApiDocument, FieldTable } from './api-document.js';
+import { cellChange } from './compare-prose.js';
 import type { FieldSpec } from './fields.js';
 import { documentChange, fieldKinds } from './kinds.js';
 
-type Emit = (what: keyof (typeof fieldKinds)['resource'], where: string, message: string) => void;
+type Emit = ((what: keyof (typeof fieldKinds)['resource'], where: string, message: string) => void) & { change(change: Change): void; };
 
 export function compareFieldTables(a: ApiDocument, b: ApiDocument): Change[] {
   const changes: Change[] = [];
@@ -14,7 +15,9 @@ export function compareFieldTables(a: ApiDocument, b: ApiDocument): Change[] {
     const [before, after] = [a.tables.get(name), b.tables.get(name)];
     const table = (after ?? before)!;
     const base = `§${table.place.section} ${name}`;
-    const emit: Emit = (what, where, message) => changes.push(documentChange(fieldKinds[table.role][what], where, message));
+    const emit: Emit = Object.assign((what: keyof (typeof fieldKinds)['resource'], where: string, message: string) => {
+      changes.push(documentChange(fieldKinds[table.role][what], where, message));
+    }, { change: (change: Change) => changes.push(change) });
     if (!before) emit('table-added', base, `${name} added (${after!.fields.size} field(s))`);
     else if (!after) emit('table-removed', base, `${name} removed`);
     else if (before.role !== after.role) emit('table-removed', base, `${name} is now read as ${after.role}, was ${before.role}`);
@@ -39,6 +42,8 @@ function compareField(name: string, old: FieldSpec, now: FieldSpec, where: strin
   if (old.nullable && !now.nullable) emit('became-non-nullable', where, `field "${name}" can no longer be null`);
   if (!old.required && now.required) emit('became-required', where, `field "${name}" is now required on create`);
   if (old.required && !now.required) emit('became-optional', where, `field "${name}" is no longer required on create`);
+  if (!old.requiredOnUpdate && now.requiredOnUpdate) emit('became-required', where, `field "${name}" is now required on update`);
+  if (old.requiredOnUpdate && !now.requiredOnUpdate) emit('became-optional', where, `field "${name}" is no longer required on update`);
   const [was, is] = [old.values, now.values];
   if (was && is && was.closed !== is.closed) {
     if (is.closed) emit('values-closed', where, `field "${name}": the values listed are now the whole set (one of: ${is.list.join(', ')})`);
@@ -46,7 +51,10 @@ function compareField(name: string, old: FieldSpec, now: FieldSpec, where: strin
   }
   for (const v of is?.list ?? []) if (!(was?.list ?? []).includes(v)) emit('value-added', where, `field "${name}": value "${v}" added`);
   for (const v of was?.list ?? []) if (!(is?.list ?? []).includes(v)) emit('value-removed', where, `field "${name}": value "${v}" removed`);
-  if (old.notes !== now.notes) emit('reworded', where, `field "${name}": notes "${old.notes}" → "${now.notes}"`);
+  // Notes can state behaviour (`at most 100`, `an empty cursor is refused`, `asc, desc or relevance`).
+  if (old.notes !== now.notes) {
+    emit.change(cellChange(old.notes || undefined, now.notes || undefined, where, `field "${name}": notes "${old.notes}" → "${now.notes}"`));
+  }
 }
 
 const describe = (f: FieldSpec): string =>
@@ -54,6 +62,7 @@ const describe = (f: FieldSpec): string =>
     f.type || 'no type',
     f.nullable ? 'or null' : '',
     f.required ? 'required on create' : '',
+    f.requiredOnUpdate ? 'required on update' : '',
     f.values ? `${f.values.closed ? 'one of' : 'value seen'}: ${f.values.list.join(', ')}` : '',
   ]
     .filter(Boolean)

@@ -2,6 +2,7 @@
 // envelope, delete result).
 import type { Change } from '../diff/index.js';
 import type { ApiDocument, Condition, Limit } from './api-document.js';
+import { cellChange } from './compare-prose.js';
 import { conditionKinds, documentChange, limitKinds, shapeKinds } from './kinds.js';
 import { similarity } from './sentences.js';
 
@@ -23,7 +24,8 @@ export function compareConditions(a: ApiDocument, b: ApiDocument): Change[] {
         continue;
       }
       added.splice(added.indexOf(best), 1);
-      changes.push(documentChange(conditionKinds.reworded, at(best), `condition reworded: "${old.condition}" → "${best.condition}"`));
+      // A condition is a statement of when the error is answered: reworded, it may answer more or fewer requests.
+      changes.push(cellChange(old.condition, best.condition, at(best), `condition reworded: "${old.condition}" → "${best.condition}"`, { normative: true }));
       now = best;
     }
     if (old.status !== now.status) {
@@ -61,7 +63,9 @@ export function compareLimits(a: ApiDocument, b: ApiDocument): Change[] {
       const [x, y] = [amount(old.value), amount(now.value)];
       if (x && y && x.unit === y.unit && x.n !== y.n) {
         emit(y.n < x.n ? limitKinds.lowered : limitKinds.raised, now, `limit "${name}" ${y.n < x.n ? 'lowered' : 'raised'}: ${old.value} → ${now.value}`);
-      } else if (old.value !== now.value) emit(limitKinds.reworded, now, `limit "${name}": "${old.value}" → "${now.value}"`);
+      } else if (old.value !== now.value) {
+        changes.push(cellChange(old.value, now.value, `§8 Limits/${name}`, `limit "${name}": "${old.value}" → "${now.value}"`));
+      }
       const more = now.appliesTo.filter((t) => !old.appliesTo.includes(t));
       const fewer = old.appliesTo.filter((t) => !now.appliesTo.includes(t));
       if (more.length > 0) emit(limitKinds['applies-to-more'], now, `limit "${name}" now also applies to ${more.join(', ')}`);

@@ -70,10 +70,13 @@ describe('document diff: what each edit is under §9', () => {
 
   it('a reworded sentence that changes nothing is documentation: PATCH', () => {
     const r = diff(release(reworded, '1.6.1', 'Wording.'));
-    expect(kinds(r)).toEqual([['document.documentation', 'documentation', 'Introduction']]);
-    expect(r.changes[0]!.message).toBe('sentence reworded (line 3): "It is a single document." → "It is one single document."');
+    expect(kinds(r)).toEqual([['statement.reworded', 'documentation', 'Introduction']]);
+    expect(r.changes[0]!.message).toBe(
+      'sentence reworded (line 3): "It is a single document." → "It is one single document.": the same statement in other words',
+    );
     expect(r.version).toMatchObject({ required: 'patch', ok: true });
-    expect(r.version.notes.map((n) => n.code)).toEqual(['PROSE_REVIEW']);
+    // The new changelog row wants a catalog entry, as `requirements check` says.
+    expect(r.version.notes.map((n) => n.code)).toEqual(['REQUIREMENT_UNQUOTED']);
     expect(codes(diff(reworded))).toEqual(['VERSION_NOT_RAISED']);
   });
 
@@ -135,7 +138,7 @@ describe('document diff: the version and the changelog', () => {
   it('a bump without a change is accepted with a note', () => {
     const r = diff(release(original, '1.6.1', 'Behaviour fix.'));
     expect(r.version.ok).toBe(true);
-    expect(r.version.notes.map((n) => n.code)).toEqual(['VERSION_RAISED_WITHOUT_CHANGE']);
+    expect(r.version.notes.map((n) => n.code)).toEqual(['VERSION_RAISED_WITHOUT_CHANGE', 'REQUIREMENT_UNQUOTED']);
   });
 
   it('released rows stay; an edited row is a note; a new row must say something', () => {
@@ -157,5 +160,61 @@ describe('document diff: the version and the changelog', () => {
     const json = JSON.parse(formatJson(r));
     expect(Object.keys(json)).toEqual(['changes', 'version', 'breaking']);
     expect(Object.keys(json.changes[0])).toEqual(['kind', 'classification', 'location', 'rule', 'message']);
+  });
+});
+
+describe('document diff: normative statements are behaviour', () => {
+  it('a sentence whose direction the text does not tell: behaviour changed, direction unknown, MAJOR, and it fails naming the sentence', () => {
+    const r = diff(release(edit(original, 'is reported as missing, the same as', 'is reported as archived, the same as'), '1.7.0'));
+    expect(kinds(r)).toEqual([['statement.direction-unknown', 'unknown', '§1 What the service does']]);
+    expect(r.changes[0]!.message).toMatch(
+      /^sentence reworded \(line 11\): "A record that belongs .*: the statement says something else \(-miss \+archiv\); quoted by ISO-OTHER-TEAM-AS-MISSING/,
+    );
+    expect(r.version).toMatchObject({ required: 'major', ok: false });
+    expect(codes(r)).toEqual(['BEHAVIOUR_DIRECTION_UNKNOWN', 'VERSION_BUMP_TOO_SMALL']);
+    expect(r.version.notes.map((n) => n.code)).toContain('REQUIREMENT_QUOTE_CHANGED');
+    const text = formatText(r, { old: 'a', new: 'b' });
+    expect(text).toContain('0 breaking, 0 non-breaking, 0 documentation-only change(s), 1 behaviour change(s) of unknown direction');
+    expect(text).toMatch(/^Behaviour changed, direction unknown \(1 change\)$/m);
+  });
+
+  it('a rule column, a payload remark, a condition and a §5 rule are read by direction', () => {
+    const capped = diff(edit(original, '| limit | string | page size |', '| limit | string | page size, at most 100 |'));
+    expect(kinds(capped)).toEqual([['statement.tightened', 'breaking', '§4 List query parameters/limit']]);
+    const relevance = diff(edit(original, '| order | string | asc or desc |', '| order | string | asc, desc or relevance |'));
+    expect(kinds(relevance)).toEqual([['statement.value-added', 'non-breaking', '§4 List query parameters/order']]);
+    const refused = diff(edit(original, '(an empty object is accepted as a request)', '(an empty object is refused with 400)'));
+    expect(refused.changes.map((c) => c.classification)).toEqual(['breaking']);
+    expect(refused.changes[0]!.operation).toBe('PATCH /api/public/v1/projects/{id}');
+    const scope = diff(edit(original, 'existing keys do not gain them and must be re-issued to opt in.', 'existing keys gain them.'));
+    expect(scope.version.required).toBe('major');
+  });
+
+  it('a required marker on a PATCH body, or "required on update" on a field, is a field made required', () => {
+    const patch = diff(edit(original, '| JSON subset of assignment fields |', '| JSON subset of assignment fields; role (string, required) |'));
+    expect(kinds(patch)).toEqual([['request.property.added-required', 'breaking', '/paths/~1api~1public~1v1~1assignments~1{id}/patch/requestBody/role']]);
+    const update = diff(edit(original, '| role | string | |', '| role | string | required on update |'));
+    expect(kinds(update)).toEqual([['request.property.became-required', 'breaking', '§2 Assignment/role']]);
+  });
+
+  it('additions are MINOR: a new optional header, a deprecation signal, a new response header', () => {
+    const header = diff(
+      release(
+        edit(original, 'takes an optional header `idempotency-key` (string).',
+          'takes an optional header `idempotency-key` (string). Every endpoint takes an optional header `x-request-id` (string).'),
+        '1.7.0',
+      ),
+    );
+    expect(kinds(header)).toEqual([['statement.request-input-added', 'non-breaking', '§4 Endpoints']]);
+    expect(header.version.ok).toBe(true);
+    const deprecated = diff(edit(original, '## 5. Authentication', '`GET /cvs` is deprecated.\n\n## 5. Authentication'));
+    expect(deprecated.changes.map((c) => c.kind)).toEqual(['statement.deprecation']);
+    expect(deprecated.version.required).toBe('minor');
+  });
+
+  it('wording that keeps every meaning-bearing token is a PATCH; the same edit of a number is not', () => {
+    expect(diff(edit(original, '- Every record belongs to a team.', '- Each record belongs to a team.')).version.required).toBe('patch');
+    const shorter = diff(edit(original, 'for at least 6 months', 'for at least 3 months'));
+    expect(kinds(shorter)).toEqual([['statement.behaviour-changed', 'breaking', '§9 Versioning']]);
   });
 });

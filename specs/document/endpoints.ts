@@ -47,19 +47,18 @@ function readInput(piece: string, mediaType: MediaType | 'query'): Input | undef
 export function readPayload(text: string): Payload {
   const payload: Payload = { query: new Map(), remarks: [] };
   const head = LIST_HEAD.exec(text.trim());
-  if (!head) {
-    if (!/^none$/i.test(text.trim())) payload.remarks.push(text.trim());
-    return payload;
-  }
-  const kind = head[1]!.toLowerCase() === 'query' ? 'query' : head[1]!.toLowerCase() === 'json' ? 'JSON' : 'multipart/form-data';
+  if (!head && /^none$/i.test(text.trim())) return payload;
+  // A body described in words (`JSON subset of assignment fields`) can still name inputs after a `;`
+  // (`…; role (string, required)`): they are read as JSON body fields, so a marker there is structure.
+  const kind = !head ? 'JSON' : head[1]!.toLowerCase() === 'query' ? 'query' : head[1]!.toLowerCase() === 'json' ? 'JSON' : 'multipart/form-data';
   const fields = new Map<string, Input>();
-  for (const group of splitTop(head[2]!, ';')) {
+  for (const group of splitTop(head ? head[2]! : text.trim(), ';')) {
     const inputs = splitTop(group, ',').map((piece) => readInput(piece, kind));
     if (inputs.some((i) => i === undefined)) payload.remarks.push(group);
     else for (const input of inputs as Input[]) fields.set(input.name, input);
   }
   if (kind === 'query') payload.query = fields;
-  else payload.body = { mediaType: kind, fields };
+  else if (head || fields.size > 0) payload.body = { mediaType: kind, fields };
   return payload;
 }
 

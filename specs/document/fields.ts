@@ -13,6 +13,8 @@ export interface FieldSpec {
   type: string;
   nullable: boolean;
   required: boolean;
+  /** `required on update` (or `on PATCH`): the field must be in every PATCH body. */
+  requiredOnUpdate?: true;
   values?: Values;
   /** The rest of the notes, wording only. */
   notes: string;
@@ -21,6 +23,7 @@ export interface FieldSpec {
 
 interface Annotation {
   required?: true;
+  requiredOnUpdate?: true;
   values?: Values;
 }
 
@@ -29,6 +32,7 @@ const valueList = (text: string): string[] => text.split(/\s*,\s*|\s+or\s+|\s+an
 function annotation(phrase: string): Annotation | undefined {
   const p = phrase.trim();
   if (/^required on create$/i.test(p)) return { required: true };
+  if (/^required on (update|patch)$/i.test(p)) return { requiredOnUpdate: true };
   const seen = /^values? seen:\s*(.+)$/i.exec(p);
   if (seen) return { values: { closed: false, list: valueList(seen[1]!) } };
   const oneOf = /^one of:\s*(.+)$/i.exec(p);

@@ -37,7 +37,7 @@ describe('requirements check', () => {
   });
 
   it('a new normative sentence is listed as unquoted, a plain one is not', () => {
-    const r = check(edit(original, 'Scope tokens have no wildcards.', 'Scope tokens have no wildcards. Keys never expire. Keys can be named.'));
+    const r = check(edit(original, 'Scope tokens have no wildcards.', 'Scope tokens have no wildcards. Keys never expire. Keys have names.'));
     expect(r.missing).toEqual([]);
     expect(r.unquoted).toEqual([{ section: '5 Authentication', line: 292, text: 'Keys never expire.' }]);
     expect(r.drift).toBe(true);
@@ -73,7 +73,8 @@ describe('sentences', () => {
   it('marks normative sentences and rows', () => {
     const units = unitsOf(readBlocks(original, 'doc'));
     const normative = (text: string) => isNormative(units.find((u) => u.text === text)!);
-    expect(normative('Every record belongs to a team.')).toBe(false);
+    expect(normative('Every record belongs to a team.')).toBe(true);
+    expect(normative('Two error envelopes appear.')).toBe(false);
     expect(normative('Scope tokens have no wildcards.')).toBe(false);
     expect(normative('With the same `Idempotency-Key` and a different file, the response is 422.')).toBe(true);
     expect(normative('GET | /cvs | query: limit, cursor, sort, order, q, employee_id | Page of CV')).toBe(true);

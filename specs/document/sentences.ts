@@ -38,17 +38,30 @@ export function unitsOf(doc: MarkdownDocument): Unit[] {
   });
 }
 
-const NORMATIVE_WORDS = /\b(must|never|only|always|is|are|answers?|gives?)\b/i;
+// The modal and normative form of a statement: what must, may or does happen, what is accepted or refused,
+// bounds, defaults, deprecation, and what the document leaves open (`not shown`: replacing it states behaviour).
+const NORMATIVE_FORM = new RegExp(
+  '\\b(must|never|only|always|is|are|answers?|returns?|gives?|takes?|requires?|required|optional|may|can|cannot|carr(?:y|ies)|keeps?|'
+    + 'accepts?|accepted|refused|rejected|at most|at least|within|maximum|minimum|defaults?|deprecated|means|applies|belongs?|lives|rises|equals|'
+    + 'not shown|not specified)\\b',
+  'i',
+);
 const STATUS_CODE = /\b[1-5]\d\d\b/;
 
+/** Text in the modal or normative form (or naming an HTTP status): a sentence, or a table cell that carries one. */
+export const isNormativeText = (text: string): boolean => NORMATIVE_FORM.test(text) || STATUS_CODE.test(text);
+
 /**
- * Sentences with must/never/only/always/is/are/answer(s)/give(s) or an HTTP status code; the rows of the
- * endpoint tables (§4) and of the known conditions (§7); the changelog rows of §9 (each one wants
- * a catalog entry).
+ * Sentences of the numbered sections (§1–§9) in the normative form (isNormativeText); the rows of the
+ * endpoint tables (§4), of §5, of the known conditions (§7) and of the limits (§8); the changelog rows of
+ * §9 (each one wants a catalog entry). The introduction before §1 states requirements only where the
+ * catalog quotes it.
  */
 export function isNormative(unit: Unit): boolean {
-  if (unit.kind === 'row') return unit.section === '4' || unit.section === '7' || (unit.section === '9' && /^(\d+\.\d+\.\d+|\(no number\)) \|/.test(unit.text));
-  return NORMATIVE_WORDS.test(unit.norm) || STATUS_CODE.test(unit.norm);
+  if (unit.kind === 'row') {
+    return ['4', '5', '7', '8'].includes(unit.section) || (unit.section === '9' && /^(\d+\.\d+\.\d+|\(no number\)) \|/.test(unit.text));
+  }
+  return unit.section !== '' && isNormativeText(unit.norm);
 }
 
 const words = (text: string): string[] => text.toLowerCase().match(/[a-z0-9_]+/g) ?? [];

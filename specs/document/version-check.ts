@@ -11,7 +11,8 @@ export const changelogProblemCodes = {
   CHANGELOG_NOT_DESCENDING: 'the numbered changelog rows are not newest first',
   CHANGELOG_ENTRY_EMPTY: 'a new changelog row says nothing',
   CHANGELOG_ROW_EDITED: 'the text of a released version changed (note)',
-  PROSE_REVIEW: 'normative sentences changed, read by the diff as wording (note)',
+  REQUIREMENT_QUOTE_CHANGED: 'a catalog entry quotes a sentence the new document no longer has, as `requirements check` reports it (note)',
+  REQUIREMENT_UNQUOTED: 'a new normative sentence no catalog entry quotes, as `requirements check` reports it (note)',
 } as const;
 
 type Code = keyof typeof changelogProblemCodes;
@@ -22,7 +23,7 @@ const asDescription = (doc: ApiDocument) => ({
   servers: doc.major === undefined ? [] : [{ url: `/api/public/v${doc.major}` }],
 });
 
-export function checkDocumentVersion(a: ApiDocument, b: ApiDocument, changes: Change[], normativeProse = 0): VersionReport {
+export function checkDocumentVersion(a: ApiDocument, b: ApiDocument, changes: Change[]): VersionReport {
   const report = checkVersion(asDescription(a), asDescription(b), changes);
   const reword = (m: string) => m.replace(/info\.version/g, 'the document version (newest changelog row)');
   report.problems = report.problems.map((p) => ({ ...p, message: reword(p.message) }));
@@ -49,10 +50,6 @@ export function checkDocumentVersion(a: ApiDocument, b: ApiDocument, changes: Ch
   }
   for (const row of b.changelog.filter((r) => !released.has(r.version) && !a.changelog.some((o) => o.version === r.version && o.change === r.change))) {
     if (row.change.trim() === '') problem('CHANGELOG_ENTRY_EMPTY', `changelog row ${row.version} (line ${row.line}) has no text: say what changed`);
-  }
-  if (normativeProse > 0) {
-    note('PROSE_REVIEW',
-      `${normativeProse} change(s) of normative sentences, read here as wording: run 'conformance requirements check ${b.label}' to see the requirements they touch`);
   }
   report.ok = report.problems.length === 0;
   return report;
