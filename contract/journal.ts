@@ -1,6 +1,6 @@
 // The run's journal (C4 in ARCHITECTURE.md): what the test workers did to the target, one JSON
 // line per event, appended as it happens (so a worker that dies still leaves its account). The
-// workers write it (suites/harness/journal.ts); the reporter reads it back into the report's
+// workers write it (suites/harness/run/journal.ts); the reporter reads it back into the report's
 // accounting: records left behind, pre-existing records touched and whether they are back as they
 // were, requests sent, why the run stopped. Never holds a key or a record's content: kinds, ids,
 // key names, field names.

@@ -3,11 +3,11 @@
 import { readFileSync } from 'node:fs';
 import type { Rec } from '../contract/json.js';
 import { PATH_ID_PATTERN } from '../specs/ids.js';
-import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
-import { errorCode } from './harness/problems.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { errorCode } from './harness/judge/problems.js';
 import { createAssignmentFixture, createOrganization, testFile, uploadFile } from './harness/records.js';
+import type { ApiResponse } from './harness/transport/client.js';
 import { lists, PAGEABLE, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../fixtures/ids.json', import.meta.url), 'utf8')) as { invalid: string[]; };

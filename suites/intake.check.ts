@@ -3,11 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
-import { ensure, expectStatus } from './harness/assert.js';
-import { titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
-import { cellsOf } from './harness/table.js';
+import { ensure, expectStatus } from './harness/judge/assert.js';
+import { titles } from './harness/plan/cells.js';
+import { cellsOf } from './harness/plan/table.js';
+import type { ApiResponse } from './harness/transport/client.js';
 
 const opts = { mutates: true, needs: ['captureIntake' as const] };
 

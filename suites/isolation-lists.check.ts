@@ -4,10 +4,10 @@
 // own key; isolation by id, references and idempotency keys are in isolation.check.ts.
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
-import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { expectPage } from './harness/judge/problems.js';
 import { expectAnswerLikeMissing } from './harness/missing.js';
-import { expectPage } from './harness/problems.js';
 import { aProject } from './harness/records.js';
 import { type TeamB, teamB } from './harness/team-b.js';
 import { type BoundedWalk, fetchPage, lists, type ListSpec, PAGEABLE, SAMPLE_PAGES, sendList, walkWithin } from './harness/walk.js';

@@ -11,15 +11,15 @@ import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import { collectionOf, type RecordKind } from '../specs/registry.js';
 import { expectEveryView } from './harness/agreement.js';
-import { expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
-import { type Operation, recordKind, servedOperations } from './harness/operations.js';
-import { expectResource } from './harness/problems.js';
+import { expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { expectResource } from './harness/judge/problems.js';
+import { type Operation, recordKind, servedOperations } from './harness/plan/operations.js';
 import { property } from './harness/property.js';
 import { filledBody } from './harness/records.js';
 import { bodyOf, patchTarget, send, type Sent, shownOf } from './harness/subjects.js';
 import { type TeamB, teamB } from './harness/team-b.js';
+import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, echoes, type RecordSubject, viewsOf } from './harness/views.js';
 
 /** A record of the team as the model knows it: as last answered. */

@@ -1,12 +1,12 @@
 // §9 Versioning: the major version in the path, info.version and deprecation signalling. The §9
 // rules for clients (unknown fields, enum values, error codes) are the suite's own: see
 // specs/client-tolerance.test.ts.
-import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
 import { httpDate, parseDeprecation } from './harness/deprecation.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
 import { operationFor, operationsOf, type ServedOperation } from './harness/served-openapi.js';
 import { onSessionEnd } from './harness/session.js';
+import type { ApiResponse } from './harness/transport/client.js';
 import { fetchPage, lists } from './harness/walk.js';
 
 interface Sweep {

@@ -1,9 +1,9 @@
 // Comparing what the views of a record show: after a change, every view agrees with what the
 // change answered; after a refused request, every view shows exactly what it showed before.
 import type { Rec } from '../../contract/json.js';
-import { fail } from './assert.js';
 import type { CheckContext } from './check.js';
-import { needs } from './problems.js';
+import { fail } from './judge/assert.js';
+import { needs } from './judge/problems.js';
 import { canonical, disagreements, type Seen, type View } from './views.js';
 
 const show = (v: unknown) => JSON.stringify(v) ?? 'undefined';

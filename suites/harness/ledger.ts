@@ -14,10 +14,10 @@ import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
 import { type Collection, collectionOf, type RecordKind, resource } from '../../specs/registry.js';
 import { EXTENSION_SETTINGS } from '../../specs/surface.js';
-import type { ApiClient, ApiResponse } from './client.js';
-import { trafficStop, TransportError } from './client.js';
-import { journal } from './journal.js';
-import type { ProvidedTarget } from './target.js';
+import { journal } from './run/journal.js';
+import type { ProvidedTarget } from './run/target.js';
+import type { ApiClient, ApiResponse } from './transport/client.js';
+import { trafficStop, TransportError } from './transport/client.js';
 
 /** A kind of record the run deletes once done (a resource with a delete operation). */
 export type Deletable = RecordKind;

@@ -7,10 +7,10 @@
 // itself shows what varies per request when it answers two missing ids differently. That is learned
 // from each comparison and ignored — in value only: a header or body field present (or absent) only
 // for the other team's id is still a difference, and so is any change of status.
-import { type Concerning, fail } from './assert.js';
 import type { CheckContext } from './check.js';
-import type { ApiRequest, ApiResponse } from './client.js';
+import { type Concerning, fail } from './judge/assert.js';
 import { randomId } from './team-b.js';
+import type { ApiRequest, ApiResponse } from './transport/client.js';
 
 /**
  * Headers that differ between any two responses. content-length and transfer-encoding only frame

@@ -4,11 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../../contract/json.js';
 import type { KeyName, PathSetting } from '../../contract/settings.js';
-import { is2xx } from './assert.js';
-import type { Refusal } from './cells.js';
 import type { CheckContext } from './check.js';
-import type { ApiRequest, ApiResponse } from './client.js';
-import { expectResource } from './problems.js';
+import { is2xx } from './judge/assert.js';
+import { expectResource } from './judge/problems.js';
+import type { Refusal } from './plan/cells.js';
 import {
   aProject,
   createAssignment,
@@ -21,10 +20,11 @@ import {
   workingEmployee,
 } from './records.js';
 import { teamB } from './team-b.js';
+import type { ApiRequest, ApiResponse } from './transport/client.js';
 import { collection, organizationNamed, type View, viewsOf } from './views.js';
 import { lists } from './walk.js';
 
-export type { Refusal } from './cells.js';
+export type { Refusal } from './plan/cells.js';
 
 /** valid: succeeds when authorized; other: a different valid request (reused keys); invalid: a field of the wrong type beside a real change. */
 export type Variant = 'valid' | 'other' | 'invalid';

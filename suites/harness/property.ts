@@ -2,11 +2,11 @@
 // counterexample into the check's evidence. CONFORMANCE_REPLAY_PATH (`conformance run --path`)
 // replays one counterexample directly instead of generating and shrinking.
 import fc from 'fast-check';
-import { CheckFailure } from './assert.js';
-import { currentCheck } from './current.js';
-import { Unreadable } from './problems.js';
+import { CheckFailure } from './judge/assert.js';
+import { Unreadable } from './judge/problems.js';
+import { currentCheck } from './run/current.js';
+import { target } from './run/target.js';
 import { SetupFailure } from './setup.js';
-import { target } from './target.js';
 
 export interface PropertyOptions {
   numRuns?: number;

@@ -3,10 +3,10 @@
 // requests sent, why traffic stopped) goes to the run's journal. Per-worker state, owned here:
 // the client, the ledger and the reset hooks live from a file's first check to closeSession
 // (check() registers it after each file; the fault sweep calls it after each concern).
-import { ApiClient, onTrafficStop, RunStopped, stopTraffic, trafficStop, TransportError } from './client.js';
-import { journal, useJournal } from './journal.js';
 import { Ledger } from './ledger.js';
-import { target } from './target.js';
+import { journal, useJournal } from './run/journal.js';
+import { target } from './run/target.js';
+import { ApiClient, onTrafficStop, RunStopped, stopTraffic, trafficStop, TransportError } from './transport/client.js';
 
 let client: ApiClient | undefined;
 let ledger: Ledger | undefined;

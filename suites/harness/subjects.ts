@@ -1,4 +1,4 @@
-// Records of any resource, made and changed through the operation table (harness/operations.ts)
+// Records of any resource, made and changed through the operation table (harness/plan/operations.ts)
 // rather than one helper per endpoint: a create with every field filled or only the required
 // ones, its references naming records of the same team, a record for a PATCH to change (created,
 // or a scratch project), and the subject whose views show it (for a resource shown only embedded
@@ -6,14 +6,14 @@
 import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
 import { type Collection, resource, roleOf } from '../../specs/registry.js';
-import { expectStatus, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
-import type { ApiResponse } from './client.js';
-import { type Field, type Operation, operationNamed, recordKind, requestTo, servedOperations, servedViews } from './operations.js';
-import { expectResource } from './problems.js';
+import { expectStatus, is2xx } from './judge/assert.js';
+import { expectResource } from './judge/problems.js';
+import { type Field, type Operation, operationNamed, recordKind, requestTo, servedOperations, servedViews } from './plan/operations.js';
 import { anotherProject, aProject, createEmployee, createOrganization, filledBody, markedText, testFile, workingEmployee } from './records.js';
 import { setup } from './setup.js';
-import type { UploadFile } from './upload.js';
+import type { ApiResponse } from './transport/client.js';
+import type { UploadFile } from './transport/upload.js';
 import { isNewestFirst, newestFirst, type RecordSubject } from './views.js';
 import { SAMPLE_PAGES, walkWithin } from './walk.js';
 

@@ -6,13 +6,13 @@
 // only a list that cannot be read (non-2xx) fails it, blocking the checks that look at the bodies.
 import { isRecord, type Rec } from '../../contract/json.js';
 import { resource } from '../../specs/registry.js';
-import { expectStatus, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
-import type { ApiResponse } from './client.js';
-import type { Resource } from './problems.js';
+import { expectStatus, is2xx } from './judge/assert.js';
+import type { Resource } from './judge/problems.js';
+import { servedShape } from './judge/shape.js';
 import { postAssignment, postEmployee, postOrganization, testFile, uploadAttachment, uploadFile } from './records.js';
 import { shared } from './setup.js';
-import { servedShape } from './shape.js';
+import type { ApiResponse } from './transport/client.js';
 import { lists, type ListSpec, PAGEABLE, SAMPLE_PAGES, sendList } from './walk.js';
 
 export interface Sample {

@@ -6,12 +6,12 @@ import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
 import { schema, type SchemaName } from '../../specs/index.js';
 import { collectionOf, type RecordKind, resource } from '../../specs/registry.js';
-import { fail, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
-import type { ApiResponse } from './client.js';
-import { sameInstant } from './instants.js';
-import { operationNamed, recordKind, requestTo, servedViews, type View as SurfaceView } from './operations.js';
-import { expectPage, needs } from './problems.js';
+import { fail, is2xx } from './judge/assert.js';
+import { sameInstant } from './judge/instants.js';
+import { expectPage, needs } from './judge/problems.js';
+import { operationNamed, recordKind, requestTo, servedViews, type View as SurfaceView } from './plan/operations.js';
+import type { ApiResponse } from './transport/client.js';
 import { lists, type ListSpec, SAMPLE_PAGES, sendList, walkWithin } from './walk.js';
 
 export type Seen =

@@ -1,10 +1,10 @@
 // Walking a list: follow page.nextCursor while page.hasMore, validating every page and the
 // pagination rules on the way (§4 list rules, Page envelope).
 import { type Collection, pageableCollections, resources } from '../../specs/registry.js';
-import { ensure, expectStatus, fail, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
-import type { ApiResponse, Auth } from './client.js';
-import { expectPage, type Page, type Resource } from './problems.js';
+import { ensure, expectStatus, fail, is2xx } from './judge/assert.js';
+import { expectPage, type Page, type Resource } from './judge/problems.js';
+import type { ApiResponse, Auth } from './transport/client.js';
 
 export interface ListSpec {
   path: string;

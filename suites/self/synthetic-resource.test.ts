@@ -81,9 +81,9 @@ const { faults } = await import('../../mock/index.js');
 const { buildOpenApi } = await import('../../specs/openapi/build.js');
 const { operations } = await import('../../specs/surface.js');
 const { requireConfig } = await import('../../contract/config.js');
-const { coverageTable } = await import('../harness/table.js');
-const { judge } = await import('../harness/audit.js');
-const { provideTarget } = await import('../harness/target.js');
+const { coverageTable } = await import('../harness/plan/table.js');
+const { judge } = await import('../harness/judge/audit.js');
+const { provideTarget } = await import('../harness/run/target.js');
 
 type TestMock = Awaited<ReturnType<typeof startTestMock>>;
 type Reply = Awaited<ReturnType<TestMock['call']>>;

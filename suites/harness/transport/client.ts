@@ -6,13 +6,13 @@
 // here: the response inspectors and the traffic stop (the fault sweep resets it per fault,
 // resetTrafficForTests); each ApiClient is the session's (session.ts).
 import { Agent, request as undiciRequest } from 'undici';
-import { API_PREFIX, type KeyName, keySettingNames, type Settings } from '../../contract/settings.js';
-import { redactString, type Secret } from '../../reports/redact.js';
-import { judge, type Violation } from './audit.js';
+import { API_PREFIX, type KeyName, keySettingNames, type Settings } from '../../../contract/settings.js';
+import { redactString, type Secret } from '../../../reports/redact.js';
+import { judge, type Violation } from '../judge/audit.js';
+import { noteRecords } from '../judge/references.js';
+import { currentCheck, type Exchange, recordExchange, recordFinding, recordJudged } from '../run/current.js';
 import { curlCommand } from './curl.js';
-import { currentCheck, type Exchange, recordExchange, recordFinding, recordJudged } from './current.js';
 import { excerptAt } from './excerpt.js';
-import { noteRecords } from './references.js';
 import { encodeBody } from './request-body.js';
 import { readResponse } from './response-body.js';
 import { retryAfterMs, Semaphore } from './retry.js';

@@ -4,9 +4,9 @@
 // (by title: the checks register under these titles) or the reason it is not run. A check marks
 // each cell it exercises; check() leaves every planned cell's outcome on the task (C5 `cells`,
 // contract/check.ts), where the reporter reads it.
-import { type Cell, cellId, type CellMeta, type CellPlan, type CellReason, type Dimension, reasonedOutcome } from '../../contract/check.js';
-import { type Refusal, REFUSALS } from '../../specs/registry.js';
-import { type CheckState, currentCheck } from './current.js';
+import { type Cell, cellId, type CellMeta, type CellPlan, type CellReason, type Dimension, reasonedOutcome } from '../../../contract/check.js';
+import { type Refusal, REFUSALS } from '../../../specs/registry.js';
+import { type CheckState, currentCheck } from '../run/current.js';
 
 // The cell, its reason and its plan are the check contract's (C5): the reporter reads them too.
 export { type Cell, cellId, type CellPlan, type CellReason, type Dimension };

@@ -8,11 +8,11 @@
 // suites/harness/coverage.test.ts fails when a cell has neither a check nor a reason, so a new
 // operation, field or view of the document is covered, or visibly not, without anyone
 // remembering to add it.
-import type { ListResource, Settings } from '../../contract/settings.js';
-import { allFields, type Field, type Operation, type View, viewsOf } from '../../specs/surface.js';
+import type { ListResource, Settings } from '../../../contract/settings.js';
+import { allFields, type Field, type Operation, type View, viewsOf } from '../../../specs/surface.js';
+import { STATE_FIELDS } from '../ledger.js';
+import { mutations } from '../mutations.js';
 import { type CellPlan, type CellReason, type Refusal, REFUSALS, titles } from './cells.js';
-import { STATE_FIELDS } from './ledger.js';
-import { mutations } from './mutations.js';
 import { servedOperations } from './operations.js';
 
 type TableSettings = Pick<Settings, 'paths' | 'sortFields' | 'scratchProjects'>;

@@ -10,13 +10,13 @@
 //
 // Judging sends nothing. The records a response shows, and the references they hold, are handed
 // on (references.ts resolves them, within a bounded number of requests).
-import { isRecord, type Rec } from '../../contract/json.js';
-import { API_PREFIX, type Settings } from '../../contract/settings.js';
-import { join as joinPointer, lookup as valueAt, unescapeToken } from '../../specs/diff/pointer.js';
-import { type SchemaError, type SchemaName, validate } from '../../specs/index.js';
-import { endpoints } from '../../specs/openapi/operations.js';
-import { escapeRegExp } from '../../specs/patterns.js';
-import { collectionOf, type RecordKind, resource, resources } from '../../specs/registry.js';
+import { isRecord, type Rec } from '../../../contract/json.js';
+import { API_PREFIX, type Settings } from '../../../contract/settings.js';
+import { join as joinPointer, lookup as valueAt, unescapeToken } from '../../../specs/diff/pointer.js';
+import { type SchemaError, type SchemaName, validate } from '../../../specs/index.js';
+import { endpoints } from '../../../specs/openapi/operations.js';
+import { escapeRegExp } from '../../../specs/patterns.js';
+import { collectionOf, type RecordKind, resource, resources } from '../../../specs/registry.js';
 import { instantOf } from './instants.js';
 import { servedShape, type ShapedKind, shapeOfRecord } from './shape.js';
 
