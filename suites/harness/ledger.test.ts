@@ -13,9 +13,10 @@ import type { Rec } from '../../contract/json.js';
 import type { Settings } from '../../contract/settings.js';
 import { type RunningMock, start } from '../../mock/index.js';
 import { differingFields, Ledger } from './ledger.js';
+import { resetTrafficForTests, stopTraffic } from './run/context.js';
 import { useJournal } from './run/journal.js';
 import type { ProvidedTarget } from './run/target.js';
-import { ApiClient, resetTrafficForTests, stopTraffic } from './transport/client.js';
+import { ApiClient } from './transport/client.js';
 
 let mock: RunningMock;
 let dir: string;

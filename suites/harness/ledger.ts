@@ -14,10 +14,12 @@ import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
 import { type Collection, collectionOf, type RecordKind, resource } from '../../specs/registry.js';
 import { EXTENSION_SETTINGS } from '../../specs/surface.js';
+import { STATE_FIELDS } from './plan/table.js';
+import { trafficStop } from './run/context.js';
 import { journal } from './run/journal.js';
 import type { ProvidedTarget } from './run/target.js';
 import type { ApiClient, ApiResponse } from './transport/client.js';
-import { trafficStop, TransportError } from './transport/client.js';
+import { TransportError } from './transport/client.js';
 
 /** A kind of record the run deletes once done (a resource with a delete operation). */
 export type Deletable = RecordKind;
@@ -32,8 +34,6 @@ const IGNORED = new Set(['updated_at']);
  * one of them cannot be undone on a record the run did not create.
  */
 const UNWRITABLE = new Set(['id', 'created_at', 'stage_changed_at', 'archived_from_stage', 'archived_from_status', 'last_activity_at']);
-/** §3 state fields: restored together, so that a server deriving one from another ends where it started. */
-export const STATE_FIELDS = ['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category'];
 /** Resources with a GET by id (§4): their snapshot and their final state are read, not assumed. */
 const readable = (c: Collection): boolean => !!resource(c).operations.get;
 

@@ -22,9 +22,9 @@ import { type CheckDefinition, collectChecks, runCheck } from '../harness/check.
 import { forgetReferences } from '../harness/judge/references.js';
 import { forgetDetectedShape } from '../harness/judge/shape.js';
 import { bundledScratchProjects } from '../harness/preflight.js';
+import { resetTrafficForTests } from '../harness/run/context.js';
 import { provideTarget } from '../harness/run/target.js';
 import { closeSession } from '../harness/session.js';
-import { resetTrafficForTests } from '../harness/transport/client.js';
 import { forgetServedLimits } from '../harness/walk.js';
 import { selfTestSettings } from './runner.js';
 

@@ -17,20 +17,14 @@ import { type SchemaError, type SchemaName, validate } from '../../../specs/inde
 import { endpoints } from '../../../specs/openapi/operations.js';
 import { escapeRegExp } from '../../../specs/patterns.js';
 import { collectionOf, type RecordKind, resource, resources } from '../../../specs/registry.js';
+import type { Violation } from '../transport/client.js';
 import { instantOf } from './instants.js';
 import { servedShape, type ShapedKind, shapeOfRecord } from './shape.js';
 
 export type { RecordKind };
 
-/** A violation as met in one response: where in its body, and what it is. */
-export interface Violation {
-  key: string;
-  requirements: string[];
-  message: string;
-  pointer: string;
-  /** The value is still there to read (a record in the other shape, a JSON body labelled otherwise): no reader is stopped by it. */
-  readable?: true;
-}
+/** A violation as met in one response (declared by the transport, which carries it): where in its body, and what it is. */
+export type { Violation };
 
 /** A record a response shows at the top level (an item of a page, or the body itself). */
 export interface ShownRecord {
