@@ -90,7 +90,10 @@ function answersOf(returns: string | object): Answers | undefined {
   return SHOWN_KINDS.has(name) || name === 'delete-result' ? { kind: name as Answers['kind'], page } : undefined;
 }
 
-const SHORT_ERRORS = new Set(['listProjects', 'updateProject', 'listOrganizations', 'updateOrganization']);
+/** §7: the short error envelope is allowed on the older shapes' list and update: those of a resource §2 shows in two shapes. */
+const SHORT_ERRORS = new Set(
+  resources().filter((r) => r.legacy).flatMap((r) => [r.operations.list?.op, r.operations.patch?.op].filter((o) => o !== undefined)),
+);
 
 const patternOf = (path: string) => new RegExp(`^${escapeRegExp(path).replace(/\\\{id\\\}/g, '[^/]+')}$`);
 
