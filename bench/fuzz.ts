@@ -2,11 +2,13 @@
 // (mock/testing/hostile.ts, the generator of the bounded fuzz test mock/fuzz.test.ts: methods,
 // paths, queries, headers, JSON and multipart bodies, file names, repeated and conflicting headers,
 // heads over the limit, megabytes refused while they arrive) sent whole, slowly, stopped part-way,
-// abandoned part-way or while the answer arrives, or written whole before a byte is read, to one
-// mock process with short timeouts. It counts, per seed: answers by class, 5xx, error answers not
-// in the §7 envelope, hangs (no answer within the bound), connections closed without an answer,
-// resets; and reads the mock's descriptors and memory from /proc before and after (once its
-// closing connections have closed). It prints figures and never asserts them.
+// abandoned part-way or while the answer arrives, written whole before a byte is read, or kept
+// alive and followed by another request or by bytes that are none, to one mock process with short
+// timeouts. It counts, per seed: answers by class (501 apart: the answer RFC 9112 §6.1 asks for a
+// transfer coding other than chunked, no failure), 5xx, error answers not in the §7 envelope, hangs
+// (no answer within the bound), connections closed without an answer, resets, answers lost to what
+// followed on the connection; and reads the mock's descriptors and memory from /proc before and
+// after (once its closing connections have closed). It prints figures and never asserts them.
 // Settings (environment, documented defaults):
 //   BENCH_FUZZ_SEED=1              seed of the requests; several, comma-separated, run one after another
 //   BENCH_FUZZ_REQUESTS=100000     requests per seed
@@ -84,7 +86,7 @@ async function fuzz(server: string, mock: BenchServer, seed: number): Promise<Fi
   const targets = await targetsOf(mock);
   const before = processFigures(mock.pid);
   const classes: Record<string, number> = {};
-  const problems: Record<Problem, number> = { '5xx': 0, 'non-envelope': 0, hang: 0, closed: 0, reset: 0 };
+  const problems: Record<Problem, number> = { '5xx': 0, 'non-envelope': 0, hang: 0, closed: 0, reset: 0, lost: 0 };
   const shown: string[] = [];
   let sent = 0;
   let exited = false;
@@ -99,7 +101,7 @@ async function fuzz(server: string, mock: BenchServer, seed: number): Promise<Fi
       return 'stop';
     }
     sent++;
-    const cls = o.kind === 'answered' ? `${Math.floor(o.status / 100)}xx` : o.kind;
+    const cls = o.kind !== 'answered' ? o.kind : o.status === 501 ? '501' : `${Math.floor(o.status / 100)}xx`;
     classes[cls] = (classes[cls] ?? 0) + 1;
     const p = problemOf(r, o);
     if (p) {
@@ -158,12 +160,14 @@ printTable(
     'req/s',
     '2xx',
     '4xx',
+    '501 (a coding)',
     'aborted',
     '5xx',
     'non-envelope',
     'hangs',
     'closed unanswered',
     'resets',
+    'lost answers',
     'fds before → after',
     'blob fds after',
     'RSS before → after',
@@ -175,12 +179,14 @@ printTable(
     n(Math.round(f.sent / (f.ms / 1000))),
     n(f.classes['2xx'] ?? 0),
     n(f.classes['4xx'] ?? 0),
+    n(f.classes['501'] ?? 0),
     n(f.classes.aborted ?? 0),
     n(f.problems['5xx']),
     n(f.problems['non-envelope']),
     n(f.problems.hang),
     n(f.problems.closed),
     n(f.problems.reset),
+    n(f.problems.lost),
     `${n(f.before?.fds)} → ${n(f.after?.fds)}`,
     n(f.after?.blobs),
     `${mib(f.before?.rss)} → ${mib(f.after?.rss)}`,

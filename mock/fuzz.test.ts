@@ -2,9 +2,10 @@
 // (mock/testing/hostile.ts): random methods, paths, queries, headers (repeated and conflicting
 // ones, control characters, heads over the limit, empty idempotency keys), bodies (JSON, random
 // bytes, multipart with every kind of part and file name, megabytes refused while they arrive),
-// sent whole, slowly, stopped part-way, abandoned, or written whole before a byte is read. Every
-// request the client finishes must be answered below 500, every 4xx in the §7 full envelope, with
-// no hang, no close without an answer and no reset; the mock must keep serving and hold no blob
+// sent whole, slowly, stopped part-way, abandoned, written whole before a byte is read, or kept
+// alive and followed by another request or by bytes that are none. Every request the client
+// finishes must be answered below 500, every 4xx in the §7 full envelope, with no hang, no close
+// without an answer, no reset and no answer lost to what followed it; the mock must keep serving and hold no blob
 // file open afterwards. Bounded and reproducible: MOCK_FUZZ_SEED (default 1414) and
 // MOCK_FUZZ_RUNS (default 4000 requests); a failure prints the seed, the request's index and the
 // request. The long runs are the fuzz benchmark's (bench/fuzz.ts).

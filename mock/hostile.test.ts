@@ -4,7 +4,10 @@
 // byte-identical under the name it was stored with, and the names that cannot be are refused;
 // refusals reach clients that write their whole body before reading; repeated credentials and
 // authorities are refused; internal failures answer 5xx in the envelope without server paths;
-// a download its client never reads is ended.
+// a download its client never reads is ended; requests pipelined before bytes that are no request
+// are each answered, in order, before the 400 that closes the connection; transfer codings other
+// than chunked are refused with 501; an upload whose declared length is over the limit is refused
+// before its body is read.
 import fc from 'fast-check';
 import { spawn } from 'node:child_process';
 import { readdirSync, readlinkSync } from 'node:fs';
@@ -17,10 +20,11 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { validate } from '../specs/index.js';
 import { prng } from './index.js';
-import { DEFAULT_DOWNLOAD_IDLE_TIMEOUT_MS } from './reference/context.js';
+import { DEFAULT_DOWNLOAD_IDLE_TIMEOUT_MS, UPLOAD_LIMIT_BYTES } from './reference/context.js';
 import { MAX_FILENAME_BYTES } from './reference/filenames.js';
+import { formOverheadBytes } from './reference/multipart.js';
 import { startTestMock, type TestMock } from './testing/client.js';
-import { exchange, filenameArb, type HostileRequest, rfc8187 } from './testing/hostile.js';
+import { answersIn, exchange, filenameArb, type HostileRequest, type ReadAnswer, rfc8187 } from './testing/hostile.js';
 import { rawExchange, type RawReply } from './testing/raw-http.js';
 
 const DOWNLOAD_IDLE_MS = 600;
@@ -281,6 +285,8 @@ describe('refusals while the body is still arriving', () => {
     ['conflicting Content-Length', 400, () => ({ ...refused([['Content-Length', String(4 << 20)], ['Content-Length', '5']]), framed: true })],
     ['two Host headers', 400, () => refused([['Host', 'example.test']])],
     ['two Authorization headers', 400, () => refused([['Authorization', `Bearer ${t.keys.other}`]])],
+    ['a declared length over the upload limit', 413, () => ({ ...refused([['Content-Length', '31400000']]), framed: true })],
+    ['a transfer coding other than chunked', 501, () => ({ ...refused([['Transfer-Encoding', 'gzip, chunked']]), framed: true })],
     ['no key', 401, () => ({ ...refused([]), headers: [['Host', '127.0.0.1'], ['Content-Type', 'multipart/form-data; boundary=x']] })],
     ['a part that is not form-data', 400, () => ({
       ...refused([]),
@@ -306,6 +312,182 @@ describe('refusals while the body is still arriving', () => {
   });
 });
 
+/** Sends `data` on one connection and reads every answer until the server closes it (or `waitMs`). */
+function pipelined(data: string | Buffer, methods: string[] = ['GET'], waitMs = 5_000): Promise<{ answers: ReadAnswer[]; rest: string; closed: boolean; }> {
+  return new Promise((resolve) => {
+    const socket = connect(port(), '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const done = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      const { answers, rest } = answersIn(Buffer.concat(chunks), closed, methods);
+      resolve({ answers, rest: rest.toString('latin1'), closed });
+    };
+    const timer = setTimeout(() => done(false), waitMs);
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    socket.on('error', () => undefined);
+    socket.on('close', () => done(true));
+    socket.write(data);
+  });
+}
+
+const jsonOf = (a: ReadAnswer | undefined) => JSON.parse(a?.body.toString('utf8') ?? 'null');
+const organizationsNamed = async (name: string) => (await t.call('GET', `/organizations?q=${encodeURIComponent(name)}&limit=100`)).json.data.length as number;
+
+const postOrganization = (body: string | Buffer, o: { length?: number; extra?: string; } = {}) =>
+  Buffer.concat([
+    Buffer.from(
+      `POST ${API}/organizations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\nContent-Type: application/json\r\n${o.extra ?? ''}`
+        + `Content-Length: ${o.length ?? Buffer.byteLength(body)}\r\n\r\n`,
+    ),
+    Buffer.from(body),
+  ]);
+const getProjects = (extra = '') => `GET ${API}/projects?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\n${extra}\r\n`;
+
+describe('requests pipelined on one connection, then bytes that are no request', () => {
+  it('a create followed by bytes that are no request: its 201, then the 400, in order, and the connection closed', async () => {
+    const r = await pipelined(Buffer.concat([postOrganization('{"name":"pipelined-lost-1"}'), Buffer.from('XYZ\r\n\r\n')]));
+    expect(r.answers.map((a) => a.status), r.rest).toEqual([201, 400]);
+    expect(jsonOf(r.answers[0]).name).toBe('pipelined-lost-1');
+    expect(jsonOf(r.answers[1]).detail.method).toBeTypeOf('string');
+    expect(r.answers[1]!.headers.connection).toBe('close');
+    expect(r.rest).toBe('');
+    expect(r.closed).toBe(true);
+    expect(await organizationsNamed('pipelined-lost-1')).toBe(1);
+  });
+
+  it("a Content-Length counted in characters, not UTF-8 bytes: the request's own answer first, then the 400 for the bytes left over", async () => {
+    // 17 characters, 19 bytes: the first 17 bytes are the JSON object, the 2 left over are no request.
+    const body = '{"name":"déjà"}XY';
+    const r = await pipelined(postOrganization(body, { length: body.length }));
+    expect(r.answers.map((a) => a.status), r.rest).toEqual([201, 400]);
+    expect(jsonOf(r.answers[0]).name).toBe('déjà');
+    expect(jsonOf(r.answers[1]).detail.method).toBeTypeOf('string');
+    // A JSON body cut short is the request's own 400, which closes the connection: what follows is never read.
+    const cut = await pipelined(postOrganization('{"name":"café"}', { length: '{"name":"café"}'.length }));
+    expect(cut.answers.map((a) => [a.status, Object.keys(jsonOf(a).detail ?? {})]), cut.rest).toEqual([[400, ['body']]]);
+  });
+
+  it('every request read before the bytes is answered, in order, a download among them, then the 400', async () => {
+    const up = await rawExchange(t.mock.url, uploadRequest(quoted('pipelined.bin'), Buffer.alloc(300_000, 9)), { waitMs: 5_000 });
+    expect(up.status).toBe(201);
+    const download = `GET ${API}/attachments/${up.json.id}/download HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\n\r\n`;
+    const r = await pipelined(
+      Buffer.concat([
+        Buffer.from(getProjects()),
+        Buffer.from(download),
+        postOrganization('{"name":"pipelined-lost-2"}'),
+        Buffer.from(getProjects()),
+        Buffer.from('\x00\x01 not a request\r\n\r\n'),
+      ]),
+    );
+    expect(r.answers.map((a) => a.status), r.rest.slice(0, 300)).toEqual([200, 200, 201, 200, 400]);
+    expect(r.answers[1]!.body.equals(Buffer.alloc(300_000, 9))).toBe(true);
+    expect(jsonOf(r.answers[2]).name).toBe('pipelined-lost-2');
+    expect(validate('error', jsonOf(r.answers[4])).errors).toEqual([]);
+    expect(r.closed).toBe(true);
+  });
+
+  it('a broken chunked body after a request still being answered: that answer first, then the 400 for the body', async () => {
+    const chunked = `POST ${API}/organizations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\n`
+      + `Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"nam\r\nzz\r\n`;
+    const r = await pipelined(Buffer.concat([Buffer.from(getProjects()), Buffer.from(chunked)]));
+    expect(r.answers.map((a) => a.status), r.rest).toEqual([200, 400]);
+    expect(jsonOf(r.answers[1]).detail.body).toBe('malformed chunked encoding');
+  });
+
+  it('after a request with Connection: close, nothing that follows is processed (RFC 9112 §9.6)', async () => {
+    const r = await pipelined(Buffer.concat([postOrganization('{"name":"pipelined-last"}', { extra: 'Connection: close\r\n' }), Buffer.from('XYZ\r\n\r\n')]));
+    expect(r.answers.map((a) => a.status), r.rest).toEqual([201]);
+    expect(r.answers[0]!.headers.connection).toBe('close');
+    expect(r.rest).toBe('');
+  });
+});
+
+describe('transfer codings', () => {
+  const chunkedPost = (codings: string[], name: string) => {
+    const body = JSON.stringify({ name });
+    return `POST ${API}/organizations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\nContent-Type: application/json\r\n`
+      + codings.map((c) => `Transfer-Encoding: ${c}\r\n`).join('')
+      + `\r\n${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+  };
+
+  it.each([
+    [['gzip, chunked'], 'gzip'],
+    [['identity, chunked'], 'identity'],
+    [['x-custom;q=1, chunked'], 'x-custom'],
+    [['deflate', 'chunked'], 'deflate'],
+  ])('%j: 501 not_implemented naming %s, nothing stored, the connection closed (RFC 9112 §6.1)', async (codings, coding) => {
+    const name = `coding-${coding}`;
+    const r = await pipelined(chunkedPost(codings, name));
+    expect(r.answers.map((a) => a.status), r.rest).toEqual([501]);
+    const json = jsonOf(r.answers[0]);
+    expect(validate('error', json).errors).toEqual([]);
+    expect(json.error.code).toBe('not_implemented');
+    expect(json.detail['transfer-encoding']).toContain(coding);
+    expect(r.closed).toBe(true);
+    expect(await organizationsNamed(name)).toBe(0);
+  });
+
+  it('chunked twice is malformed (400), chunked alone is read', async () => {
+    const twice = await pipelined(chunkedPost(['chunked, chunked'], 'coding-twice'));
+    expect(twice.answers.map((a) => [a.status, jsonOf(a).detail]), twice.rest).toEqual([[400, { 'transfer-encoding': 'is not valid' }]]);
+    const once = await pipelined(chunkedPost(['chunked'], 'coding-once') + getProjects('Connection: close\r\n'));
+    expect(once.answers.map((a) => a.status), once.rest).toEqual([201, 200]);
+  });
+});
+
+describe('framing headers', () => {
+  const post = (headers: string) =>
+    `POST ${API}/organizations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\nContent-Type: application/json\r\n${headers}\r\n2\r\n{}\r\n0\r\n\r\n`;
+  it.each([
+    ['two Content-Length', 'Content-Length: 2\r\nContent-Length: 3\r\n', 'may be given once only'],
+    ['two equal Content-Length', 'Content-Length: 2\r\nContent-Length: 2\r\n', 'may be given once only'],
+    ['Content-Length, then Transfer-Encoding', 'Content-Length: 2\r\nTransfer-Encoding: chunked\r\n', 'may not be sent with Transfer-Encoding'],
+    ['Transfer-Encoding, then Content-Length', 'Transfer-Encoding: chunked\r\nContent-Length: 2\r\n', 'may not be sent with Transfer-Encoding'],
+    ['a Content-Length that is no number', 'Content-Length: 2x\r\n', 'is not a valid length'],
+  ])('%s: 400 whose detail says so', async (_, headers, detail) => {
+    const r = await pipelined(post(headers));
+    expect(r.answers.map((a) => [a.status, jsonOf(a).detail]), r.rest).toEqual([[400, { 'content-length': detail }]]);
+  });
+});
+
+describe('an upload whose declared length is over the limit', () => {
+  const head = (length: number) =>
+    `POST ${API}/files HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.keys.team}\r\n`
+    + `Content-Type: multipart/form-data; boundary=x\r\nContent-Length: ${length}\r\n\r\n--x\r\n`
+    + `Content-Disposition: form-data; name="file"; filename="big.bin"\r\n\r\n`;
+
+  it('is refused with 413 before its body is read, when no form of that length holds a file within the limit', async () => {
+    const declared = 31_400_000;
+    expect(declared).toBeGreaterThan(UPLOAD_LIMIT_BYTES + formOverheadBytes('x'));
+    const socket = connect(port(), '127.0.0.1');
+    let got = '';
+    socket.on('data', (d) => (got += d.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.write(head(declared));
+    socket.write(Buffer.alloc(64 * 1024, 0x61));
+    await vi.waitFor(() => expect(got).toMatch(/^HTTP\/1\.1 413 [\s\S]*\r\n\r\n\{/), { timeout: 3_000, interval: 20 });
+    expect(got.toLowerCase()).toContain('connection: close');
+    expect(socket.bytesWritten).toBeLessThan(1 << 20);
+    const json = JSON.parse(got.slice(got.indexOf('\r\n\r\n') + 4));
+    expect(json.error.code).toBe('payload_too_large');
+    socket.destroy();
+  });
+
+  it('is read while it arrives when a form of that length may still hold a file within the limit', async () => {
+    const socket = connect(port(), '127.0.0.1');
+    let got = '';
+    socket.on('data', (d) => (got += d.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.write(head(UPLOAD_LIMIT_BYTES + formOverheadBytes('x')));
+    socket.write(Buffer.alloc(64 * 1024, 0x61));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(got).toBe('');
+    socket.destroy();
+  });
+});
+
 describe('repeated headers', () => {
   const get = (extra: string) =>
     rawExchange(t.mock.url,
@@ -327,13 +509,26 @@ describe('repeated headers', () => {
   });
 });
 
-describe('an empty Idempotency-Key', () => {
-  it('is no key: each request runs (§4 gives the key as an optional string; refusing "" would reject what §4 allows)', async () => {
+describe('an empty Idempotency-Key (reading empty-idempotency-key: §4 gives the key as an optional string, no form)', () => {
+  it('is no key by default: each request runs', async () => {
     const a = await t.call('POST', '/organizations', { body: { name: 'empty key 1' }, headers: { 'idempotency-key': '' } });
     const b = await t.call('POST', '/organizations', { body: { name: 'empty key 2' }, headers: { 'idempotency-key': '' } });
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(a.json.id).not.toBe(b.json.id);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('is refused as a malformed key under the other reading, and nothing is stored', async () => {
+    const refusing = await startTestMock({ readings: { 'empty-idempotency-key': 'refuse' } });
+    try {
+      const r = await refusing.call('POST', '/organizations', { body: { name: 'empty key refused' }, headers: { 'idempotency-key': '' } });
+      expect(r.status).toBe(400);
+      expect(r.json.detail['idempotency-key']).toBe('may not be empty');
+      expect((await refusing.call('GET', '/organizations?q=empty%20key%20refused')).json.data).toEqual([]);
+      expect((await refusing.call('POST', '/organizations', { body: { name: 'a key' }, headers: { 'idempotency-key': 'k' } })).status).toBe(201);
+    } finally {
+      await refusing.close();
+    }
   });
 });
 

@@ -6,21 +6,32 @@
 // those exports are declared where no type of the framework or the reference is reachable
 // (options.ts), so that the published declarations need none of them (build/package.mjs).
 import { fastLayer } from './fast/index.js';
-import { faults as allFaults } from './faults/index.js';
-import type { FaultSummary, MockOptions } from './options.js';
+import { faults as allFaults, modeFaults } from './faults/index.js';
+import type { FailureModeSummary, FaultSummary, MockOptions } from './options.js';
 import { buildServer, type Front } from './reference/app.js';
 import { sortFieldsSetting } from './reference/lists.js';
 import { CHOSEN_PATHS } from './reference/openapi.js';
 import type { RouteTable } from './reference/pipeline.js';
 import { createState, type MockState } from './state.js';
 
-export { type FaultSummary, type MockOptions, MockOptionsError } from './options.js';
+export { type FailureModeSummary, type FaultSummary, type MockOptions, MockOptionsError } from './options.js';
 export { parseReadings, type ReadingChoice, ReadingError, readings } from './reference/readings.js';
 /** The seed data's generator of pseudo-random numbers, for workloads that must repeat exactly (bench/). */
 export { prng } from './seed/generate.js';
 
 /** Every fault start({ fault }) can switch on: its name, the requirements a run must then report failed, what it does. */
 export const faults: readonly FaultSummary[] = allFaults;
+
+/**
+ * The faults the failure modes generate over the API's surface (faults/modes/): each switched on
+ * by start({ fault }) as any other. Apart from `faults`, which the self-test proves detected one
+ * by one: how many of these the suite detects is measured (bench/failure-modes.ts).
+ */
+export const failureModes = (): readonly FailureModeSummary[] => modeFaults();
+
+/** Whether start({ fault: name }) knows the fault. */
+export const isFaultName = (name: string): boolean =>
+  faults.some((f) => f.name === name) || (name.startsWith('mode:') && modeFaults().some((f) => f.name === name));
 
 export interface RunningMock {
   url: string;

@@ -60,3 +60,10 @@ export interface FaultSummary {
   /** The project/organization shape the mock must serve for the fault to show. */
   shape: 'full' | 'legacy';
 }
+
+/** A fault a failure mode generated (faults/modes/): the category and mode, and the element it breaks. */
+export interface FailureModeSummary extends FaultSummary {
+  category: string;
+  mode: string;
+  element: string;
+}

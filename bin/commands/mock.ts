@@ -1,6 +1,6 @@
 // The `mock` command: starts the reference mock in the foreground, prints the
 // CONFORMANCE_* settings as `export NAME=value` lines, and stops on SIGINT/SIGTERM.
-import { faults, type MockOptions, MockOptionsError, parseReadings, ReadingError, readings, start } from '../../mock/index.js';
+import { failureModes, faults, isFaultName, type MockOptions, MockOptionsError, parseReadings, ReadingError, readings, start } from '../../mock/index.js';
 import { parseFlags, unknownValue, usageError } from '../args.js';
 
 export const mockHelp = `Usage: conformance mock [options]
@@ -66,7 +66,7 @@ function toOptions(argv: string[], env: NodeJS.ProcessEnv): MockOptions & { list
   };
   if (values.host !== '127.0.0.1') throw new UsageError(`--host must be 127.0.0.1 (got ${JSON.stringify(values.host)})`);
   if (values.shape !== 'full' && values.shape !== 'legacy') throw new UsageError(`--shape must be full or legacy (got ${JSON.stringify(values.shape)})`);
-  if (values.fault !== undefined && !faults.some((f) => f.name === values.fault)) {
+  if (values.fault !== undefined && !isFaultName(values.fault)) {
     throw new UsageError(`${unknownValue('fault', values.fault, faults.map((f) => f.name))}; list them with --list-faults`);
   }
   let chosen: MockOptions['readings'];
@@ -109,7 +109,14 @@ export const exportLine = (name: string, value: string): string => `export ${nam
 
 export function faultsListing(): string {
   const width = Math.max(...faults.map((f) => f.name.length));
-  return faults.map((f) => `${f.name.padEnd(width)}  ${f.requirements.join(', ')}\n${' '.repeat(width + 2)}${f.description}`).join('\n');
+  const line = (f: { name: string; requirements: readonly string[]; description: string; }) =>
+    `${f.name.padEnd(width)}  ${f.requirements.join(', ')}\n${' '.repeat(width + 2)}${f.description}`;
+  const modes = failureModes();
+  return [
+    ...faults.map(line),
+    `\nfailure modes (${modes.length}: mode:<category>:<mode>:<element>; measured by npm run failure-modes, not proven one by one)`,
+    ...modes.map(line),
+  ].join('\n');
 }
 
 export function readingsListing(): string {

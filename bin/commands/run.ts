@@ -61,8 +61,8 @@ async function checkPlan(plan: RunPlan): Promise<string | undefined> {
   if (unmatchedExclude.length > 0) return `--exclude ${unmatchedExclude.join(', ')} matches no requirement (see 'conformance requirements')`;
   const fault = plan.env.CONFORMANCE_MOCK_FAULT;
   if (fault !== undefined) {
-    const { faults } = await import('../../mock/index.js');
-    if (!faults.some((f) => f.name === fault)) {
+    const { faults, isFaultName } = await import('../../mock/index.js');
+    if (!isFaultName(fault)) {
       return `${unknownValue('mock fault', fault, faults.map((f) => f.name))}; list them with 'conformance mock --list-faults'`;
     }
   }

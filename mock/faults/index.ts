@@ -4,6 +4,7 @@
 // families generated over the operation table (families.ts).
 import { type FamilyFaultName, familyFaults } from './families.js';
 import type { Fault } from './fault.js';
+import { type ModeFaultName, modeFaults } from './modes/index.js';
 import { authFaults } from './written/auth.js';
 import { errorFaults } from './written/errors.js';
 import { idempotencyFaults } from './written/idempotency.js';
@@ -17,6 +18,7 @@ import { uploadFaults } from './written/uploads.js';
 import { versioningFaults } from './written/versioning.js';
 
 export type { Fault, FaultHooks } from './fault.js';
+export { CATEGORIES, type Category, type ModeFault, modeFaults } from './modes/index.js';
 
 const written = [
   ...paginationFaults,
@@ -39,13 +41,15 @@ export const faults: readonly Fault[] = [...written, ...familyFaults()];
 export const writtenFaults: readonly Fault[] = written;
 
 /** A fault's name: a written one, or one of a family's (typed by the family's name pattern). */
-export type FaultName = (typeof written)[number]['name'] | FamilyFaultName;
+export type FaultName = (typeof written)[number]['name'] | FamilyFaultName | ModeFaultName;
 
 export class UnknownFault extends Error {}
 
 /** The fault of that name, or an error naming the known ones. */
 export function faultNamed(name: string): Fault {
-  const found = faults.find((x) => x.name === name);
-  if (!found) throw new UnknownFault(`Unknown fault "${name}". Known faults: ${faults.map((x) => x.name).join(', ')}`);
+  const found = faults.find((x) => x.name === name) ?? (name.startsWith('mode:') ? modeFaults().find((x) => x.name === name) : undefined);
+  if (!found) {
+    throw new UnknownFault(`Unknown fault "${name}". Known faults: ${faults.map((x) => x.name).join(', ')}, and the failure modes (mode:…, --list-faults)`);
+  }
   return found;
 }

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'request_timeout'
   | 'header_too_large'
   | 'expectation_failed'
+  | 'not_implemented'
   | 'internal_error'
   | 'service_unavailable'
   | 'insufficient_storage';
@@ -79,6 +80,16 @@ export const methodNotAllowed = (method: string) =>
 
 export const expectationFailed = () =>
   new ApiError(417, 'expectation_failed', 'Only Expect: 100-continue is supported', { expect: 'only 100-continue is supported' });
+
+/**
+ * A request whose body comes in a transfer coding the server does not apply (RFC 9112 §6.1: "A
+ * server that receives a request message with a transfer coding it does not understand SHOULD
+ * respond with 501").
+ */
+export const unsupportedTransferCoding = (coding: string) =>
+  new ApiError(501, 'not_implemented', `The transfer coding ${coding} is not supported`, {
+    'transfer-encoding': `${coding} is not supported; only chunked is`,
+  });
 
 /**
  * System errors the server may meet serving a request (Node's error codes), answered as what they

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contentDisposition, decodeFilename } from './filenames.js';
-import { boundaryOf, FormError, type FormEvent, FormReader, headerParams, isFormData } from './multipart.js';
+import { boundaryOf, FORM_LIMITS, FormError, type FormEvent, formOverheadBytes, FormReader, headerParams, isFormData } from './multipart.js';
 
 const B = 'XyZ-boundary';
 
@@ -95,6 +95,13 @@ describe('FormReader', () => {
     ['part headers over 16 KiB', part(`Content-Disposition: form-data; name="a"\r\nX-Pad: ${'p'.repeat(16_400)}`, 'x'), 'body'],
     ['31 parts', Buffer.concat(Array.from({ length: 31 }, (_, i) => part(`Content-Disposition: form-data; name="f${i}"; filename="x"`, ''))), 'body'],
     ['21 fields', Buffer.concat(Array.from({ length: 21 }, (_, i) => part(`Content-Disposition: form-data; name="f${i}"`, ''))), 'body'],
+    ['a preamble over 16 KiB', Buffer.concat([Buffer.from(`${'p'.repeat(16_385)}\r\n`), part('Content-Disposition: form-data; name="a"', 'x')]), 'body'],
+    [
+      'an epilogue over 16 KiB',
+      Buffer.concat([part('Content-Disposition: form-data; name="a"', 'x'), close, Buffer.from('e'.repeat(16_383))]),
+      'body',
+      'closed already',
+    ],
   ] as [string, Buffer, string, string?][])('%s is a FormError, cut anywhere', (_, bytes, field, unclosed) => {
     const body = unclosed ? bytes : Buffer.concat([bytes, close]);
     for (const chunks of [[body], cut(body, [0.1, 0.5, 0.9]), [...body].map((b) => Buffer.from([b])).slice(0, 200_000)]) {
@@ -104,6 +111,41 @@ describe('FormReader', () => {
 
   it('reads an empty body as an empty form', () => {
     expect(read([])).toEqual([]);
+  });
+
+  it('reads a preamble and an epilogue of 16 KiB each', () => {
+    const body = Buffer.concat([
+      Buffer.from(`${'p'.repeat(16_384)}\r\n`),
+      part('Content-Disposition: form-data; name="a"', 'x'),
+      close,
+      Buffer.from('e'.repeat(16_382)),
+    ]);
+    expect(read(cut(body, [0.3, 0.6]))).toEqual([{ kind: 'field', name: 'a', value: 'x' }]);
+  });
+
+  it('accepts no form holding more than formOverheadBytes besides its file, the largest one it accepts included', () => {
+    const L = FORM_LIMITS;
+    const header = (name: string, extra = '') => {
+      const base = `Content-Disposition: form-data; name="${name}"${extra}`;
+      return `${base}\r\nX-Pad: ${'p'.repeat(L.headerBytes - base.length - 9)}`;
+    };
+    const padded = (headers: string, content: string | Buffer) =>
+      Buffer.concat([Buffer.from(`\r\n--${B}${' '.repeat(64)}\r\n${headers}\r\n\r\n`), Buffer.from(content)]);
+    const file = Buffer.alloc(1_000, 0x61);
+    const largest = Buffer.concat([
+      Buffer.from('p'.repeat(L.outsideBytes)),
+      ...Array.from({ length: L.fields }, (_, i) => padded(header(`f${i}`), 'v'.repeat(L.fieldBytes))),
+      padded(header('file', '; filename="a"'), file),
+      Buffer.from(`\r\n--${B}--`),
+      Buffer.from('e'.repeat(L.outsideBytes)),
+    ]);
+    const events = read([largest]);
+    expect(events.filter((e) => e.kind === 'field')).toHaveLength(L.fields);
+    expect(events.find((e) => e.kind === 'file-data')).toEqual({ kind: 'file-data', bytes: file });
+    expect(largest.length - file.length).toBe(formOverheadBytes(B));
+    // One byte more anywhere but in the file is refused.
+    expect(read([Buffer.concat([Buffer.from('p'), largest])]).at(-1)).toEqual({ kind: 'error', field: 'body' });
+    expect(read([Buffer.concat([largest, Buffer.from('e')])]).at(-1)).toEqual({ kind: 'error', field: 'body' });
   });
 });
 

@@ -23,9 +23,27 @@ export interface FormLimits {
   fieldBytes: number;
   /** Bytes of a part's header block. */
   headerBytes: number;
+  /** Bytes before the first delimiter (the preamble), and after the closing one (the epilogue), each. */
+  outsideBytes: number;
 }
 
-export const FORM_LIMITS = { parts: 30, fields: 20, fieldBytes: 65_536, headerBytes: 16_384 } as const satisfies FormLimits;
+export const FORM_LIMITS = { parts: 30, fields: 20, fieldBytes: 65_536, headerBytes: 16_384, outsideBytes: 16_384 } as const satisfies FormLimits;
+
+/** The most white space a delimiter may be followed by before its CRLF (RFC 2046 §5.1.1 transport padding). */
+const MAX_PADDING = 64;
+
+/**
+ * The most bytes a form this reader accepts can hold besides the content of its one file part:
+ * preamble and epilogue, every delimiter with its padding, every part's header block, and at most
+ * `fields` field values. A body whose length is above a file limit plus this holds a file part
+ * over that limit, or is refused anyway, so its declared length alone can answer it.
+ */
+export function formOverheadBytes(boundary: string, limits: FormLimits = FORM_LIMITS): number {
+  const delimiter = 4 + boundary.length; // CRLF "--" boundary
+  const opening = delimiter + MAX_PADDING + 2 + limits.headerBytes + 4;
+  const parts = Math.min(limits.parts, limits.fields + 1);
+  return 2 * limits.outsideBytes + parts * opening + limits.fields * limits.fieldBytes + delimiter + 2;
+}
 
 export type FormEvent =
   | { kind: 'field'; name: string; value: string; }
@@ -121,6 +139,8 @@ export class FormReader {
   private fields = 0;
   private part: { kind: 'field'; name: string; chunks: Buffer[]; bytes: number; } | { kind: 'file'; } | undefined;
   private sawBytes = false;
+  /** Bytes of the preamble read so far (with the CRLF the body is read as if it began with), then of the epilogue. */
+  private outside = 0;
 
   constructor(boundary: string, private readonly limits: FormLimits = FORM_LIMITS) {
     this.delimiter = Buffer.from(`\r\n--${boundary}`, 'latin1');
@@ -134,7 +154,11 @@ export class FormReader {
   /** The events the next chunk of the body completes. */
   push(chunk: Buffer): FormEvent[] {
     const out: FormEvent[] = [];
-    if (chunk.length === 0 || this.state === 'done') return out;
+    if (chunk.length === 0) return out;
+    if (this.state === 'done') {
+      this.addOutside(chunk.length, 'after its closing delimiter');
+      return out;
+    }
     this.sawBytes = true;
     const buf = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
     let pos = 0;
@@ -145,13 +169,14 @@ export class FormReader {
           // Keep what could be the start of a delimiter; what is before it is the part's (or the preamble's).
           const safe = Math.max(pos, buf.length - (this.delimiter.length - 1));
           if (this.state === 'body') this.data(buf.subarray(pos, safe), out);
+          else this.addOutside(safe - pos, 'before its first delimiter');
           pos = safe;
           break;
         }
         if (this.state === 'body') {
           this.data(buf.subarray(pos, at), out);
           this.endPart(out);
-        }
+        } else this.addOutside(at - pos, 'before its first delimiter');
         pos = at + this.delimiter.length;
         this.state = 'delimiter';
       }
@@ -160,13 +185,15 @@ export class FormReader {
         if (buf.length - pos < 2) break;
         if (buf[pos] === 0x2d && buf[pos + 1] === 0x2d) {
           this.state = 'done';
+          this.outside = 0;
+          this.addOutside(buf.length - pos - 2, 'after its closing delimiter');
           pos = buf.length;
           break;
         }
         let i = pos;
-        while (i < buf.length && (buf[i] === 0x20 || buf[i] === 0x09) && i - pos < 64) i++;
+        while (i < buf.length && (buf[i] === 0x20 || buf[i] === 0x09) && i - pos < MAX_PADDING) i++;
         if (buf.length - i < 2) {
-          if (i - pos >= 64) throw new FormError('body', 'has a delimiter followed by something other than CRLF or --');
+          if (i - pos >= MAX_PADDING) throw new FormError('body', 'has a delimiter followed by something other than CRLF or --');
           break;
         }
         if (buf[i] !== 0x0d || buf[i + 1] !== 0x0a) throw new FormError('body', 'has a delimiter followed by something other than CRLF or --');
@@ -202,6 +229,15 @@ export class FormReader {
   end(): void {
     if (this.state === 'done' || !this.sawBytes) return;
     throw new FormError('body', 'ends before the closing delimiter of its multipart form');
+  }
+
+  /** Bytes outside every part (the preamble, or the epilogue), bounded so a body's length bounds its file part (formOverheadBytes). */
+  private addOutside(bytes: number, where: string): void {
+    this.outside += bytes;
+    // The preamble counts the CRLF the body is read as if it began with.
+    if (this.outside > this.limits.outsideBytes + (this.state === 'done' ? 0 : 2)) {
+      throw new FormError('body', `has more than ${this.limits.outsideBytes} bytes ${where}`);
+    }
   }
 
   private data(bytes: Buffer, out: FormEvent[]): void {

@@ -228,9 +228,7 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
   async function handle(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const ex = exchangeOf(req)!;
     if (ex.params.id !== undefined) ex.params.id = pathId(ctx, ex, ex.params.id);
-    const idemKey = mutating ? headerValue(req.headers['idempotency-key']) : undefined;
-    if (idemKey !== undefined && idemKey.length > 255) throw badRequest('Invalid idempotency key', { 'idempotency-key': 'at most 255 characters' });
-    ex.idempotencyKey = idemKey;
+    ex.idempotencyKey = mutating ? idempotencyKeyOf(ctx, req.headers['idempotency-key']) : undefined;
     const input: Input = Object.assign(ex, { req, reply });
     if (def.kind === 'multipart' && !isFormData(req.headers['content-type'])) throw unsupportedMediaType('multipart/form-data');
     if (mutating && def.kind !== 'multipart') {
@@ -279,15 +277,18 @@ export function checkQuery(rules: readonly QueryRule[], query: Record<string, un
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * A header's value; an empty one is no value. For `Idempotency-Key` that reading is a decision:
- * §4 gives the key as "an optional header idempotency-key (string)" with no form or length, so an
- * empty key is not malformed, and refusing it would reject a request §4 allows, which §9 lists
- * among the breaking changes ("tightening validation so previously accepted input is rejected").
- * An empty key cannot tell one request from another either, so it is no key: the request runs
- * as one without. (Two keys are refused before this, protocol.ts: which one would count is unclear.)
+ * The idempotency key of a request, if any. An empty one is a reading (empty-idempotency-key): §4
+ * gives the key as "an optional header idempotency-key (string)" with no form or length, so the
+ * mock reads "" as no key by default (it cannot tell one request from another: the request runs
+ * as one without), and refuses it as a malformed key under the other reading. Two keys are
+ * refused before this (protocol.ts): which one would count is unclear.
  */
-export function headerValue(v: string | string[] | undefined): string | undefined {
+export function idempotencyKeyOf(ctx: AppContext, v: string | string[] | undefined): string | undefined {
   const s = Array.isArray(v) ? v[0] : v;
+  if (s === '' && ctx.readings.value('empty-idempotency-key') === 'refuse') {
+    throw badRequest('Invalid idempotency key', { 'idempotency-key': 'may not be empty' });
+  }
+  if (s !== undefined && s.length > 255) throw badRequest('Invalid idempotency key', { 'idempotency-key': 'at most 255 characters' });
   return s === undefined || s === '' ? undefined : s;
 }
 

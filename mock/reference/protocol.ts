@@ -13,7 +13,7 @@
 import { type IncomingMessage, type ServerOptions, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { HEADERS_TIMEOUT_MS, LINGER_MAX_BYTES, LINGER_MAX_MS, LINGER_QUIET_MS, MAX_HEADER_BYTES, type Timeouts } from './context.js';
-import { ApiError, badRequest, errorJson, expectationFailed, headerTooLarge, methodNotAllowed, requestTimeout } from './errors.js';
+import { ApiError, badRequest, errorJson, expectationFailed, headerTooLarge, methodNotAllowed, requestTimeout, unsupportedTransferCoding } from './errors.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -42,19 +42,33 @@ const PARSER_ERRORS = {
   HPE_INVALID_VERSION: ['version', 'must be HTTP/1.0 or HTTP/1.1'],
   HPE_INVALID_HEADER_TOKEN: ['headers', 'a header name or value holds a character it may not'],
   HPE_INVALID_CONTENT_LENGTH: ['content-length', 'is not a valid length'],
-  HPE_UNEXPECTED_CONTENT_LENGTH: ['content-length', 'may not be sent with Transfer-Encoding'],
+  // llhttp's "Duplicate Content-Length", whether the two agree or not (RFC 9112 §6.3 rule 5).
+  HPE_UNEXPECTED_CONTENT_LENGTH: ['content-length', 'may be given once only'],
   HPE_INVALID_TRANSFER_ENCODING: ['transfer-encoding', 'is not valid'],
   HPE_INVALID_CHUNK_SIZE: ['body', 'malformed chunked encoding'],
 } as const satisfies Record<string, readonly [string, string]>;
+
+/**
+ * Content-Length beside Transfer-Encoding (RFC 9112 §6.3 rule 3): llhttp reports it under the code
+ * of whichever header came second (HPE_INVALID_CONTENT_LENGTH or HPE_INVALID_TRANSFER_ENCODING),
+ * and only its reason ("... can't be present with ...") tells it from a malformed value.
+ */
+const BOTH_FRAMINGS = /can't be present with/i;
+
+/** An error Node's HTTP server reports on a connection: llhttp's code (HPE_*) and its reason. */
+export type ParserError = Error & { code?: string; reason?: string; };
 
 /**
  * The envelope error for an error Node's HTTP server reports on a connection. Node reports both
  * of its timeouts as ERR_HTTP_REQUEST_TIMEOUT: a request whose head had arrived ran out of the
  * whole request's time, any other the head's.
  */
-export function clientErrorOf(err: Error & { code?: string; }, t: Timeouts, headArrived = false): ApiError {
+export function clientErrorOf(err: ParserError, t: Timeouts, headArrived = false): ApiError {
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return headArrived ? requestTimeout('request', t.requestMs) : requestTimeout('head', headersTimeoutMs(t));
   if (err.code === 'HPE_HEADER_OVERFLOW') return headerTooLarge(MAX_HEADER_BYTES);
+  if (typeof err.reason === 'string' && BOTH_FRAMINGS.test(err.reason)) {
+    return badRequest('The HTTP request is malformed', { 'content-length': 'may not be sent with Transfer-Encoding' });
+  }
   const known = err.code !== undefined && err.code in PARSER_ERRORS ? PARSER_ERRORS[err.code as keyof typeof PARSER_ERRORS] : undefined;
   if (known) return badRequest('The HTTP request is malformed', { [known[0]]: known[1] });
   return badRequest('The HTTP request is malformed', { request: `not a valid HTTP/1.1 request${err.code ? ` (${err.code})` : ''}` });
@@ -70,17 +84,39 @@ export class StagedClose {
   private readonly closing = new Set<Socket>();
   /** The request last read on each connection, whose body the close drains. */
   private readonly requestOn = new WeakMap<Socket, IncomingMessage>();
+  /**
+   * The responses of each connection in the order of their requests, from the first not yet
+   * finished (pipelined ones wait in Node's queue behind it); pruned as requests arrive, so no
+   * listener is added on the way of every request.
+   */
+  private readonly responsesOn = new WeakMap<Socket, ServerResponse[]>();
+  /** Connections whose parser failed while earlier requests still had their answers to come. */
+  private readonly failedAfterPending = new WeakSet<Socket>();
 
   watch(socket: Socket): void {
     socket.destroySoon = () => this.close(socket);
   }
 
-  noteRequest(req: IncomingMessage): void {
+  noteRequest(req: IncomingMessage, res: ServerResponse): void {
     this.requestOn.set(req.socket, req);
+    const list = this.responsesOn.get(req.socket);
+    if (!list) return void this.responsesOn.set(req.socket, [res]);
+    while (list.length > 0 && answered(list[0]!)) list.shift();
+    list.push(res);
+  }
+
+  /** The responses of a connection not yet finished, in the order of their requests. */
+  unanswered(socket: Socket): ServerResponse[] {
+    return (this.responsesOn.get(socket) ?? []).filter((res) => !answered(res));
+  }
+
+  /** The parser failed after requests whose answers are still to come: what it reports next is dropped. */
+  noteFailedAfterPending(socket: Socket): void {
+    this.failedAfterPending.add(socket);
   }
 
   isClosing(socket: Socket): boolean {
-    return this.closing.has(socket);
+    return this.closing.has(socket) || this.failedAfterPending.has(socket);
   }
 
   close(socket: Socket): void {
@@ -119,6 +155,12 @@ export class StagedClose {
   }
 }
 
+/** Whether a response is done with: finished (its bytes handed to the socket) or destroyed. */
+const answered = (res: ServerResponse): boolean => res.writableFinished || res.destroyed;
+
+/** Whether a response closes its connection: Node's own flag, set once its head is written. */
+const closesConnection = (res: ServerResponse): boolean => (res as ServerResponse & { _last?: boolean; })._last === true;
+
 /** Writes an error response straight to a socket; then `then` (which closes it). */
 function writeRawError(socket: Socket, api: ApiError, then: () => void, headers: Record<string, string> = {}): void {
   const body = errorJson(api);
@@ -153,17 +195,39 @@ function sendError(res: ServerResponse, api: ApiError, abandonBody = false): voi
   res.end(body, abandonBody ? () => abandon(res.req, res.socket, api) : undefined);
 }
 
-/** fastify's clientErrorHandler: the parser's errors and the request timeout, in the envelope. */
-export function clientErrorHandler(t: Timeouts, connections: StagedClose): (err: Error & { code?: string; }, socket: Socket) => void {
+/**
+ * fastify's clientErrorHandler: the parser's errors and the request timeout, in the envelope.
+ * The request the error belongs to is the last one read when its body is still arriving (a broken
+ * chunked body), otherwise one that never became a request (bytes after the last one). Requests
+ * read before it keep their answers: the error is answered after the last of them, in order, and
+ * not at all when that one closes the connection (RFC 9112 §9.6: no request after a "close" is
+ * processed).
+ */
+export function clientErrorHandler(t: Timeouts, connections: StagedClose): (err: ParserError, socket: Socket) => void {
   return (err, socket) => {
-    // A connection closing in stages: its parser reports again on what it drops.
+    // A connection closing in stages, or waiting on earlier answers: its parser reports again on what it drops.
     if (err.code === 'ECONNRESET' || socket.destroyed || connections.isClosing(socket)) return;
-    // Node's own rule: answer only where no response to this connection has started.
-    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null; })._httpMessage ?? undefined;
-    const api = clientErrorOf(err, t, inFlight !== undefined);
-    if (!socket.writable || inFlight?.headersSent) return abandon(inFlight?.req, socket, api);
-    // A request being read fails at once, so its handler cleans up; one still to come is drained.
-    writeRawError(socket, api, inFlight ? () => abandon(inFlight.req, socket, api) : () => connections.close(socket));
+    const pending = connections.unanswered(socket);
+    const last = pending.at(-1);
+    const failing = last && !last.req.complete ? last : undefined;
+    const earlier = failing ? pending.slice(0, -1) : pending;
+    const api = clientErrorOf(err, t, failing !== undefined);
+    // A request being read fails once answered, so its handler cleans up; bytes that are no request are drained.
+    const then = () => (failing ? abandon(failing.req, socket, api) : connections.close(socket));
+    const before = earlier.at(-1);
+    if (before) {
+      connections.noteFailedAfterPending(socket);
+      // Before Node's own listener, which hands the connection to the next response or closes it.
+      before.prependOnceListener('finish', () => {
+        if (closesConnection(before)) return;
+        if (!socket.writable || failing?.headersSent) return abandon(failing?.req, socket, api);
+        writeRawError(socket, api, then);
+      });
+      return;
+    }
+    // Node's own rule: answer only where no response to this request has started.
+    if (!socket.writable || failing?.headersSent) return abandon(failing?.req, socket, api);
+    writeRawError(socket, api, then);
   };
 }
 
@@ -174,7 +238,7 @@ export function protocolListeners(connections: StagedClose) {
       writeRawError(socket, methodNotAllowed('CONNECT'), () => connections.close(socket), { allow: SERVED_METHODS });
     },
     checkExpectation(req: IncomingMessage, res: ServerResponse): void {
-      connections.noteRequest(req);
+      connections.noteRequest(req, res);
       sendError(res, expectationFailed());
     },
   };
@@ -198,6 +262,20 @@ function repeatedHeader(raw: readonly string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The first transfer coding of a request's Transfer-Encoding other than chunked, the only one the
+ * server applies (Node joins repeated headers with ", "). llhttp has already refused a list whose
+ * last coding is not chunked, or that names chunked twice (RFC 9112 §6.3, §7), and passes any
+ * other coding before it on unread: a body in gzip would be read as if it were plain.
+ */
+function unsupportedCoding(value: string): string | undefined {
+  for (const item of value.split(',')) {
+    const coding = item.split(';')[0]!.trim().toLowerCase();
+    if (coding !== '' && coding !== 'chunked') return coding.slice(0, 64);
+  }
+  return undefined;
+}
+
 /** Answers streaming now, whose socket timer is theirs (endWhenIdle), not the body timeout's. */
 const streaming = new WeakSet<ServerResponse>();
 
@@ -211,7 +289,7 @@ const streaming = new WeakSet<ServerResponse>();
  * read or not: what remains is the server's to answer, however long that takes.
  */
 export function guardRequest(req: IncomingMessage, res: ServerResponse, t: Timeouts, connections: StagedClose): boolean {
-  connections.noteRequest(req);
+  connections.noteRequest(req, res);
   const h = req.headers;
   const repeated = repeatedHeader(req.rawHeaders);
   if (repeated !== undefined) {
@@ -220,6 +298,11 @@ export function guardRequest(req: IncomingMessage, res: ServerResponse, t: Timeo
   }
   if (h.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
     sendError(res, badRequest('An HTTP/1.1 request needs a Host header', { host: 'required in HTTP/1.1' }));
+    return true;
+  }
+  const coding = h['transfer-encoding'] === undefined ? undefined : unsupportedCoding(h['transfer-encoding']);
+  if (coding !== undefined) {
+    sendError(res, unsupportedTransferCoding(coding));
     return true;
   }
   if (h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0')) {

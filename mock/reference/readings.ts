@@ -35,6 +35,8 @@ export const readings = [
   r('plan-limit-status', ['402', '403'], '§7 "the status used for plan-limit errors: not shown".'),
   r('idempotency-reused-status', ['422', '409'],
     '§4 fixes 422 only for uploads ("Upload rules" 3); for JSON endpoints a key reused with another body has no status shown (uploads keep 422).'),
+  r('empty-idempotency-key', ['no-key', 'refuse'],
+    '§4 "Every mutating endpoint takes an optional header idempotency-key (string)" and gives the key no form or length: an empty value may be read as no key (the request runs as one without), or refused as a malformed key (400 with detail["idempotency-key"]).'),
   r('file-delete', ['200', '204'], '§4 Files: the delete\'s response is "not specified": 204 with no body is as valid as the delete result.'),
   r('empty-last-page', ['never', 'after-full-page'],
     '§4 rule 3 only says to request the next page while hasMore is true: a server that does not look ahead says hasMore true on a full page and answers the next request with an empty last page.'),

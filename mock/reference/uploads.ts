@@ -2,8 +2,9 @@
 // multipart reader (multipart.ts) chunk by chunk, and the file part is written into the encrypted
 // blob store as it arrives, counted and hashed, never buffered whole. More than the limit (§4
 // upload rule 1, "Maximum upload size is 25 MB"; 26,214,400 bytes, reading upload-limit) answers
-// 413 payload_too_large and leaves nothing behind; a malformed body or a file name that cannot be
-// stored (filenames.ts) answers 400 at the chunk where it shows. Whatever ends the request (its
+// 413 payload_too_large and leaves nothing behind, at once when the declared Content-Length is more
+// than any form within the limit can be (multipart.ts formOverheadBytes); a malformed body or a
+// file name that cannot be stored (filenames.ts) answers 400 at the chunk where it shows. Whatever ends the request (its
 // answer, an error, the client going away, a timeout), the blob being written is closed and
 // removed. An answer given before the whole body is read closes the connection, and the server
 // reads and drops the rest of the body for a bounded while first (protocol.ts), so a client still
@@ -18,7 +19,7 @@ import { ApiError, badRequest, idempotencyKeyReused, payloadTooLarge } from './e
 import type { Input, ReceivedFile, ReceivedUpload, Result } from './exchange.js';
 import { canonicalJson } from './idempotency-store.js';
 import { withIdempotency } from './idempotency.js';
-import { boundaryOf, FormError, FormReader } from './multipart.js';
+import { boundaryOf, FormError, formOverheadBytes, FormReader } from './multipart.js';
 import { checkInput } from './pipeline.js';
 import { createdStatus } from './resources/common.js';
 
@@ -57,7 +58,11 @@ async function receive(ctx: AppContext, input: Input): Promise<ReceivedUpload> {
   let file: { filename: string; mime: string; } | undefined;
   let files = 0;
   try {
-    const reader = new FormReader(boundaryOf(String(req.headers['content-type'] ?? '')));
+    const boundary = boundaryOf(String(req.headers['content-type'] ?? ''));
+    // A declared length above the limit and all a form may hold besides its file holds a file over
+    // the limit (or is refused anyway): answered before a byte of it is read.
+    if (limit !== undefined && Number(req.headers['content-length'] ?? 0) > limit + formOverheadBytes(boundary)) throw payloadTooLarge(limit);
+    const reader = new FormReader(boundary);
     // Not destroyed when the loop ends early: the connection outlives a refusal (see above).
     for await (const chunk of req.iterator({ destroyOnReturn: false })) {
       for (const event of reader.push(chunk as Buffer)) {

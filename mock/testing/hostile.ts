@@ -4,10 +4,11 @@
 // types, idempotency keys, Expect, repeated and conflicting headers, control characters, heads over
 // the limit; random JSON, schema-derived bodies, deep nesting, random bytes, multipart bodies with
 // every kind of part and file name) sent in hostile ways (whole, slowly in pieces, stopped part-way,
-// abandoned part-way or while the answer arrives, the whole body written before a byte is read),
+// abandoned part-way or while the answer arrives, the whole body written before a byte is read,
+// or kept alive and followed on its connection by another request or by bytes that are none),
 // and what came back, judged: every request the client finishes must get a complete answer below
 // 500, every error in the §7 full envelope, before a bound; no hang, no close without an answer,
-// no reset. Only ever connects to 127.0.0.1.
+// no reset, and no answer lost to what follows on the same connection. Only ever connects to 127.0.0.1.
 import fc from 'fast-check';
 import { connect } from 'node:net';
 import { assignmentPatch, employeeCreate, employeePatch, organizationCreate } from '../../specs/arbitraries.js';
@@ -39,7 +40,22 @@ export type SendPlan =
   /** This fraction of its bytes, then the connection closed: no answer expected. */
   | { kind: 'abort'; at: number; }
   /** All of it, then the connection closed once `afterBytes` of the answer arrived. */
-  | { kind: 'abort-reading'; afterBytes: number; };
+  | { kind: 'abort-reading'; afterBytes: number; }
+  /**
+   * All of it without Connection: close, then on the same connection a request that closes it, or
+   * bytes that are no request: its own answer must come first, then the follow-up's, unless its
+   * own closes the connection.
+   */
+  | { kind: 'follow-up'; then: FollowUp; };
+
+/** What follows a request kept alive: a request (unauthenticated, so 401) that closes, or no request (HTTP/9.9). */
+export type FollowUp = 'request' | 'malformed';
+
+const FOLLOW_UPS = {
+  request: `GET ${API}/projects?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+  // A version no request of the generator has, so its 400 (detail.version) is never another's.
+  malformed: 'GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n',
+} as const satisfies Record<FollowUp, string>;
 
 export interface HostileRequest {
   method: string;
@@ -52,7 +68,7 @@ export interface HostileRequest {
 }
 
 export type Outcome =
-  | { kind: 'answered'; status: number; headers: Record<string, string>; body: Buffer; ms: number; }
+  | { kind: 'answered'; status: number; headers: Record<string, string>; body: Buffer; ms: number; followUp?: Answer; }
   /** No complete answer before the bound, the connection still open. */
   | { kind: 'hang'; ms: number; head: string; }
   /** The server closed the connection without a complete answer. */
@@ -60,7 +76,12 @@ export type Outcome =
   /** The connection was reset (ECONNRESET, EPIPE) before a complete answer. */
   | { kind: 'reset'; code: string; ms: number; head: string; }
   /** The client closed it on purpose (plans abort and abort-reading). */
-  | { kind: 'aborted'; ms: number; };
+  | { kind: 'aborted'; ms: number; }
+  /** A request followed on its connection (plan follow-up) lost an answer: its own, or the follow-up's. */
+  | { kind: 'lost'; why: string; ms: number; head: string; };
+
+/** A complete answer: status, headers and body. */
+export type Answer = Pick<ReadAnswer, 'status' | 'headers' | 'body'>;
 
 export interface FuzzTiming {
   /** The longest pause of a slow send: below the mock's body timeout. */
@@ -170,7 +191,7 @@ export function hostileRequests(t: FuzzTargets, timing: FuzzTiming): fc.Arbitrar
   const anomalyArb = fc.oneof(
     { weight: 40, arbitrary: fc.constant('none' as const) },
     fc.constantFrom('two-authorization', 'two-host', 'two-idempotency-keys', 'empty-idempotency-key', 'two-lengths', 'length-and-chunked', 'huge-head',
-      'control-character'),
+      'control-character', 'gzip-chunked'),
   );
 
   const fraction = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
@@ -187,6 +208,7 @@ export function hostileRequests(t: FuzzTargets, timing: FuzzTiming): fc.Arbitrar
     { weight: 1, arbitrary: fraction.map((at): SendPlan => ({ kind: 'stop', at })) },
     { weight: 2, arbitrary: fraction.map((at): SendPlan => ({ kind: 'abort', at })) },
     { weight: 2, arbitrary: fc.integer({ min: 1, max: 64 * 1024 }).map((afterBytes): SendPlan => ({ kind: 'abort-reading', afterBytes })) },
+    { weight: 4, arbitrary: fc.constantFrom<FollowUp>('request', 'malformed').map((then): SendPlan => ({ kind: 'follow-up', then })) },
   );
 
   const requestArb = fc.record({
@@ -231,12 +253,17 @@ export function hostileRequests(t: FuzzTargets, timing: FuzzTiming): fc.Arbitrar
     } else if (anomaly === 'length-and-chunked') {
       headers.push(['Content-Length', length], ['Transfer-Encoding', 'chunked']);
       framed = true;
+    } else if (anomaly === 'gzip-chunked') {
+      // A coding the server does not apply: refused before the body, which is not even chunked.
+      headers.push(['Transfer-Encoding', 'gzip, chunked']);
+      framed = true;
     }
     return { method, target, headers, body: body[1], framed, plan };
   });
   /** A request refused by its head while megabytes of body follow, from a client that writes them all before reading. */
   const refusedWhileArriving = fc.tuple(
-    fc.constantFrom('huge-head', 'control-character', 'two-lengths', 'two-host', 'two-authorization', 'expect', 'no-key', 'json-too-large'),
+    fc.constantFrom('huge-head', 'control-character', 'two-lengths', 'two-host', 'two-authorization', 'expect', 'no-key', 'json-too-large', 'gzip-chunked',
+      'declared-over-limit'),
     fc.integer({ min: 1, max: 6 }),
   ).map(([why, mb]): HostileRequest => {
     const body = Buffer.alloc(mb * 1024 * 1024, 0x20);
@@ -251,8 +278,11 @@ export function hostileRequests(t: FuzzTargets, timing: FuzzTiming): fc.Arbitrar
     else if (why === 'two-host') headers.push(['Host', 'example.test']);
     else if (why === 'two-authorization') headers.push(['Authorization', `Bearer ${t.keys.other}`]);
     else if (why === 'expect') headers.push(['Expect', 'teapot']);
-    const framed = why === 'two-lengths';
-    if (framed) headers.push(['Content-Length', String(body.length)], ['Content-Length', '5']);
+    const framed = why === 'two-lengths' || why === 'gzip-chunked' || why === 'declared-over-limit';
+    if (why === 'two-lengths') headers.push(['Content-Length', String(body.length)], ['Content-Length', '5']);
+    else if (why === 'gzip-chunked') headers.push(['Transfer-Encoding', 'gzip, chunked']);
+    // Over what any form within the 25 MB limit can be: refused before the megabytes sent are read.
+    else if (why === 'declared-over-limit') headers.push(['Content-Length', String(40 * 1024 * 1024)]);
     return { method: 'POST', target: `${API}${upload ? '/files' : '/organizations'}`, headers, body, framed, plan: { kind: 'write-first' } };
   });
   return fc.oneof({ weight: 300, arbitrary: requestArb }, { weight: 1, arbitrary: refusedWhileArriving });
@@ -423,12 +453,49 @@ const bigBodyArb: fc.Arbitrary<[string | undefined, Buffer]> = fc.tuple(
   fc.integer({ min: 1, max: 6 }),
 ).map(([ct, mb]) => [ct, Buffer.alloc(mb * 1024 * 1024, 0x20)]);
 
-/** The bytes of a request: its head (with Content-Length unless it frames itself, and Connection: close) and body. */
+/**
+ * The bytes of a request: its head (with Content-Length unless it frames itself, and Connection:
+ * close unless something follows it) and body, then what follows it (plan follow-up).
+ */
 export function serialize(r: HostileRequest): Buffer {
   const lines = [`${r.method} ${r.target} HTTP/1.1`, ...r.headers.map(([k, v]) => `${k}: ${v}`)];
   if (!r.framed && (r.body.length > 0 || r.method === 'POST' || r.method === 'PATCH')) lines.push(`Content-Length: ${r.body.length}`);
-  lines.push('Connection: close', '', '');
-  return Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), r.body]);
+  if (r.plan.kind !== 'follow-up') lines.push('Connection: close');
+  lines.push('', '');
+  const after = r.plan.kind === 'follow-up' ? [Buffer.from(FOLLOW_UPS[r.plan.then], 'latin1')] : [];
+  return Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), r.body, ...after]);
+}
+
+/** Whether an answer is the 400 of the malformed follow-up (the only request line of another version). */
+function isFollowUpVersionError(a: Answer): boolean {
+  if (a.status !== 400) return false;
+  try {
+    return typeof (JSON.parse(a.body.toString('utf8')) as { detail?: { version?: unknown; }; }).detail?.version === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the answers read so far on a connection say, for a request and its plan: undefined while
+ * more must come; otherwise the outcome (a follow-up's answer must come after the request's own,
+ * unless that one closes the connection).
+ */
+function outcomeOf(r: HostileRequest, data: Buffer, closed: boolean, ms: number): Outcome | undefined {
+  const { answers } = answersIn(data, closed, [r.method, 'GET']);
+  const first = answers[0];
+  if (!first) return undefined;
+  const own = { status: first.status, headers: first.headers, body: first.body };
+  if (r.plan.kind !== 'follow-up') return { kind: 'answered', ...own, ms };
+  const head = data.toString('latin1', 0, 200);
+  if (r.plan.then === 'malformed' && isFollowUpVersionError(first)) {
+    return { kind: 'lost', why: `the first answer is the 400 of the bytes that followed the request, whose own answer is missing`, ms, head };
+  }
+  if (/\bclose\b/i.test(first.headers.connection ?? '')) return { kind: 'answered', ...own, ms };
+  const second = answers[1];
+  if (second) return { kind: 'answered', ...own, followUp: { status: second.status, headers: second.headers, body: second.body }, ms };
+  if (closed) return { kind: 'lost', why: `closed after the first answer (${first.status}, kept alive) without answering what followed`, ms, head };
+  return undefined;
 }
 
 export const describeRequest = (r: HostileRequest): string =>
@@ -436,9 +503,20 @@ export const describeRequest = (r: HostileRequest): string =>
     JSON.stringify(r.body.subarray(0, 160).toString('latin1'))
   } sent ${JSON.stringify(r.plan)}`;
 
-/** A response read so far: complete once its body is (by Content-Length, chunked framing, or the close). */
-function answerIn(data: Buffer, method: string, closed: boolean): { status: number; headers: Record<string, string>; body: Buffer; } | undefined {
-  let start = 0;
+/** One response of several read from a connection, and where it ends in what was read. */
+export interface ReadAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The offset in what was read just past this response. */
+  end: number;
+}
+
+/**
+ * The response starting at `start` of what a connection read so far: complete once its body is (by
+ * Content-Length, chunked framing, or the close). Interim answers (100 Continue) are skipped.
+ */
+function answerIn(data: Buffer, method: string, closed: boolean, start = 0): ReadAnswer | undefined {
   for (;;) {
     const end = data.indexOf('\r\n\r\n', start);
     if (end < 0) return undefined;
@@ -456,10 +534,13 @@ function answerIn(data: Buffer, method: string, closed: boolean): { status: numb
       const i = line.indexOf(':');
       if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
     }
-    const rest = data.subarray(end + 4);
-    if (method === 'HEAD' || status === 204 || status === 304) return { status, headers, body: Buffer.alloc(0) };
+    const from = end + 4;
+    const rest = data.subarray(from);
+    if (method === 'HEAD' || status === 204 || status === 304) return { status, headers, body: Buffer.alloc(0), end: from };
     const length = headers['content-length'];
-    if (length !== undefined) return rest.length >= Number(length) ? { status, headers, body: rest.subarray(0, Number(length)) } : undefined;
+    if (length !== undefined) {
+      return rest.length >= Number(length) ? { status, headers, body: rest.subarray(0, Number(length)), end: from + Number(length) } : undefined;
+    }
     if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
       const chunks: Buffer[] = [];
       let at = 0;
@@ -468,13 +549,32 @@ function answerIn(data: Buffer, method: string, closed: boolean): { status: numb
         if (eol < 0) return undefined;
         const size = parseInt(rest.toString('latin1', at, eol), 16);
         if (Number.isNaN(size)) return undefined;
-        if (size === 0) return rest.indexOf('\r\n\r\n', eol) >= 0 || rest.length >= eol + 4 ? { status, headers, body: Buffer.concat(chunks) } : undefined;
+        if (size === 0) {
+          const trailerEnd = rest.indexOf('\r\n\r\n', eol);
+          if (trailerEnd >= 0) return { status, headers, body: Buffer.concat(chunks), end: from + trailerEnd + 4 };
+          return rest.length >= eol + 4 ? { status, headers, body: Buffer.concat(chunks), end: from + eol + 4 } : undefined;
+        }
         if (rest.length < eol + 2 + size + 2) return undefined;
         chunks.push(rest.subarray(eol + 2, eol + 2 + size));
         at = eol + 2 + size + 2;
       }
     }
-    return closed ? { status, headers, body: rest } : undefined;
+    return closed ? { status, headers, body: rest, end: data.length } : undefined;
+  }
+}
+
+/**
+ * Every complete response in what a connection read, in order (`methods`: of the requests they
+ * answer, for HEAD; the last repeats), and what is left after them.
+ */
+export function answersIn(data: Buffer, closed: boolean, methods: readonly string[] = ['GET']): { answers: ReadAnswer[]; rest: Buffer; } {
+  const answers: ReadAnswer[] = [];
+  let at = 0;
+  for (;;) {
+    const a = answerIn(data, methods[Math.min(answers.length, methods.length - 1)]!, closed, at);
+    if (!a) return { answers, rest: data.subarray(at) };
+    answers.push(a);
+    at = a.end;
   }
 }
 
@@ -499,9 +599,9 @@ export function exchange(url: string, r: HostileRequest, boundMs: number): Promi
       resolve(o);
     };
     const answered = (closed: boolean) => {
-      const a = answerIn(Buffer.concat(chunks), r.method, closed);
-      if (a) finish({ kind: 'answered', ...a, ms: ms() });
-      return a !== undefined;
+      const o = outcomeOf(r, Buffer.concat(chunks), closed, ms());
+      if (o) finish(o);
+      return o !== undefined;
     };
     socket.on('data', (d: Buffer) => {
       chunks.push(d);
@@ -518,7 +618,7 @@ export function exchange(url: string, r: HostileRequest, boundMs: number): Promi
     timers.push(setTimeout(() => finish({ kind: 'hang', ms: ms(), head: soFar() }), boundMs));
     const plan = r.plan;
     const offset = (fraction: number) => Math.floor(fraction * bytes.length);
-    if (plan.kind === 'whole' || plan.kind === 'abort-reading') socket.write(bytes);
+    if (plan.kind === 'whole' || plan.kind === 'abort-reading' || plan.kind === 'follow-up') socket.write(bytes);
     else if (plan.kind === 'write-first') {
       socket.pause();
       socket.write(bytes, () => socket.resume());
@@ -539,16 +639,33 @@ export function exchange(url: string, r: HostileRequest, boundMs: number): Promi
 }
 
 /** What is wrong with an outcome, by kind (undefined: nothing). */
-export type Problem = '5xx' | 'non-envelope' | 'hang' | 'closed' | 'reset';
+export type Problem = '5xx' | 'non-envelope' | 'hang' | 'closed' | 'reset' | 'lost';
 
 export function problemOf(r: HostileRequest, o: Outcome): { problem: Problem; why: string; } | undefined {
   if (o.kind === 'aborted') return undefined;
   if (o.kind === 'hang') return { problem: 'hang', why: `no answer within ${o.ms} ms: ${JSON.stringify(o.head)}` };
   if (o.kind === 'closed') return { problem: 'closed', why: `closed after ${o.ms} ms without a complete answer: ${JSON.stringify(o.head)}` };
   if (o.kind === 'reset') return { problem: 'reset', why: `${o.code} after ${o.ms} ms: ${JSON.stringify(o.head)}` };
+  if (o.kind === 'lost') return { problem: 'lost', why: `${o.why} after ${o.ms} ms: ${JSON.stringify(o.head)}` };
+  const own = answerProblem(r.method, o, sendsUnsupportedCoding(r));
+  if (own || !o.followUp) return own;
+  const then = answerProblem('GET', o.followUp);
+  return then && { problem: then.problem, why: `the answer to what followed: ${then.why}` };
+}
+
+/**
+ * Whether a request's body comes in a transfer coding besides chunked, which the server may answer
+ * with 501 (RFC 9112 §6.1), the one 5xx that is no failure of the server.
+ */
+export function sendsUnsupportedCoding(r: HostileRequest): boolean {
+  return r.headers.some(([k, v]) => k.toLowerCase() === 'transfer-encoding' && v.split(',').some((c) => !/^\s*(chunked)?\s*$/i.test(c)));
+}
+
+/** What is wrong with one complete answer to a request of `method`: a 5xx (501 where allowed), or an error outside the §7 full envelope. */
+function answerProblem(method: string, o: Answer, mayAnswer501 = false): { problem: Problem; why: string; } | undefined {
   const text = o.body.toString('utf8');
-  if (o.status >= 500) return { problem: '5xx', why: `answered ${o.status}: ${text.slice(0, 300)}` };
-  if (o.status < 400 || r.method === 'HEAD') return undefined;
+  if (o.status >= 500 && !(o.status === 501 && mayAnswer501)) return { problem: '5xx', why: `answered ${o.status}: ${text.slice(0, 300)}` };
+  if (o.status < 400 || method === 'HEAD') return undefined;
   const type = o.headers['content-type'] ?? '';
   if (!/^application\/json/.test(type)) return { problem: 'non-envelope', why: `${o.status} with content-type ${type}: ${text.slice(0, 200)}` };
   let json: unknown;

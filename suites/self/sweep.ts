@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { CheckMeta } from '../../contract/check.js';
 import { requireConfig } from '../../contract/config.js';
 import { selects } from '../../contract/selection.js';
-import { faults as allFaults, start } from '../../mock/index.js';
+import { failureModes, faults as allFaults, start } from '../../mock/index.js';
 import { buildReport } from '../../reports/build-report.js';
 import { loadCatalog } from '../../reports/catalog.js';
 import { AUDIT_CONCERN } from '../../reports/findings.js';
@@ -81,7 +81,7 @@ async function runOne(def: CheckDefinition): Promise<CheckResult> {
 
 async function sweepOne(checks: readonly CheckDefinition[], spec: string, seed: number, deprecate: string[]): Promise<SweepOutcome> {
   const [fault, shape] = spec.split('@') as [string, string | undefined];
-  const info = allFaults.find((f) => f.name === fault);
+  const info = allFaults.find((f) => f.name === fault) ?? (fault.startsWith('mode:') ? failureModes().find((f) => f.name === fault) : undefined);
   if (!info) return { fault, requirements: [], checks: [], error: `unknown fault ${fault}` };
   const mock = await start({ fault, seed, deprecate, ...(shape === 'legacy' ? { shape: 'legacy' as const } : {}) });
   try {
