@@ -1,6 +1,7 @@
-// How a stored row is shown, per resource and shape (§2, §7). Employees, assignments,
-// organizations, attachments and files are shown in the fullest shape their specs/
-// schema gives (full-shape.ts), so every record of a kind carries the same fields.
+// How a stored row is shown (§2, §7): a record of any kind in the fullest shape its specs/ schema
+// gives (full-shape.ts), or the older shape where §2 shows two and the reading picks it, so every
+// record of a kind carries the same fields. Projects (the older shape's organization references),
+// assignments (the employee they embed, as it is now) and CVs (stored whole) have rules of their own.
 // Serialized JSON is kept per entry object (entries are replaced on every change, so
 // what is kept never goes stale).
 import type { Rec } from '../../contract/json.js';
@@ -61,17 +62,8 @@ export class Render {
     return this.cached('project', e, () => projectIn(this.shapes.project, e));
   }
 
-  organization(e: Entry): string {
-    // The legacy schema leaves out last_activity_at and the newer address fields.
-    return this.cached('organization', e, () => fullShape(this.shapes.organization === 'legacy' ? 'organization-legacy' : 'organization', e.row));
-  }
-
   employeeObj(e: Entry): Rec {
     return fullShape('employee', e.row);
-  }
-
-  employee(e: Entry): string {
-    return this.cached('employee', e, () => this.employeeObj(e));
   }
 
   assignment(e: Entry): string {
@@ -92,14 +84,6 @@ export class Render {
 
   cv(e: Entry): string {
     return this.cached('cv', e, () => e.row);
-  }
-
-  attachment(e: Entry): string {
-    return this.cached('attachment', e, () => fullShape('attachment', e.row));
-  }
-
-  file(e: Entry): string {
-    return this.cached('file', e, () => fullShape('file', e.row));
   }
 }
 

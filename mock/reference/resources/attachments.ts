@@ -42,7 +42,7 @@ export const attachmentRoutes: RouteHandler[] = [
           entity_id: u.fields.entity_id!.toLowerCase(),
         };
         const entry = ctx.store.collections.attachments.put(input.principal.team, row, { blobId: u.file.blob.blobId, size: u.file.blob.size });
-        return ctx.render.attachment(entry);
+        return ctx.render.show('attachment', entry);
       }),
   },
   {

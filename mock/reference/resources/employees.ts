@@ -16,7 +16,7 @@ export const employeeRoutes: RouteHandler[] = [
     handler: (ctx, { principal, body }) => {
       const now = nowIso();
       const row: Row = { skills: [], is_active: true, ...pick(body, writableFields('employee-create')), id: newId(ctx), created_at: now, updated_at: now };
-      return raw(createdStatus(ctx), ctx.render.employee(ctx.store.collections.employees.put(principal.team, row)));
+      return raw(createdStatus(ctx), ctx.render.show('employee', ctx.store.collections.employees.put(principal.team, row)));
     },
   },
 ];

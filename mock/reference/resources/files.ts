@@ -13,7 +13,7 @@ export const fileRoutes: RouteHandler[] = [
     handler: (ctx, input) =>
       handleUpload(ctx, input, () => undefined, (u) => {
         const row = uploadRow(ctx, input, { ...u.file, size: u.file.blob.size }, u.fields);
-        return ctx.render.file(ctx.store.collections.files.put(input.principal.team, row, { blobId: u.file.blob.blobId, size: u.file.blob.size }));
+        return ctx.render.show('file', ctx.store.collections.files.put(input.principal.team, row, { blobId: u.file.blob.blobId, size: u.file.blob.size }));
       }),
   },
   {

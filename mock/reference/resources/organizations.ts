@@ -31,7 +31,7 @@ export const organizationRoutes: RouteHandler[] = [
         created_at: now,
         updated_at: now,
       };
-      return raw(createdStatus(ctx), ctx.render.organization(ctx.store.collections.organizations.put(principal.team, row)));
+      return raw(createdStatus(ctx), ctx.render.show('organization', ctx.store.collections.organizations.put(principal.team, row)));
     },
   },
   {
@@ -45,7 +45,7 @@ export const organizationRoutes: RouteHandler[] = [
       const next = patchedRow(e.row, ex.body, 'organization-patch');
       const addresses = withAddressIds(ex.body.addresses, e.row.addresses);
       if (addresses) next.addresses = addresses;
-      return raw(200, ctx.render.organization(col.replace(e, next)));
+      return raw(200, ctx.render.show('organization', col.replace(e, next)));
     },
   },
 ];
