@@ -70,6 +70,8 @@ export interface CheckFailureMeta {
   counterexample?: unknown;
   /** The check's requirements this failure concerns; absent: all. The others were not reached (blocked). */
   requirements?: string[];
+  /** Requirements the failure named that the check is not tagged with: a defect of the check, reported as a run error. */
+  strays?: string[];
   /** The shared setup steps the failure happened in, outermost first; with no `requirements` left, the check was blocked. */
   setup?: string[];
   /** The key of the finding the failure is (a check of that rule), or that kept the check from going on (blocked, with no `requirements`). */

@@ -116,6 +116,19 @@ describe('buildReport', () => {
     });
   });
 
+  it('reports a failure naming a requirement its check is not tagged with as a defect of the check', () => {
+    const checks = fakeChecks().map((c) =>
+      c.name.startsWith('undecodable cursor')
+        ? { ...c, meta: { ...(c.meta as object), failure: { message: 'wrong', requirements: ['LIST-CURSOR-UNDECODABLE'], strays: ['LIST-PAGE-ENVELOPE'] } } }
+        : c
+    );
+    const r = buildReport(fakeInput({ checks }));
+    expect(r.errors.map((e) => e.message)).toContainEqual(expect.stringMatching(/failed on requirement LIST-PAGE-ENVELOPE, which it is not tagged with/));
+    expect(byId(r, 'LIST-CURSOR-UNDECODABLE').status).toBe('failed');
+    expect(byId(r, 'VER-CURSOR-400').status).toBe('blocked');
+    expect(byId(r, 'LIST-PAGE-ENVELOPE').status).toBe('passed');
+  });
+
   it('keeps warnings with the checks and requirements that raised them', () => {
     expect(report.target.warnings).toEqual([{
       name: 'list.last-page',

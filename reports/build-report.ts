@@ -127,6 +127,9 @@ export function buildReport(input: BuildInput): Report {
       if (!known.has(id)) errors.push({ source: result.moduleId, message: `check "${result.name}" names unknown requirement ${id}` });
       byRequirement.set(id, [...(byRequirement.get(id) ?? []), partOf(entry, id)]);
     }
+    for (const id of meta.failure?.strays ?? []) {
+      errors.push({ source: result.moduleId, message: `check "${result.name}" failed on requirement ${id}, which it is not tagged with` });
+    }
     if (entry.failure) {
       const command = replayCommand(replay, entry.failed.length > 0 ? entry.failed : meta.requirements, entry.failure.path);
       if (command) entry.failure.replay = command;

@@ -27,6 +27,7 @@ export function foldFindings(metas: readonly CheckMeta[], isSelected: (id: strin
       }
       known.count += f.count;
       for (const op of f.seenIn) if (!known.seenIn.includes(op)) known.seenIn.push(op);
+      for (const id of requirements) if (!known.requirements.includes(id)) known.requirements.push(id);
     }
   }
   for (const f of byKey.values()) for (const id of f.requirements) judged.set(id, Math.max(judged.get(id) ?? 0, 1));

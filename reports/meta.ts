@@ -49,6 +49,7 @@ function failure(v: unknown): CheckFailureMeta | undefined {
     path: str(v.path),
     counterexample: v.counterexample,
     requirements: strings(v.requirements),
+    strays: strings(v.strays),
     setup: strings(v.setup),
     finding: str(v.finding),
     excerpt: str(v.excerpt),

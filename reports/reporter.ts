@@ -13,6 +13,7 @@ import { redactString, type Secret, secretsFrom, secretsFromConfigFile } from '.
 import { replaySettings } from './replay.js';
 import { renderTerminalSummary } from './terminal.js';
 import type { CheckResult, RunError } from './types.js';
+import { verdictOf } from './verdict.js';
 import { writeReport } from './write.js';
 
 export interface ConformanceReporterOptions {
@@ -169,6 +170,9 @@ export class ConformanceReporter implements Reporter {
       process.stderr.write(`\nconformance report NOT written: ${redactString(String((error as Error).message), secrets)}\n`);
       throw error;
     }
+    // The verdict decides, not the checks alone: what the audit of every response found, or a
+    // defect of a check (a run error), fails the run though every check passed.
+    if (verdictOf(report).kind !== 'conforms') process.exitCode = 1;
     const stacks = this.verbose ? new Map(checks.filter((c) => c.state === 'failed').map((c) => [c.name, c.stacks ?? c.errors])) : undefined;
     const summary = renderTerminalSummary(report, { paint: this.paint, paths, ...(stacks ? { stacks } : {}) });
     this.out.write(redactString(summary, secrets));

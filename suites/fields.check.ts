@@ -7,11 +7,12 @@
 // listed value of an enumerated field is taken where a request takes it.
 import type { Rec } from '../contract/json.js';
 import { wrongTypeOf } from '../specs/arbitraries.js';
+import { schema } from '../specs/index.js';
 import { allFields, type Field, operations } from '../specs/surface.js';
 import { expectEveryView } from './harness/agreement.js';
 import { check, type CheckContext } from './harness/check.js';
 import { expectStatus, fail, is2xx } from './harness/judge/assert.js';
-import { expectResource } from './harness/judge/problems.js';
+import { expectErrorEnvelope, expectResource } from './harness/judge/problems.js';
 import { type Cell, exercised, skippedCell, titles } from './harness/plan/cells.js';
 import { type Operation, recordKind, requestTo, servedOperations } from './harness/plan/operations.js';
 import { cellsOf, makeable } from './harness/plan/table.js';
@@ -19,6 +20,7 @@ import { filledBody } from './harness/records.js';
 import { anotherReference, bodyOf, createOf, made, patchTarget, send, type Sent, shownOf, subjectOf, textFieldOf } from './harness/subjects.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, echoes, type RecordSubject, viewsMatching, viewsOf } from './harness/views.js';
+import { notAsSent, writeKindOf } from './harness/wrong-fields.js';
 
 /** Stamped by the server on any write (§2 lists them; their rules are not shown). */
 const WRITE_STAMPS = ['updated_at', 'last_activity_at'];
@@ -44,12 +46,29 @@ function planned(c: CheckContext, title: string, op: string): Set<string> {
  * reading (the document does not say which fields are always present, RES-INHERENT-FIELDS); text
  * in another Unicode normal form is a reading too.
  */
-function expectEchoed(c: CheckContext, sent: Rec, got: Rec, res: ApiResponse, what: string, resource: string): string[] {
+function expectEchoed(c: CheckContext, sent: Rec, got: Rec, res: ApiResponse, op: Operation, resource: string): string[] {
   const { absent, differs, normalized } = echoes(sent, got);
-  if (differs.length) fail(`${what} answered ${differs.map((k) => `${k}=${show(got[k])} (sent ${show(sent[k])})`).join(', ')}`, res);
+  // a field shown otherwise than sent is that field's finding, wherever it shows (harness/wrong-fields.ts)
+  notAsSent(res, differs, sent, got, { resource, write: writeKindOf(op) });
   if (normalized.length) c.reading(`text.normal-form.${resource}`, `stored in another Unicode normal form: ${normalized.join(', ')}`);
   if (absent.length) c.reading(`fields.absent.${resource}`, absent.join(','));
   return absent;
+}
+
+/**
+ * Whether the comparison of a sent record with what came back ran on a field cell: its top-level
+ * field was sent and shown, and a `value X` cell's value is the one sent (a nested one: among the
+ * items sent). View cells are marked by the views' own comparison.
+ */
+function compared(aspect: string, sent: Rec, got: Rec): boolean {
+  const m = /^([^ \[]+)(?:\[\]\.([^ ]+))? (.+)$/.exec(aspect);
+  if (!m || aspect.startsWith('GET') || aspect.startsWith('download')) return false;
+  const [, top, nested, what] = m as unknown as [string, string, string | undefined, string];
+  if (!(top in sent) || !(top in got)) return false;
+  if (!what.startsWith('value ')) return true;
+  const v = what.slice('value '.length);
+  const values = nested ? (Array.isArray(sent[top]) ? (sent[top] as Rec[]).map((i) => i?.[nested]) : []) : [sent[top]].flat();
+  return values.some((x) => x === v);
 }
 
 /** Marks the views of the subject as exercised for `op`, then compares every view with `expected`. */
@@ -84,10 +103,11 @@ for (const op of ops().filter((o) => o.kind === 'create' && o.fields.length)) {
     const { record, res, sent } = await made(c, op.resource);
     const shown = shownOf(live, sent);
     const run = planned(c, titles.createFilled(op.op), op.op);
-    for (const aspect of run) if (!aspect.startsWith('GET') && !aspect.startsWith('download')) exercised({ dimension: 'fields', subject: op.op, aspect });
-    const absent = expectEchoed(c, shown, record, res, op.op, op.resource);
+    const absent = expectEchoed(c, shown, record, res, live, op.resource);
     await expectKeptOnCreate(c, live, record, absent, sent.body, res);
     await everyView(c, op.op, await subjectOf(c, op.resource, record), record, `after ${op.op}`, WRITE_STAMPS);
+    // a cell is checked once its comparison ran: the field was sent and shown (one left out is a reading), with the value it names
+    for (const aspect of run) if (compared(aspect, shown, record)) exercised({ dimension: 'fields', subject: op.op, aspect });
   }, { mutates: true, cells: cellsOf(titles.createFilled(op.op), op.op) });
 
   check([
@@ -101,7 +121,7 @@ for (const op of ops().filter((o) => o.kind === 'create' && o.fields.length)) {
       if (f.name === marked) skippedCell(cell(op.op, f, 'omitted'), 'sent always: it carries the run id every record left behind is named with');
       else exercised(cell(op.op, f, 'omitted'));
     }
-    expectEchoed(c, shownOf(live, sent), record, res, op.op, op.resource);
+    expectEchoed(c, shownOf(live, sent), record, res, live, op.resource);
     await everyView(c, op.op, await subjectOf(c, op.resource, record), record, `after ${op.op} with only its required fields`, WRITE_STAMPS);
   }, { mutates: true, cells: cellsOf(titles.createRequired(op.op), op.op) });
 }
@@ -134,14 +154,39 @@ function withinRange(name: string, v: unknown, record: Rec): unknown {
   return v;
 }
 
-/** A valid value of the field other than `current` (a few draws; a field with one listed value keeps it), on the right side of its range. */
+/**
+ * A valid value of the field other than the one the record holds, on the right side of its range:
+ * a few draws, then the draw changed by hand (a PATCH of the value the record already holds proves
+ * nothing); undefined when the field takes no other value (one listed value, a boolean pinned by a range).
+ */
 function otherValue(c: CheckContext, op: Operation, f: Field, record: Rec, n: number): unknown {
   const current = record[f.name];
+  const differs = (v: unknown) => v !== undefined && canonical(v) !== canonical(current);
+  let last: unknown;
   for (let i = 0; i < 5; i += 1) {
-    const v = withinRange(f.name, filledBody(c, op.op, c.target.seed + 31 * n + 977 * i)[f.name], record);
-    if (v !== undefined && canonical(v) !== canonical(current)) return v;
+    last = withinRange(f.name, filledBody(c, op.op, c.target.seed + 31 * n + 977 * i)[f.name], record);
+    if (differs(last)) return last;
   }
-  return withinRange(f.name, filledBody(c, op.op, c.target.seed + 31 * n)[f.name], record);
+  const listed = [...(f.enum ?? []), ...(f.examples ?? [])].map((v) => listedAs(f, v)).find((v) => differs(v));
+  if (listed !== undefined) return listed;
+  const changed = changedValue(last ?? current);
+  return differs(changed) ? withinRange(f.name, changed, record) : undefined;
+}
+
+/** A listed value as the field takes it: an array's values are its items'. */
+const listedAs = (f: Field, v: string): unknown => (f.types.includes('array') && !f.types.includes('string') ? [v] : v);
+
+/** A value of the same type as `v`, other than it: a string with a character more, a number moved, a boolean flipped, a date a day on. */
+function changedValue(v: unknown): unknown {
+  if (typeof v === 'boolean') return !v;
+  if (typeof v === 'number') return v + 1;
+  if (typeof v === 'string' && /^\d{4}-\d\d-\d\d$/.test(v)) return new Date(Date.parse(v) + 86_400_000).toISOString().slice(0, 10);
+  if (typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v)) return new Date(Date.parse(v) + 86_400_000).toISOString();
+  if (typeof v === 'string' && /^https?:\/\//.test(v)) return `${v.replace(/\/$/, '')}/other`;
+  if (typeof v === 'string' && v.includes('@')) return `other.${v}`;
+  if (typeof v === 'string') return `${v} (changed)`;
+  if (Array.isArray(v)) return v.length ? v.slice(0, -1) : undefined;
+  return undefined;
 }
 
 /** The PATCH answered `after`: the named fields as sent, every other field of `before` as it was (write stamps aside). */
@@ -171,9 +216,11 @@ for (const op of ops().filter((o) => o.kind === 'patch')) {
     const run = planned(c, titles.patchEach(op.op), op.op);
     let expected = await patchTarget(c, op);
     const moved: RecordSubject[] = [];
+    // fields a PATCH naming another field was seen to keep (expectOnlyNamed compared them)
+    const keptUnnamed = new Set<string>();
     let n = 0;
     for (const f of op.fields) {
-      const aspects = [...run].filter((a) => a.startsWith(`${f.path} `) || a.startsWith(`${f.path}[].`));
+      const aspects = [...run].filter((a) => (a.startsWith(`${f.path} `) || a.startsWith(`${f.path}[].`)) && !a.endsWith(' kept when unnamed'));
       if (!aspects.length) continue;
       let value: unknown;
       if (f.references) {
@@ -187,14 +234,32 @@ for (const op of ops().filter((o) => o.kind === 'patch')) {
         moved.push({ resource: op.resource, record: { ...expected } });
         value = other.id;
       } else value = otherValue(c, op, f, expected, n += 1);
-      for (const a of aspects) exercised({ dimension: 'fields', subject: op.op, aspect: a });
-      const body = { [f.name]: value };
-      const res = await send(c, op, { id: String(expected.id), sent: { body } });
-      expectStatus(res, '2xx', `PATCH ${op.path} ${f.name}`);
-      const after = expectResource(res, recordKind(op)!, `PATCH ${op.path} answer`);
-      expectEchoed(c, body, after, res, `PATCH ${op.path}`, op.resource);
-      await expectOnlyNamed(c, op, expected, after, body, res);
-      expected = after;
+      if (value === undefined) {
+        for (const a of aspects) {
+          skippedCell({ dimension: 'fields', subject: op.op, aspect: a }, `no valid value of ${f.name} other than the one the record holds`);
+        }
+        continue;
+      }
+      // the listed examples of an open set (`value X`) are sent as themselves, where the record does not already hold them
+      const examples = (f.examples ?? []).filter((v) => run.has(`${f.path} value ${v}`)).map((v) => ({ v, sent: listedAs(f, v) }));
+      for (const { v, sent } of [{ v: value, sent: value }, ...examples]) {
+        if (v !== value && canonical(sent) === canonical(expected[f.name])) continue;
+        const body = { [f.name]: sent };
+        const res = await send(c, op, { id: String(expected.id), sent: { body } });
+        expectStatus(res, '2xx', `PATCH ${op.path} ${f.name}`);
+        const after = expectResource(res, recordKind(op)!, `PATCH ${op.path} answer`);
+        expectEchoed(c, body, after, res, op, op.resource);
+        await expectOnlyNamed(c, op, expected, after, body, res);
+        for (const k of Object.keys(expected)) if (k !== f.name && k in after) keptUnnamed.add(k);
+        // a cell is checked once its PATCH sent a value the record did not hold and the answer was compared
+        const listedSent = (a: string) => a.startsWith(`${f.path} value `) && canonical(listedAs(f, a.slice(`${f.path} value `.length))) === canonical(sent);
+        for (const a of aspects) if ((v === value && !/ value /.test(a)) || listedSent(a)) exercised({ dimension: 'fields', subject: op.op, aspect: a });
+        expected = after;
+      }
+    }
+    for (const a of run) {
+      const top = /^([^ \[]+)/.exec(a)?.[1];
+      if (a.endsWith(' kept when unnamed') && top && keptUnnamed.has(top)) exercised({ dimension: 'fields', subject: op.op, aspect: a });
     }
     // every field's last value, in every view (a view that leaves a field out, or shows an older value, is found here)
     await everyView(c, op.op, await subjectOf(c, op.resource, expected), expected, `after PATCHes of each field of ${op.path}`, WRITE_STAMPS);
@@ -243,6 +308,24 @@ function accepted(c: CheckContext, op: Operation, f: Field, kind: Kind, before: 
   c.reading(`null.${op.op}.${f.path}`, cleared ? 'cleared' : 'kept');
 }
 
+/** The fields a record cannot lack: those its schema requires, what the document makes inherent to the resource (§1, §3). */
+const inherentOf = (op: Operation): readonly string[] =>
+  recordKind(op) ? ((schema(recordKind(op)!) as { required?: string[]; }).required ?? []).filter((k) => k !== 'id') : [];
+
+/**
+ * Null for a field the record cannot lack (a project's `status`, an assignment's `employee_id`)
+ * cannot clear it, and keeping it would read null as "no change", which the document does not
+ * say: it is refused, 4xx in the §7 envelope (the audit judges the envelope), leaving no trace.
+ */
+function expectNullRefused(op: Operation, f: Field, kind: Kind, res: ApiResponse): void {
+  if (kind !== 'null' || f.path.includes('[].') || !inherentOf(op).includes(f.name)) return;
+  const rule = { requirement: 'RES-INHERENT-FIELDS' };
+  if (res.status < 400 || res.status >= 500) {
+    fail(`${op.op} with ${f.name} null (a field the record cannot lack) answered ${res.status}, not a refusal`, res, rule);
+  }
+  expectErrorEnvelope(res, `${op.op} refusing ${f.name} null`, true);
+}
+
 /**
  * Each field sent null (or of another type) on its own, to a PATCH of one record or to creates:
  * a refusal leaves no trace — the record reads as before, at the next answer and in every view at
@@ -253,6 +336,8 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
   const fields = allFields(op.fields).filter((f) => run.has(`${f.path} ${kind}`));
   const value = (f: Field) => (kind === 'null' ? null : wrongTypeOf(f));
   const readings: string[] = [];
+  // the refusals null for a field the record cannot lack owes, judged once what was applied is compared in every view
+  const strict: (() => void)[] = [];
   if (op.kind === 'patch') {
     let expected = await patchTarget(c, op);
     // fields an answer cleared by leaving them out: no view may show them afterwards
@@ -260,11 +345,13 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
     // the odd values refused PATCHes sent: a record showing one of them kept what it refused
     const refusedValues: Rec = {};
     for (const f of fields) {
-      exercised(cell(op.op, f, kind));
       const top = f.path.split('[].')[0]!;
       const body = withValue(f.path.includes('[].') ? { [top]: expected[top] } : {}, f, value(f));
       const res = await send(c, op, { id: String(expected.id), sent: { body } });
       if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
+      strict.push(() => expectNullRefused(op, f, kind, res));
+      // refused or applied, the answer is judged below (a refusal's trace at the end): the cell ran
+      exercised(cell(op.op, f, kind));
       if (!is2xx(res)) {
         readings.push(`${f.path}: ${res.status}`);
         // a value the record held before shows nothing about the refusal
@@ -288,17 +375,19 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
     const shown = { ...Object.fromEntries([...cleared].filter((x) => !(x in expected)).map((x) => [x, null])), ...expected };
     await everyView(c, op.op, await subjectOf(c, op.resource, expected), shown,
       `after ${op.op} with fields sent ${kind === 'null' ? 'as null' : 'of another type'}`, WRITE_STAMPS);
+    for (const judge of strict) judge();
     return;
   }
   // creates: each refusal must leave nothing where the record would be found (looked for once, at
   // the end, by every refused body's text); an acceptance reads back alike everywhere
   const refused: Rec[] = [];
   for (const f of fields) {
-    exercised(cell(op.op, f, kind));
     const base = await bodyOf(c, op);
     const sent: Sent = { body: withValue(base.body, f, value(f)) };
     const res = await send(c, op, { sent });
     if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
+    strict.push(() => expectNullRefused(op, f, kind, res));
+    exercised(cell(op.op, f, kind));
     if (!is2xx(res)) {
       readings.push(`${f.path}: ${res.status}`);
       refused.push(sent.body);
@@ -313,6 +402,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
   }
   if (readings.length) c.reading(`${kind === 'null' ? 'null' : 'validation'}.${op.op}.refused`, readings.join('; '));
   await expectNoneLike(c, op, refused, `${op.op} with fields sent ${kind === 'null' ? 'as null' : 'of another type'} was refused`);
+  for (const judge of strict) judge();
 }
 
 /**
@@ -356,17 +446,36 @@ async function expectNoneLike(c: CheckContext, op: Operation, bodies: readonly R
 const nullsOf = (op: Operation) => (c: CheckContext) => oddValues(c, servedOperations(c.settings).find((o) => o.op === op.op)!, 'null', titles.nulls(op.op));
 const nullOpts = (op: Operation) => ({ mutates: true, cells: cellsOf(titles.nulls(op.op), op.op) });
 
-for (const op of ops().filter((o) => o.body && o.kind === 'patch')) {
+// A request that writes fields its record cannot lack has their nulls refused (RES-INHERENT-FIELDS).
+const writesInherent = (op: Operation) => inherentOf(op).some((k) => op.fields.some((f) => f.name === k));
+
+for (const op of ops().filter((o) => o.body && o.kind === 'patch' && !writesInherent(o))) {
   check([
     'EP-PATCH-PERSISTS',
     'EP-INVALID-BODY-NO-EFFECT',
   ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
 }
 
-for (const op of ops().filter((o) => o.body && o.kind === 'create')) {
+for (const op of ops().filter((o) => o.body && o.kind === 'patch' && writesInherent(o))) {
+  check([
+    'EP-PATCH-PERSISTS',
+    'EP-INVALID-BODY-NO-EFFECT',
+    'RES-INHERENT-FIELDS',
+  ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
+}
+
+for (const op of ops().filter((o) => o.body && o.kind === 'create' && !writesInherent(o))) {
   check([
     'EP-CREATE-PERSISTS',
     'EP-INVALID-BODY-NO-EFFECT',
+  ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
+}
+
+for (const op of ops().filter((o) => o.body && o.kind === 'create' && writesInherent(o))) {
+  check([
+    'EP-CREATE-PERSISTS',
+    'EP-INVALID-BODY-NO-EFFECT',
+    'RES-INHERENT-FIELDS',
   ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
 }
 
@@ -401,12 +510,12 @@ for (const op of ops().filter((o) => o.kind === 'create' && o.fields.some((f) =>
         // an enumerated *_type names the resource of the record it goes with
         const cannot = f.name.endsWith('_type') ? makeable(servedOperations(c.settings), c.settings, `${v}s`) : undefined;
         if (cannot) continue;
-        exercised(cell(op.op, f, `value ${v}`));
         const sent = await bodyOf(c, live, { type: f.name.endsWith('_type') ? v : undefined });
         if (!f.name.endsWith('_type')) sent.body[f.name] = v;
         const { record, res } = await made(c, op.resource, { sent });
-        expectEchoed(c, shownOf(live, sent), record, res, `${op.op} with ${f.name}=${v}`, op.resource);
+        expectEchoed(c, shownOf(live, sent), record, res, live, op.resource);
         await expectEveryView(c, viewsOf(c, await subjectOf(c, op.resource, record)), record, `after ${op.op} with ${f.name}=${v}`, WRITE_STAMPS);
+        exercised(cell(op.op, f, `value ${v}`));
       }
     }
   }, { mutates: true, cells: cellsOf(titles.values(op.op), op.op) });

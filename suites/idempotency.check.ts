@@ -29,6 +29,7 @@ import { teamB } from './harness/team-b.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, echoes, viewsOf } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
+import { notAsSent, writeKindOf } from './harness/wrong-fields.js';
 
 async function assignmentsOf(c: CheckContext, employeeId: unknown): Promise<Rec[]> {
   return (await walk(c, { ...lists.assignments, query: { employee_id: String(employeeId) } }, { limit: 100 })).items;
@@ -360,8 +361,12 @@ for (const op of retried) {
       if (refusedOr(theirs)) return;
       const got = expectResource(theirs, recordKind(live)!, `${op.op} answer`);
       if (got.id === (mine.body as Rec).id) fail(`the other team's ${op.op} with this team's key was answered with this team's record`, theirs);
-      const { differs } = echoes(shownOf(live, sent), got);
-      if (differs.length) fail(`the other team's ${op.op} with this team's key answered ${differs.join(', ')} otherwise than it sent`, theirs);
+      const shown = shownOf(live, sent);
+      const { differs } = echoes(shown, got);
+      // a field showing what this team sent is this team's answer replayed; any other is that field's own finding
+      const replayed = differs.filter((k) => canonical(got[k]) === canonical((mine.body as Rec)[k]));
+      if (replayed.length) fail(`the other team's ${op.op} with this team's key answered ${replayed.join(', ')} as this team sent them`, theirs);
+      notAsSent(theirs, differs, shown, got, { resource: live.resource, write: writeKindOf(live) });
       return;
     }
     if (live.kind === 'patch') {

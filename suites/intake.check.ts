@@ -3,32 +3,40 @@
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
+import { operations } from '../specs/surface.js';
 import { check, type CheckContext } from './harness/check.js';
-import { ensure, expectStatus } from './harness/judge/assert.js';
-import { titles } from './harness/plan/cells.js';
+import { ensure, expectStatus, fail, is2xx, step } from './harness/judge/assert.js';
+import { type Cell, exercised, type Refusal, skippedCell, titles } from './harness/plan/cells.js';
 import { cellsOf } from './harness/plan/table.js';
-import type { ApiResponse } from './harness/transport/client.js';
+import type { ApiResponse, Auth } from './harness/transport/client.js';
 
 const opts = { mutates: true, needs: ['captureIntake' as const] };
 
 interface Capture {
-  source?: string;
+  source?: unknown;
   title?: string;
-  auth?: KeyName;
+  auth?: Auth;
+  idempotencyKey?: string;
 }
 
-async function capture(c: CheckContext, externalId: string, o: Capture | KeyName = {}): Promise<ApiResponse> {
-  const { source = 'conformance', title = `conformance ${c.target.runId}`, auth = 'team' } = typeof o === 'string' ? { auth: o } : o;
+async function capture(c: CheckContext, externalId: string, o: Capture | Auth = {}): Promise<ApiResponse> {
+  const { source = 'conformance', title = `conformance ${c.target.runId}`, auth = 'team', idempotencyKey } = typeof o === 'string' || 'authorization' in o
+    ? { auth: o }
+    : o;
   const e = c.settings.paths.captureIntake!;
   const res = await c.api.send({
     method: e.method,
     path: e.path,
     auth,
     json: { source, external_id: externalId, title, url: `https://example.invalid/${encodeURIComponent(title)}/${externalId}`, thread: { messages: [] } },
+    ...(idempotencyKey ? { idempotencyKey } : {}),
   });
   // The document shows no way to delete a capture: each one the run makes is left behind, and counted.
   const id = (res.body as Rec | undefined)?.id;
-  if (res.status >= 200 && res.status < 300 && typeof id === 'string') c.ledger.keep('capture', id, auth);
+  // an item a key-less or read-only capture made is kept under the team's key, the one that reads it
+  if (res.status >= 200 && res.status < 300 && typeof id === 'string') {
+    c.ledger.keep('capture', id, typeof auth === 'string' && auth !== 'none' && auth !== 'readOnly' ? auth : 'team');
+  }
   return res;
 }
 
@@ -105,3 +113,59 @@ check([
   ensure(items.size === 1, `4 concurrent captures of one thread answered ${items.size} items`, answers[0]);
   c.reading('intake.concurrent-statuses', answers.map((a) => a.status).sort().join(','));
 }, opts);
+
+/** The intake's refusal cell (the coverage table's `refusals` row of its operation). */
+const refusalCell = (r: Refusal): Cell => ({
+  dimension: 'refusals',
+  subject: operations().find((o) => o.resource === 'intake')?.op ?? 'createCapture',
+  aspect: r,
+});
+
+/**
+ * A refused capture made no item: the same thread captured afterwards answers as a first capture,
+ * not 200 ("A repeat capture of the same thread returns the existing item with status 200", §1).
+ * Seen only where a first capture answers otherwise than 200 (its status is not shown).
+ */
+check([
+  'AUTH-READ-ONLY-KEY-NO-WRITE',
+  'AUTH-BEARER-REQUIRED',
+  'EP-INVALID-BODY-NO-EFFECT',
+  'IDEM-REPLAY',
+], titles.intakeRefused, async (c) => {
+  const fresh = await capture(c, externalId(c));
+  expectStatus(fresh, '2xx', 'capture');
+  if (fresh.status === 200) c.skip('a first capture answers 200, as a repeat does: an item a refused capture made cannot be told from none');
+  const noItem = async (id: string, refused: ApiResponse, what: string) => {
+    const after = await capture(c, id);
+    expectStatus(after, '2xx', `the thread captured after ${what}`);
+    if (after.status === 200) fail(`${what} answered ${refused.status}, yet the same thread captured then answers 200, the repeat of an item it made`, after);
+  };
+  const refused = async (r: Refusal, requirement: string, what: string, send: (id: string) => Promise<ApiResponse>) => {
+    await step(requirement, async () => {
+      const id = externalId(c);
+      const res = await send(id);
+      if (is2xx(res)) {
+        // a deployment may accept more than a type says (§9: relaxed validation is non-breaking); the intake's body is not shown
+        if (r !== 'invalid-body') fail(`a capture ${what} answered ${res.status}`, res);
+        c.reading('validation.capture', `a capture ${what} is accepted (${res.status})`);
+      } else await noItem(id, res, `a capture ${what}`);
+      exercised(refusalCell(r));
+    });
+  };
+  if (c.settings.keys.readOnly) await refused('read-only', 'AUTH-READ-ONLY-KEY-NO-WRITE', 'sent with the read-only key', (id) => capture(c, id, 'readOnly'));
+  else skippedCell(refusalCell('read-only'), 'needs the read-only key (set CONFORMANCE_API_KEY_READ_ONLY)');
+  await refused('no-key', 'AUTH-BEARER-REQUIRED', 'sent without Authorization', (id) => capture(c, id, 'none'));
+  await refused('invalid-body', 'EP-INVALID-BODY-NO-EFFECT', 'with a source that is a number', (id) => capture(c, id, { source: 7 }));
+  // the key of one capture reused for another thread: refused or the first answer replayed, the other thread not captured
+  await step('IDEM-REPLAY', async () => {
+    const key = randomUUID();
+    const first = await capture(c, externalId(c), { idempotencyKey: key });
+    expectStatus(first, '2xx', 'a capture with a fresh idempotency key');
+    const other = externalId(c);
+    const second = await capture(c, other, { idempotencyKey: key });
+    const replay = second.status === first.status && idOf(second) === idOf(first);
+    if (is2xx(second) && !replay) fail(`a capture of another thread with the key of a first capture answered ${second.status} with another item`, second);
+    await noItem(other, second, 'a capture of another thread with a reused idempotency key');
+    exercised(refusalCell('reused-key'));
+  });
+}, { ...opts, cells: cellsOf(titles.intakeRefused) });

@@ -12,7 +12,7 @@ import type { Rec } from '../contract/json.js';
 import { collectionOf, type RecordKind } from '../specs/registry.js';
 import { expectEveryView } from './harness/agreement.js';
 import { check, type CheckContext } from './harness/check.js';
-import { expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { expectStatus, fail, is2xx, step } from './harness/judge/assert.js';
 import { expectResource } from './harness/judge/problems.js';
 import { type Operation, recordKind, servedOperations } from './harness/plan/operations.js';
 import { property } from './harness/property.js';
@@ -20,7 +20,8 @@ import { filledBody } from './harness/records.js';
 import { bodyOf, patchTarget, send, type Sent, shownOf } from './harness/subjects.js';
 import { type TeamB, teamB } from './harness/team-b.js';
 import type { ApiResponse } from './harness/transport/client.js';
-import { canonical, echoes, type RecordSubject, viewsOf } from './harness/views.js';
+import { canonical, echoes, type RecordSubject, type View, viewsOf } from './harness/views.js';
+import { notAsSent, writeKindOf } from './harness/wrong-fields.js';
 
 /** A record of the team as the model knows it: as last answered. */
 interface Known {
@@ -69,15 +70,51 @@ function subjectOf(m: Readonly<Model>, id: string, k: Known): RecordSubject {
   return { resource: k.resource, record: k.record, embeddedIn };
 }
 
+/**
+ * The requirement of a view the check is tagged with: a view that disagrees with the model fails
+ * the rule of the step and the view's own, the two a client cannot tell apart.
+ */
+const VIEW_RULES: Record<string, string> = {
+  'GET /assignments/{id}': 'EP-ASSIGNMENTS-GET',
+  'GET /files/{id}': 'EP-FILES-GET',
+};
+const viewRule = (view: View): string | undefined =>
+  VIEW_RULES[view.name] ?? (view.filters && 'employee_id' in view.filters ? 'LIST-FILTER-EMPLOYEE-ID' : undefined);
+
 /** Every view of every record the step touched agrees with the model: a known record as last answered, a deleted one nowhere. */
-async function agree(m: Readonly<Model>, r: Real, touched: readonly string[], what: string): Promise<void> {
+async function agree(m: Readonly<Model>, r: Real, touched: readonly string[], what: string, rule: readonly string[]): Promise<void> {
+  const each = async (views: readonly View[], expected: Rec | 'absent', ignore?: readonly string[]) => {
+    for (const view of views) {
+      const own = viewRule(view);
+      await step(own ? [...rule, own] : rule, () => expectEveryView(r.c, [view], expected, what, ignore));
+    }
+  };
   for (const id of new Set(touched)) {
     const live = m.live.get(id);
     const gone = m.gone.get(id);
-    if (live) await expectEveryView(r.c, viewsOf(r.c, subjectOf(m, id, live)), live.record, what, WRITE_STAMPS);
-    else if (gone) await expectEveryView(r.c, viewsOf(r.c, { resource: gone.resource, record: gone.record }), 'absent', what);
+    if (live) await each(viewsOf(r.c, subjectOf(m, id, live)), live.record, WRITE_STAMPS);
+    else if (gone) await each(viewsOf(r.c, { resource: gone.resource, record: gone.record }), 'absent');
   }
 }
+
+// The rule each step checks: its failure fails that requirement alone (and a view's own, agree()).
+const CREATE_RULE = ['EP-CREATE-PERSISTS'];
+const DELETE_RULE = ['EP-DELETE-GONE'];
+const RETRY_RULE = ['IDEM-REPLAY'];
+const OTHER_TEAM_KEY_RULE = ['ISO-IDEMPOTENCY-PER-TEAM'];
+const FOREIGN_RULE = ['ISO-MUTATE-OTHER-TEAM-NO-EFFECT'];
+/** A PATCH persists (§4); an organization's is its endpoint's rule, an employee's is_active the §3 state's. */
+function patchRule(resource: string, field: string | undefined): string[] {
+  if (resource === 'employees' && field === 'is_active') return ['STATE-EMPLOYEE-IS-ACTIVE'];
+  return resource === 'organizations' ? ['EP-PATCH-PERSISTS', 'EP-ORGANIZATIONS-PATCH'] : ['EP-PATCH-PERSISTS'];
+}
+
+/** The fields a PATCH step writes: not references, nor the state fields whose writes §3 leaves open. */
+const writableOf = (op: Operation) =>
+  op.fields.filter((f) =>
+    !f.references && f.name !== 'id' && f.items !== 'unknown'
+    && !['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category'].includes(f.name)
+  );
 
 /** The record ids a record names (an assignment's employee: its embedded copy changes with it). */
 const named = (record: Rec) => Object.entries(record).filter(([k, v]) => k.endsWith('_id') && typeof v === 'string').map(([, v]) => String(v));
@@ -85,7 +122,8 @@ const named = (record: Rec) => Object.entries(record).filter(([k, v]) => k.endsW
 class Create implements Cmd {
   constructor(readonly resource: string) {}
   check = () => true;
-  async run(m: Model, r: Real) {
+  run = (m: Model, r: Real) => step(CREATE_RULE, () => this.runStep(m, r));
+  async runStep(m: Model, r: Real) {
     const op = opOf(r.c, this.resource, 'create')!;
     const sent = await bodyOf(r.c, op);
     // a reference to a record the model knows, when it knows one of that resource
@@ -98,12 +136,12 @@ class Create implements Cmd {
     expectStatus(res, '2xx', op.op);
     const shown = shownOf(op, sent);
     const record = expectResource(res, recordKind(op)!, { what: `${op.op} answer`, reads: Object.keys(shown) });
-    const { differs } = echoes(shown, record);
-    if (differs.length) fail(`${op.op} answered ${differs.join(', ')} otherwise than it sent`, res);
+    // a field shown otherwise than sent is that field's finding; the model keeps what was answered
+    notAsSent(res, echoes(shown, record).differs, shown, record, { resource: op.resource, write: writeKindOf(op) });
     const id = String(record.id);
     m.live.set(id, { resource: this.resource, record });
     m.last = { op, sent, key, answer: res, touched: [id, ...named(record)] };
-    await agree(m, r, m.last.touched, `after ${op.op}`);
+    await agree(m, r, m.last.touched, `after ${op.op}`, CREATE_RULE);
   }
   toString = () => `create(${this.resource})`;
 }
@@ -114,25 +152,27 @@ class Patch implements Cmd {
   async run(m: Model, r: Real) {
     const op = opOf(r.c, this.resource, 'patch')!;
     const [id, known] = pick(liveOf(m, [this.resource]), this.n)!;
-    const writable = op.fields.filter((f) =>
-      !f.references && f.name !== 'id' && f.items !== 'unknown'
-      && !['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category'].includes(f.name)
-    );
-    const f = pick(writable, this.field)!;
+    const rule = patchRule(this.resource, this.fieldOf(r));
+    await step(rule, () => this.runStep(m, r, op, id, known, rule));
+  }
+  private fieldOf(r: Real): string | undefined {
+    return pick(writableOf(opOf(r.c, this.resource, 'patch')!), this.field)?.name;
+  }
+  private async runStep(m: Model, r: Real, op: Operation, id: string, known: Known, rule: readonly string[]) {
+    const f = pick(writableOf(op), this.field)!;
     const body = { [f.name]: filledBody(r.c, op.op, this.seed)[f.name] };
     const key = randomUUID();
     const res = await send(r.c, op, { id, sent: { body }, idempotencyKey: key });
     expectStatus(res, '2xx', `${op.op} ${f.name}`);
     const record = expectResource(res, recordKind(op)!, { what: `${op.op} answer`, reads: [f.name] });
-    const { differs } = echoes(body, record);
-    if (differs.length) fail(`${op.op} answered ${f.name}=${JSON.stringify(record[f.name])}, sent ${JSON.stringify(body[f.name])}`, res);
+    notAsSent(res, echoes(body, record).differs, body, record, { resource: op.resource, write: writeKindOf(op) });
     const changed = Object.keys(known.record).filter((k) =>
       k !== f.name && !WRITE_STAMPS.includes(k) && k in record && canonical(known.record[k]) !== canonical(record[k])
     );
     if (changed.length) fail(`${op.op} ${f.name} also changed ${changed.join(', ')}`, res);
     m.live.set(id, { resource: this.resource, record });
     m.last = { op, id, sent: { body }, key, answer: res, touched: [id, ...named(record)] };
-    await agree(m, r, m.last.touched, `after ${op.op} ${f.name}`);
+    await agree(m, r, m.last.touched, `after ${op.op} ${f.name}`, rule);
   }
   toString = () => `patch(${this.resource}, ${this.n}, field ${this.field}, seed ${this.seed})`;
 }
@@ -140,7 +180,8 @@ class Patch implements Cmd {
 class Delete implements Cmd {
   constructor(readonly resource: string, readonly n: number) {}
   check = (m: Readonly<Model>) => liveOf(m, [this.resource]).length > 0;
-  async run(m: Model, r: Real) {
+  run = (m: Model, r: Real) => step(DELETE_RULE, () => this.runStep(m, r));
+  async runStep(m: Model, r: Real) {
     const op = opOf(r.c, this.resource, 'delete')!;
     const [id, known] = pick(liveOf(m, [this.resource]), this.n)!;
     const key = randomUUID();
@@ -149,7 +190,7 @@ class Delete implements Cmd {
     m.live.delete(id);
     m.gone.set(id, known);
     m.last = { op, id, key, answer: res, touched: [id, ...named(known.record)] };
-    await agree(m, r, m.last.touched, `after ${op.op}`);
+    await agree(m, r, m.last.touched, `after ${op.op}`, DELETE_RULE);
   }
   toString = () => `delete(${this.resource}, ${this.n})`;
 }
@@ -157,12 +198,13 @@ class Delete implements Cmd {
 /** The last change sent again with its key: the first answer replayed, nothing changed. */
 class Retry implements Cmd {
   check = (m: Readonly<Model>) => m.last !== undefined;
-  async run(m: Model, r: Real) {
+  run = (m: Model, r: Real) => step(RETRY_RULE, () => this.runStep(m, r));
+  async runStep(m: Model, r: Real) {
     const last = m.last!;
     const again = await send(r.c, last.op, { id: last.id, sent: last.sent, idempotencyKey: last.key });
     const same = again.status === last.answer.status && canonical(again.body ?? null) === canonical(last.answer.body ?? null);
     if (!same) fail(`${last.op.op} sent again with its key answered ${again.status}, not a replay of the first answer (${last.answer.status})`, again);
-    await agree(m, r, last.touched, `after ${last.op.op} was retried with its key`);
+    await agree(m, r, last.touched, `after ${last.op.op} was retried with its key`, RETRY_RULE);
   }
   toString = () => 'retryLast()';
 }
@@ -170,7 +212,8 @@ class Retry implements Cmd {
 /** The other team creates a record of its own with the key of this team's last change: its own record, or refused. */
 class OtherTeamKey implements Cmd {
   check = (m: Readonly<Model>) => m.last !== undefined;
-  async run(m: Model, r: Real) {
+  run = (m: Model, r: Real) => step(OTHER_TEAM_KEY_RULE, () => this.runStep(m, r));
+  async runStep(m: Model, r: Real) {
     const op = servedOperations(r.c.settings).find((o) => o.kind === 'create' && o.resource === 'employees');
     if (!op) return;
     const res = await send(r.c, op, { sent: await bodyOf(r.c, op, { auth: 'otherTeam' }), auth: 'otherTeam', idempotencyKey: m.last!.key });
@@ -178,7 +221,7 @@ class OtherTeamKey implements Cmd {
     if (is2xx(res) && (m.live.has(String(id)) || m.gone.has(String(id)) || id === (m.last!.answer.body as Rec | undefined)?.id)) {
       fail(`the other team's ${op.op} with this team's key was answered with this team's record ${String(id)}`, res);
     }
-    await agree(m, r, m.last!.touched, `after the other team used this team's key`);
+    await agree(m, r, m.last!.touched, `after the other team used this team's key`, OTHER_TEAM_KEY_RULE);
   }
   toString = () => 'otherTeamKey()';
 }
@@ -187,7 +230,8 @@ class OtherTeamKey implements Cmd {
 class Foreign implements Cmd {
   constructor(readonly resource: string, readonly n: number, readonly viaReference: boolean) {}
   check = (m: Readonly<Model>) => !this.viaReference || liveOf(m, [this.resource]).length > 0;
-  async run(m: Model, r: Real) {
+  run = (m: Model, r: Real) => step(FOREIGN_RULE, () => this.runStep(m, r));
+  async runStep(m: Model, r: Real) {
     const op = opOf(r.c, this.resource, 'patch')!;
     const text = op.fields.find((f) => f.types.includes('string') && !f.references && !f.examples && !f.format && !f.enum);
     if (this.viaReference) {
@@ -197,7 +241,7 @@ class Foreign implements Cmd {
       const theirs = r.theirs.get(ref.references!.find((x) => r.theirs.has(x))!)!;
       const res = await send(r.c, op, { id, sent: { body: { [ref.name]: theirs.id } } });
       if (is2xx(res)) fail(`${op.op} naming another team's record in ${ref.name} was accepted`, res);
-      await agree(m, r, [id], `after ${op.op} naming another team's record answered ${res.status}`);
+      await agree(m, r, [id], `after ${op.op} naming another team's record answered ${res.status}`, FOREIGN_RULE);
       return;
     }
     const theirs = r.theirs.get(this.resource);

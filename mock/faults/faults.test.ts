@@ -100,6 +100,7 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   await c('PATCH', `/projects/${bPid}`, { body: { title: 'x' } });
   await c('GET', `/projects/${bPid}`, { key: 'other' });
   await c('PATCH', `/projects/${pid}`, { body: {} });
+  await c('PATCH', `/projects/${pid}`, { body: { status: null } });
   await c('PATCH', `/projects/${pid}`, { body: { title: 'T', stage_key: 'proposal' } });
   await c('GET', `/projects/${pid}`);
   await c('PATCH', `/projects/${pid}`, { body: { close_reason: 'r', close_reason_category: 'c' } });

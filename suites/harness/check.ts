@@ -161,7 +161,7 @@ function skipReasonFor(t: ProvidedTarget, requirements: string[], options: Check
  * check's requirements it concerns (absent: all). A check stopped by a finding fails only on the
  * requirements the finding violates (a check of that rule), and is blocked on the others.
  */
-function concerns(e: unknown, requirements: readonly string[]): Pick<NonNullable<CheckMeta['failure']>, 'requirements' | 'setup' | 'finding'> {
+function concerns(e: unknown, requirements: readonly string[]): Pick<NonNullable<CheckMeta['failure']>, 'requirements' | 'setup' | 'finding' | 'strays'> {
   const own = (ids: readonly string[]) => requirements.filter((id) => ids.includes(id));
   const unreadable = e instanceof Unreadable ? e : e instanceof SetupFailure && e.origin instanceof Unreadable ? e.origin : undefined;
   const finding = unreadable ? { finding: unreadable.violation.key } : {};
@@ -170,9 +170,11 @@ function concerns(e: unknown, requirements: readonly string[]): Pick<NonNullable
   if (unreadable) return { requirements: own(unreadable.violation.requirements), ...finding };
   if (e instanceof CheckFailure && e.finding !== undefined) return { ...(e.requirements ? { requirements: own(e.requirements) } : {}), finding: e.finding };
   const tagged = (e as { requirements?: readonly string[]; } | null)?.requirements;
-  // A tag naming none of the check's ids is a slip in the check: the failure then concerns them all.
-  if (Array.isArray(tagged) && own(tagged).length > 0) return { requirements: own(tagged) };
-  return {};
+  if (!Array.isArray(tagged)) return {};
+  // An id the check is not tagged with is a defect of the check, reported as a run error; the
+  // failure then concerns the ids it names that are the check's, or all of them.
+  const strays = tagged.filter((id) => !requirements.includes(id));
+  return { ...(own(tagged).length > 0 ? { requirements: own(tagged) } : {}), ...(strays.length ? { strays } : {}) };
 }
 
 function evidence(e: unknown, state: CheckState): NonNullable<CheckMeta['failure']> {

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { selects } from '../../contract/selection.js';
 import { validate } from '../../specs/index.js';
 import { httpDate, parseDeprecation } from './deprecation.js';
+import { CheckFailure, fail, step } from './judge/assert.js';
 import { shapeOfRecord } from './judge/shape.js';
 import { inferSortField, isOrdered } from './order.js';
 import { operationFor, operationsOf } from './served-openapi.js';
@@ -109,5 +110,17 @@ describe('inferSortField: the default sort read from a sample', () => {
   test('a later field is the sort when the earlier ones are not ordered at all', () => {
     const records = [{ created_at: at(2), id: 'a' }, { created_at: at(1), id: 'b' }, { created_at: at(3), id: 'c' }];
     expect(inferSortField(records)).toBe('id');
+  });
+});
+
+describe('step: a failure fails the requirement of the step it happened in', () => {
+  test('an untagged failure takes the step ids; a tagged one and a finding keep theirs', async () => {
+    const caught = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as CheckFailure);
+    expect((await caught(step('IDEM-REPLAY', async () => fail('no replay'))))?.requirements).toEqual(['IDEM-REPLAY']);
+    const inner = step(['EP-CREATE-PERSISTS', 'EP-FILES-GET'], async () => fail('not shown'));
+    expect((await caught(step('IDEM-REPLAY', () => inner)))?.requirements).toEqual(['EP-CREATE-PERSISTS', 'EP-FILES-GET']);
+    expect((await caught(step('IDEM-REPLAY', async () => fail('x', undefined, { requirement: 'EP-DELETE-GONE' }))))?.requirements).toEqual(['EP-DELETE-GONE']);
+    expect((await caught(step('IDEM-REPLAY', async () => fail('x', undefined, { finding: 'k' }))))?.requirements).toBeUndefined();
+    expect(await step('IDEM-REPLAY', async () => 7)).toBe(7);
   });
 });

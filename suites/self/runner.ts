@@ -17,7 +17,7 @@ export interface RunOutcome {
   exitCode: number | null;
   requirements: { id: string; status: string; causes?: string[]; }[];
   /** The report's root causes (conformance.json causes). */
-  causes?: { id: string; message: string; failed: string[]; blocked: string[]; failure: { excerpt?: string; }; }[];
+  causes?: { id: string; message: string; failed: string[]; blocked: string[]; seenIn?: string[]; failure: { excerpt?: string; }; }[];
   /** Every check of the run by name, with its status (passed, failed, skipped). */
   checks: Map<string, string>;
   summary?: { passed: number; failed: number; skipped: number; };

@@ -80,6 +80,12 @@ export const stateFaults = [
     handle: afterWrite(ctx, (ex) => ex.operationId === 'updateEmployee',
       ({ entry, prior }) => ({ row: restored(entry.row, prior?.row, ['is_active']) as Row })),
   })),
+  fault('status-null-accepted', ['RES-INHERENT-FIELDS'], 'PATCH /projects/{id} takes status: null as no change (answers 200, the status kept)', () => ({
+    validate: (ex, next) => {
+      if (UPDATE_PROJECT(ex.operationId) && ex.body.status === null) delete ex.body.status;
+      next();
+    },
+  })),
   fault('org-create-missing', ['EP-ORGANIZATIONS-CREATE'], 'POST /organizations does not exist (404)', () => ({
     routes: (t) => ({ ...t, routes: t.routes.filter((r) => r.operationId !== 'createOrganization') }),
   })),

@@ -3,11 +3,12 @@
 // or `stage_id` / `stage_key`; archiving is PATCH `archived_at` (a timestamp) or
 // `status: "archived"`; closing is PATCH with `close_reason`, `close_reason_category`,
 // `closed_at` or `status: "closed"` (a string value; null does not close). Clearing: a
-// writable field sent as null is removed from the record (absent, as before it was first set);
+// writable field sent as null is removed from the record (absent, as before it was first set),
+// but for `stage` and `status`, which a project cannot lack: their null is refused;
 // `archived_at: null` unarchives, and the close fields sent as null reopen nothing by themselves
 // (send `status` too). Server-managed fields (id, created_at, updated_at, stage_changed_at,
 // archived_from_*) are ignored in bodies, null or not; updated_at is bumped.
-import { validate } from '../../../specs/index.js';
+import { schema, validate } from '../../../specs/index.js';
 import type { AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { findOwn } from '../lookup.js';
@@ -24,9 +25,15 @@ function stageRef(body: Record<string, unknown>): { id?: unknown; key?: unknown;
   return undefined;
 }
 
-/** The writable fields the body sets to null: cleared to absent. */
+/**
+ * The fields a project cannot lack (§1: "engagements with a pipeline stage and a status"; §3: a
+ * project carries a status): null for one of them is refused as a value of the wrong type.
+ */
+const INHERENT = new Set((schema('project') as { required?: string[]; }).required ?? []);
+
+/** The writable fields the body sets to null: cleared to absent (those a project cannot lack aside). */
 function clearedFields(body: Record<string, unknown>): string[] {
-  return writableFields('project-patch').filter((k) => body[k] === null);
+  return writableFields('project-patch').filter((k) => body[k] === null && !INHERENT.has(k));
 }
 
 /**

@@ -14,7 +14,7 @@ export interface Concerning {
 }
 
 export class CheckFailure extends Error {
-  readonly requirements?: readonly string[];
+  requirements?: readonly string[];
   readonly finding?: string;
 
   constructor(message: string, readonly exchange?: Exchange, concerning: Concerning = {}) {
@@ -23,6 +23,23 @@ export class CheckFailure extends Error {
     const r = concerning.requirement;
     if (r !== undefined) this.requirements = typeof r === 'string' ? [r] : [...r];
     if (concerning.finding !== undefined) this.finding = concerning.finding;
+  }
+}
+
+/**
+ * Runs one step of a check that checks one rule: a failure inside it that names no requirement of
+ * its own fails the step's requirement(s) alone. A check's ids are what it may fail; each step
+ * says which of them its failure fails. Setup failures and the audit's findings keep their own
+ * attribution (they are not the step's failure).
+ */
+export async function step<T>(requirement: string | readonly string[], fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof CheckFailure && e.requirements === undefined && e.finding === undefined) {
+      e.requirements = typeof requirement === 'string' ? [requirement] : [...requirement];
+    }
+    throw e;
   }
 }
 

@@ -31,6 +31,8 @@ export const titles = {
   cursors: 'cursors: a cursor issued for one sort and order (the defaults included) is refused with any other, or continues the same walk',
   /** The capture intake's own check (intake.check.ts): it records the intake's cells. */
   intake: 'a repeat capture of the same thread answers 200 with the same item',
+  /** The capture intake's refusals (intake.check.ts): a refused capture made no item. */
+  intakeRefused: 'a refused capture (read-only key, no key, a field of another type, a reused idempotency key) leaves no item behind',
 } as const;
 
 /** Why a mutation is refused (the registry's refusals): each must leave no trace. */

@@ -49,6 +49,18 @@ function fieldReason(o: Operation, f: Field, settings: Pick<Settings, 'scratchPr
   return undefined;
 }
 
+/**
+ * Why a field is not sent as null or with a value of another type: fewer reasons than for writing
+ * it, since neither needs the element shape of an array, nor a §3 transition (a refusal, or a
+ * clearing the views agree on, is what the field checks judge; on scratch projects only).
+ */
+function oddValueReason(o: Operation, f: Field, settings: Pick<Settings, 'scratchProjects'>): CellReason | undefined {
+  const why = fieldReason(o, f, settings);
+  if (!why || f.name === 'id') return why;
+  if (o.resource === 'projects' && !settings.scratchProjects.length) return SCRATCH_NEEDED;
+  return undefined;
+}
+
 function fieldCells(o: Operation, settings: Pick<Settings, 'scratchProjects'>, ops: readonly Operation[]): CellPlan[] {
   const out: CellPlan[] = [];
   const cell = (f: Field, aspect: string, check: string, reason?: CellReason) =>
@@ -72,8 +84,9 @@ function fieldCells(o: Operation, settings: Pick<Settings, 'scratchProjects'>, o
     if (isCreate(o) && !f.required && !f.path.includes('[]')) cell(f, 'omitted', titles.createRequired(o.op), why);
     if (o.kind === 'patch') cell(f, 'kept when unnamed', titles.patchEach(o.op), why);
     // a multipart field has no check of its own for these: the create's records that it has none
-    cell(f, 'null', o.multipart ? changeCheck(o) : titles.nulls(o.op), o.multipart ? MULTIPART_TEXT : why);
-    cell(f, 'wrong type', o.multipart ? changeCheck(o) : titles.wrongType(o.op), o.multipart ? MULTIPART_TEXT : why);
+    const odd = oddValueReason(o, f, settings);
+    cell(f, 'null', o.multipart ? changeCheck(o) : titles.nulls(o.op), o.multipart ? MULTIPART_TEXT : odd);
+    cell(f, 'wrong type', o.multipart ? changeCheck(o) : titles.wrongType(o.op), o.multipart ? MULTIPART_TEXT : odd);
   }
   return out;
 }
@@ -87,7 +100,9 @@ function refusalPlan(o: Operation, r: Refusal, ops: readonly Operation[]): Pick<
   // the check that records a cell its own refusal check does not run: any table check of the operation
   const owner = row ? titles.refused(row.name, row.refusals[0]!) : o.fields.length ? changeCheck(o) : o.resource === 'intake' ? titles.intake : undefined;
   const because = (reason: CellReason) => ({ ...(owner ? { check: owner } : {}), reason });
-  if (o.resource === 'intake') return because({ kind: 'elsewhere', text: 'the capture intake deduplicates captures itself (intake.check.ts)' });
+  // a refused capture is seen through the intake's own deduplication: the same thread captured then is new (intake.check.ts)
+  if (o.resource === 'intake' && r !== 'cross-team') return { check: titles.intakeRefused };
+  if (o.resource === 'intake') return because({ kind: 'not-shown', text: "the request names no record: there is no other team's record to aim it at" });
   if (r === 'cross-team' && !o.path.includes('{id}') && !o.fields.some((f) => f.references)) {
     return because({ kind: 'not-shown', text: "the request names no record: there is no other team's record to aim it at" });
   }

@@ -64,13 +64,17 @@ export function recordWarning(name: string, message: string): void {
   if (!current.warnings.some((w) => w.name === name && w.message === message)) current.warnings.push({ name, message });
 }
 
-/** A violation one response showed: the first of its kind is kept with its evidence, later ones are counted. */
-export function recordFinding(first: () => Finding, key: string, operation: string): void {
+/**
+ * A violation one response showed: the first of its kind is kept with its evidence, later ones are
+ * counted; a later one met under other requirements (the same field written by another endpoint) adds them.
+ */
+export function recordFinding(first: () => Finding, key: string, operation: string, requirements: readonly string[] = []): void {
   if (!current) return;
   const known = current.findings.get(key);
   if (!known) return void current.findings.set(key, first());
   known.count += 1;
   if (!known.seenIn.includes(operation)) known.seenIn.push(operation);
+  for (const id of requirements) if (!known.requirements.includes(id)) known.requirements.push(id);
 }
 
 /** Requirements the audit judged one response for. */
