@@ -22,13 +22,13 @@ interface Captured {
   bodyBase64: string;
 }
 
-interface Answer {
+interface CapturedAnswer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
 }
 
-function answerOf(captured: Captured): Answer {
+function answerOf(captured: Captured): CapturedAnswer {
   const body = Buffer.from(captured.bodyBase64, 'base64');
   return { status: captured.status, headers: { 'content-type': captured.contentType, 'content-length': String(body.length) }, body };
 }

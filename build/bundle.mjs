@@ -15,7 +15,7 @@
 //                          when its schema hash matches the schemas on disk)
 //   dist/report-validator.cjs  the same of specs/report.schema.json (reports/schema.ts)
 //   dist/registrations.json    the suites' check registrations, read by the TypeScript compiler
-//                          (suites/harness/registrations.ts): a run from dist/ needs no compiler;
+//                          (suites/harness/registration/registrations.ts): a run from dist/ needs no compiler;
 //                          not written where the compiler is not installed (the package needs it:
 //                          build/package.mjs fails without it)
 //   dist/harness/<path>.js the harness the conformance suites import, and the project modules it
@@ -61,7 +61,7 @@ const EXTRA_INPUTS = [
   'specs/validator-code.ts',
   'reports/schema.ts',
   'specs/report.schema.json',
-  'suites/harness/registration-reader.ts',
+  'suites/harness/registration/registration-reader.ts',
   'package-lock.json',
 ];
 
@@ -235,10 +235,10 @@ const precompileValidators = () => generate('specs/validator-code.ts', 'standalo
 /** The ajv standalone module of the report schema (reports/schema.ts). */
 const precompileReportValidator = () => generate('reports/schema.ts', 'reportValidatorCode');
 
-/** The suites' registrations (suites/harness/registrations.ts); undefined where `typescript`, a devDependency, is not installed. */
+/** The suites' registrations (suites/harness/registration/registrations.ts); undefined where `typescript`, a devDependency, is not installed. */
 async function readRegistrations() {
   try {
-    return await generate('suites/harness/registrations.ts', 'registrationsManifest');
+    return await generate('suites/harness/registration/registrations.ts', 'registrationsManifest');
   } catch (error) {
     if (['MODULE_NOT_FOUND', 'ERR_MODULE_NOT_FOUND'].includes(error?.code) && /'typescript'/.test(error.message)) return undefined;
     throw error;

@@ -123,6 +123,27 @@ function cycleThrough(component: ReadonlySet<string>): string[] {
   return [start];
 }
 
+/**
+ * The layers inside two folders, lowest first, as paths under the folder ('' for the files at its
+ * root, above every sub-folder unless placed). A file imports its own layer or a lower one; two
+ * layers of the same rank do not import each other.
+ */
+const INNER_LAYERS = {
+  // the reference's behaviour alone; the seed data over its store; faults (through hooks) and the
+  // speed layer beside each other, never one into the other; the library that composes them; its tests' helpers
+  // (the options, which the faults' declarations name, sit below them)
+  mock: { reference: 0, seed: 1, 'options.ts': 1, faults: 2, fast: 2, '': 3, testing: 4 },
+  // run state; the HTTP transport, which knows no rule of the document; judging responses; planning
+  // the coverage and reading registrations; the checks' runtime at the root (sessions, records, views)
+  'suites/harness': { run: 0, transport: 1, judge: 2, plan: 3, registration: 3, '': 4 },
+} as const satisfies Record<string, Record<string, number>>;
+
+/** The layer of a file inside `folder`: its first path segment below it (a file at the root: its name); undefined outside the folder. */
+function innerLayer(folder: string, path: string): string | undefined {
+  if (!path.startsWith(`${folder}/`)) return undefined;
+  return path.slice(folder.length + 1).split('/')[0]!;
+}
+
 describe('the import graph', () => {
   test('reads the tree', () => {
     expect(files.length).toBeGreaterThan(100);
@@ -146,6 +167,34 @@ describe('the import graph', () => {
       }
     }
     expect(upward).toEqual([]);
+  });
+
+  // Tests are outside these layers: a test may start the whole of its folder (mock/testing/ is there for them).
+  test('imports inside mock/ and suites/harness/ run from a layer to itself or a lower one', () => {
+    const wrong: string[] = [];
+    for (const [folder, layers] of Object.entries(INNER_LAYERS) as [string, Record<string, number>][]) {
+      const rank = (layer: string) => layers[layer] ?? (layer.includes('.') ? layers[''] : undefined);
+      for (const [from, targets] of graph) {
+        const source = innerLayer(folder, from);
+        if (source === undefined || from.endsWith('.test.ts')) continue;
+        for (const to of targets) {
+          const target = innerLayer(folder, to);
+          if (target === undefined || target === source) continue;
+          const [a, b] = [rank(source), rank(target)];
+          // files at the root of a folder share its root layer and may import each other
+          if (a === layers[''] && b === layers[''] && !(source in layers) && !(target in layers)) continue;
+          if (a === undefined || b === undefined || b >= a) wrong.push(`${from} -> ${to}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test('the transport of the harness imports no judge: the session hands it the audit', () => {
+    const judged = [...graph].filter(([from]) => innerLayer('suites/harness', from) === 'transport').flatMap(([from, targets]) =>
+      targets.filter((t) => innerLayer('suites/harness', t) === 'judge').map((t) => `${from} -> ${t}`)
+    );
+    expect(judged).toEqual([]);
   });
 
   test('every top-level folder with code has its place in the layers', () => {

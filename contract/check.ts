@@ -38,7 +38,7 @@ export interface Warning {
 /**
  * A violation of what the API document says of every response (a JSON body, the §7 envelope on
  * errors, the §2 formats, the resource's shape, references that resolve within the caller's team),
- * found in a response a check received, whichever check sent it (suites/harness/audit.ts). It is
+ * found in a response a check received, whichever check sent it (suites/harness/judge/audit.ts). It is
  * reported under its own requirements, once per run, not as the failure of that check.
  */
 export interface Finding {
@@ -111,7 +111,7 @@ export interface CheckFailureMeta {
   differences?: Difference[];
 }
 
-/** The tables of the coverage table (suites/harness/table.ts), in the order reports show them. */
+/** The tables of the coverage table (suites/harness/plan/table.ts), in the order reports show them. */
 export const DIMENSIONS = ['fields', 'refusals', 'views', 'retries', 'walks', 'cursors'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
 

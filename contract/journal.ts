@@ -1,15 +1,15 @@
 // The run's journal (C4 in ARCHITECTURE.md): what the test workers did to the target, one JSON
 // line per event, appended as it happens (so a worker that dies still leaves its account). The
-// workers write it (suites/harness/journal.ts); the reporter reads it back into the report's
+// workers write it (suites/harness/run/journal.ts); the reporter reads it back into the report's
 // accounting: records left behind, pre-existing records touched and whether they are back as they
 // were, requests sent, why the run stopped. Never holds a key or a record's content: kinds, ids,
 // key names, field names.
 import { existsSync, readFileSync } from 'node:fs';
+import { collectionOf, type RecordKind } from '../specs/registry.js';
 import type { Leftovers, RunAccounting, StopCause, TouchedRecord } from './run.js';
 import type { KeyName } from './settings.js';
 
-/** Every kind of record a run can leave behind: what it deletes, and what the API offers no delete of (captures have no path of their own). */
-export type RecordKind = 'assignment' | 'attachment' | 'file' | 'organization' | 'employee' | 'capture';
+export type { RecordKind };
 
 export type JournalEvent =
   /** A record the run created; `deletable: false` when the API offers no way to delete it. */
@@ -22,15 +22,6 @@ export type JournalEvent =
   | { e: 'restored'; resource: string; id: string; back: boolean; differences: string[]; }
   | { e: 'requests'; file: string; count: number; }
   | { e: 'stopped'; cause: StopCause; message: string; };
-
-const COLLECTION: Record<RecordKind, string> = {
-  assignment: 'assignments',
-  attachment: 'attachments',
-  file: 'files',
-  organization: 'organizations',
-  employee: 'employees',
-  capture: 'captures',
-};
 
 export function readEvents(file: string): JournalEvent[] {
   if (!existsSync(file)) return [];
@@ -72,7 +63,7 @@ export function accountFor(events: readonly JournalEvent[]): RunAccounting {
   for (const c of created.values()) {
     if (deleted.has(c.id)) continue;
     const why = left.get(c.id) ?? (c.deletable ? 'not deleted: the run ended before its cleanup' : 'the API offers no way to delete it');
-    const entry = (leftovers[COLLECTION[c.kind]] ??= { count: 0, ids: [], why: [] });
+    const entry = (leftovers[collectionOf(c.kind)] ??= { count: 0, ids: [], why: [] });
     entry.count += 1;
     entry.ids.push(c.id);
     if (c.name !== undefined) (entry.names ??= {})[c.id] = c.name;

@@ -63,7 +63,7 @@ export interface RunContext {
   /** The journal the workers append their account to (contract/journal.ts), read when the report is built. */
   journal?: string;
   /**
-   * The coverage table of the target (suites/harness/table.ts), as the global setup planned it
+   * The coverage table of the target (suites/harness/plan/table.ts), as the global setup planned it
    * from the resolved settings: the reporter reports every cell, those of checks that never ran too.
    */
   coverage?: CellPlan[];

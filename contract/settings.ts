@@ -1,11 +1,13 @@
 // The typed target settings (C4 in ARCHITECTURE.md) the harness, the reporter and `conformance run`
 // read. Parsed and validated by config.ts; plain data so they can be handed from the global setup
 // to the test workers.
+import { type Collection, pageableCollections } from '../specs/registry.js';
 import type { Selection } from './selection.js';
 
 export type Shape = 'full' | 'legacy';
-export type ListResource = 'projects' | 'assignments' | 'organizations' | 'cvs';
-export const listResources: readonly ListResource[] = ['projects', 'assignments', 'organizations', 'cvs'];
+/** A list a run walks whole, and whose sort fields a target names (CONFORMANCE_SORT_FIELDS). */
+export type ListResource = Collection;
+export const listResources: readonly ListResource[] = pageableCollections();
 
 /** An endpoint whose path the API document does not show: method (when given) and path. */
 export interface Endpoint {

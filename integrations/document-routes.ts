@@ -10,7 +10,7 @@ export interface DocumentRoutes {
   describes(method: string, pathname: string): boolean;
 }
 
-interface Operation {
+interface DocumentedRoute {
   pattern: RegExp;
   methods: Set<string>;
 }
@@ -40,7 +40,7 @@ export function documentRoutes(document: {
   paths?: Record<string, Record<string, unknown>>;
 }): DocumentRoutes {
   const basePath = serverBasePath(document);
-  const operations: Operation[] = Object.entries(document.paths ?? {}).map(([template, item]) => ({
+  const operations: DocumentedRoute[] = Object.entries(document.paths ?? {}).map(([template, item]) => ({
     pattern: templatePattern(template),
     methods: new Set(Object.keys(item).filter((key) => METHODS.includes(key))),
   }));

@@ -53,8 +53,20 @@ export function schema(name: SchemaName): object {
   return doc;
 }
 
+/** Schema documents held in memory rather than in specs/schemas/ (a resource added to the registry in memory). */
+const held = new Map<string, string>();
+
+/** Adds a schema document held in memory under `name`; every reader of the schemas sees it from then on. */
+export function holdSchema(name: string, doc: object): void {
+  if (isSchemaName(name)) throw new Error(`schema ${name} exists already`);
+  held.set(name, JSON.stringify(doc));
+  (schemaNames as unknown as string[]).push(name);
+}
+
 /** A fresh, mutable copy of a document (for tools that annotate or rewrite it). */
 export function readSchemaFile(name: SchemaName): Record<string, unknown> {
+  const kept = held.get(name);
+  if (kept !== undefined) return JSON.parse(kept) as Record<string, unknown>;
   const url = new URL(`./schemas/${name}.json`, import.meta.url);
   return JSON.parse(readFileSync(url, 'utf8')) as Record<string, unknown>;
 }

@@ -9,6 +9,7 @@ import { schema, type SchemaName, schemaNames } from './names.js';
 import { parameters } from './openapi/components.js';
 import { extensionEndpoints, type ExtensionPaths } from './openapi/extensions.js';
 import { type Endpoint, endpoints } from './openapi/operations.js';
+import { COLLECTIONS, RESOURCE_ROWS, type ResourceRow } from './registry-rows.js';
 
 export type OperationKind = 'list' | 'get' | 'create' | 'patch' | 'delete' | 'download' | 'other';
 
@@ -58,11 +59,17 @@ export interface Operation {
   filters: readonly Field[];
 }
 
-/** Component titles (ProjectPatch, FileRecord) to schema files. */
-const byTitle = new Map<string, SchemaName>(schemaNames.map((n) => [String((schema(n) as Node).title), n]));
+/** Component titles (ProjectPatch, FileRecord) to schema files; read again when a schema is added in memory. */
+let titles: { count: number; byTitle: Map<string, SchemaName>; } | undefined;
+function byTitle(): Map<string, SchemaName> {
+  if (titles?.count !== schemaNames.length) {
+    titles = { count: schemaNames.length, byTitle: new Map(schemaNames.map((n) => [String((schema(n) as Node).title), n])) };
+  }
+  return titles.byTitle;
+}
 
 function schemaOfComponent(component: string): SchemaName | undefined {
-  return byTitle.get(component) ?? byTitle.get(component.replace(/(Page|Response)$/, ''));
+  return byTitle().get(component) ?? byTitle().get(component.replace(/(Page|Response)$/, ''));
 }
 
 function resolve(node: Node, base: SchemaName): { node: Node; base: SchemaName; } {
@@ -162,11 +169,12 @@ function operationOf(e: Endpoint, shown: boolean): Operation {
   };
 }
 
-/** The paths an extension operation is placed at when the table is built without a target (coverage tests, the mock's families). */
+/**
+ * The paths an extension operation is placed at when the table is built without a target (coverage
+ * tests, the mock's families): the chosen paths of the resource rows, and the description's.
+ */
 export const PLACEHOLDER_PATHS: Required<ExtensionPaths> = {
-  attachmentDownload: '/attachments/{id}/download',
-  fileDelete: '/files/{id}',
-  captureIntake: '/intake/captures',
+  ...(Object.assign({}, ...COLLECTIONS.map((c) => (RESOURCE_ROWS[c] as ResourceRow).chosen ?? {})) as Required<Omit<ExtensionPaths, 'openapi'>>),
   openapi: '/openapi.json',
 };
 

@@ -3,12 +3,12 @@
 // a plan without API access answers the plan-limit error.
 import { randomBytes } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
-import { ensure, expectStatus, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiRequest, ApiResponse, Auth } from './harness/client.js';
-import { errorCode, expectErrorEnvelope, expectResource } from './harness/problems.js';
+import { ensure, expectStatus, fail } from './harness/judge/assert.js';
+import { errorCode, expectErrorEnvelope, expectResource } from './harness/judge/problems.js';
 import { createAssignmentFixture, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
 import { setup, shared } from './harness/setup.js';
+import type { ApiRequest, ApiResponse, Auth } from './harness/transport/client.js';
 
 /**
  * A file and an attachment of the run (the attachment only when the download path is set) for

@@ -5,7 +5,7 @@ import { readSources } from '../contract/config-source.js';
 import { narrows, runsUnder, selectionFrom } from '../contract/selection.js';
 import { defaults } from '../contract/settings.js';
 import { ConformanceReporter } from '../reports/reporter.js';
-import { suiteRegistrations } from './harness/registrations.js';
+import { suiteRegistrations } from './harness/registration/registrations.js';
 
 // The conformance run: every suites/<concern>.check.ts against one target (see suites/global-setup.ts).
 // `vitest --config suites/conformance.config.ts` reads this file; `conformance run` passes the same

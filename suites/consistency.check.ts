@@ -5,12 +5,12 @@
 import type { Rec } from '../contract/json.js';
 import { EXTENSION_SETTINGS, operations } from '../specs/surface.js';
 import { expectEveryView } from './harness/agreement.js';
-import { ensure, expectStatus, fail } from './harness/assert.js';
-import { exercised, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiRequest, ApiResponse } from './harness/client.js';
-import { operationNamed } from './harness/operations.js';
-import { expectResource, needs, type Resource } from './harness/problems.js';
+import { ensure, expectStatus, fail } from './harness/judge/assert.js';
+import { expectResource, needs, type Resource } from './harness/judge/problems.js';
+import { exercised, titles } from './harness/plan/cells.js';
+import { operationNamed } from './harness/plan/operations.js';
+import { cellsOf } from './harness/plan/table.js';
 import {
   aProject,
   createAssignment,
@@ -23,7 +23,7 @@ import {
   uploadFile,
 } from './harness/records.js';
 import { send, siblings, subjectOf } from './harness/subjects.js';
-import { cellsOf } from './harness/table.js';
+import type { ApiRequest, ApiResponse } from './harness/transport/client.js';
 import { canonical, type Subject, viewsOf } from './harness/views.js';
 import { notAsSent } from './harness/wrong-fields.js';
 

@@ -1,17 +1,17 @@
 // §4 List rules 1–3 and changelog 1.4.0: cursors are opaque, bound to their sort and order;
 // an undecodable one is 400 bad_request, an absent or empty one the first page.
 import fc from 'fast-check';
-import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
-import { exercised, skippedCell, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
-import { recordKind, servedOperations } from './harness/operations.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { errorCode, expectErrorEnvelope, expectPage } from './harness/judge/problems.js';
+import { exercised, skippedCell, titles } from './harness/plan/cells.js';
+import { recordKind, servedOperations } from './harness/plan/operations.js';
+import { cellsOf, cursorAspect, type CursorUse, cursorUses, cursorViews, type Order, orderName, sortName, sortsOf } from './harness/plan/table.js';
 import { population } from './harness/population.js';
-import { errorCode, expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
-import { cellsOf, cursorAspect, type CursorUse, cursorUses, cursorViews, type Order, orderName, sortName, sortsOf } from './harness/table.js';
-import { fetchPage, lists, type ListSpec, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
+import { fetchPage, lists, type ListSpec, PAGEABLE, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
-const listNames = ['projects', 'assignments', 'organizations', 'cvs'] as const;
+const listNames = PAGEABLE;
 
 interface CursorList {
   name: string;
@@ -185,7 +185,7 @@ function mutate(cursor: string, m: Mutation): string {
   return bytes.toString(m.to as BufferEncoding);
 }
 
-// --- where a cursor came from × what it is used with (harness/table.ts cursors) --------------------
+// --- where a cursor came from × what it is used with (harness/plan/table.ts cursors) --------------------
 
 /** A list request's sort and order: a default is the parameter left out. */
 const params = (p: { sort: string | undefined; order: Order; }) => ({ ...(p.sort ? { sort: p.sort } : {}), ...(p.order ? { order: p.order } : {}) });

@@ -1,12 +1,12 @@
 // §7 Errors: the envelopes, detail as a map of strings, the stated codes; required create fields.
 import type { Rec } from '../contract/json.js';
 import { validate } from '../specs/index.js';
-import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
-import { errorCode, expectErrorEnvelope } from './harness/problems.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { errorCode, expectErrorEnvelope } from './harness/judge/problems.js';
+import { detectedShape } from './harness/judge/shape.js';
 import { aProject, createEmployee, postAssignment } from './harness/records.js';
-import { detectedShape } from './harness/shape.js';
+import type { ApiResponse } from './harness/transport/client.js';
 import { fetchPage, lists, walk } from './harness/walk.js';
 
 function expectJsonError(res: ApiResponse, what: string, shortAllowed = false): void {

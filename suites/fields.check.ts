@@ -1,5 +1,5 @@
 // Every request field of every mutating operation, with every kind of value (§2 fields, §4
-// payloads), over the table of harness/table.ts: a create with every field filled — nested
+// payloads), over the table of harness/plan/table.ts: a create with every field filled — nested
 // objects, arrays, text in every script — and one with only its required fields read back the
 // same through every view; a PATCH of each field alone changes it and nothing else; each field
 // sent as null, and with a value of another type, is refused leaving no trace or applied alike
@@ -10,15 +10,15 @@ import { wrongTypeOf } from '../specs/arbitraries.js';
 import { schema } from '../specs/index.js';
 import { allFields, type Field, operations } from '../specs/surface.js';
 import { expectEveryView } from './harness/agreement.js';
-import { expectStatus, fail, is2xx } from './harness/assert.js';
-import { type Cell, exercised, skippedCell, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
-import { type Operation, recordKind, requestTo, servedOperations } from './harness/operations.js';
-import { expectErrorEnvelope, expectResource } from './harness/problems.js';
+import { expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { expectErrorEnvelope, expectResource } from './harness/judge/problems.js';
+import { type Cell, exercised, skippedCell, titles } from './harness/plan/cells.js';
+import { type Operation, recordKind, requestTo, servedOperations } from './harness/plan/operations.js';
+import { cellsOf, makeable } from './harness/plan/table.js';
 import { filledBody } from './harness/records.js';
 import { anotherReference, bodyOf, createOf, made, patchTarget, send, type Sent, shownOf, subjectOf, textFieldOf } from './harness/subjects.js';
-import { cellsOf, makeable } from './harness/table.js';
+import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, echoes, type RecordSubject, viewsMatching, viewsOf } from './harness/views.js';
 import { notAsSent, writeKindOf } from './harness/wrong-fields.js';
 

@@ -14,9 +14,9 @@ import { requireConfig } from '../contract/config.js';
 import { runContext, type RunHolder, stopRun, type TargetKind, updateRunContext } from '../contract/run.js';
 import type { Settings } from '../contract/settings.js';
 import { specVersion } from '../specs/version.js';
+import { targetTable } from './harness/plan/table.js';
 import { bundledScratchProjects, preflight, preflightLine } from './harness/preflight.js';
-import { targetTable } from './harness/table.js';
-import type { ProvidedTarget } from './harness/target.js';
+import type { ProvidedTarget } from './harness/run/target.js';
 
 const OPENAPI = new URL('../specs/openapi.json', import.meta.url).pathname;
 

@@ -5,14 +5,14 @@ import type { Rec } from '../contract/json.js';
 import type { PathSetting } from '../contract/settings.js';
 import { EXTENSION_SETTINGS, operations } from '../specs/surface.js';
 import { expectEveryView } from './harness/agreement.js';
-import { ensure, expectStatus, fail, failDiffering, is2xx } from './harness/assert.js';
-import { exercised, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
-import { differencesOf } from './harness/differences.js';
 import { expectSameBytes } from './harness/downloads.js';
-import { type Operation, operationNamed, recordKind } from './harness/operations.js';
-import { expectErrorEnvelope, expectPage, expectResource } from './harness/problems.js';
+import { ensure, expectStatus, fail, failDiffering, is2xx } from './harness/judge/assert.js';
+import { differencesOf } from './harness/judge/differences.js';
+import { expectErrorEnvelope, expectPage, expectResource } from './harness/judge/problems.js';
+import { exercised, titles } from './harness/plan/cells.js';
+import { type Operation, operationNamed, recordKind } from './harness/plan/operations.js';
+import { cellsOf } from './harness/plan/table.js';
 import {
   aProject,
   attachmentsOf,
@@ -26,8 +26,8 @@ import {
   uploadFile,
 } from './harness/records.js';
 import { bodyOf, copiesOf, createOf, made, patchTarget, send, shownOf, siblings, subjectOf, textFieldOf } from './harness/subjects.js';
-import { cellsOf } from './harness/table.js';
 import { teamB } from './harness/team-b.js';
+import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, echoes, viewsOf } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
 import { notAsSent, writeKindOf } from './harness/wrong-fields.js';
@@ -253,7 +253,7 @@ check([
   if (c.settings.paths.attachmentDownload) await expectSameBytes(c, listed[0]!.id, testFile(c, 4096, 1));
 }, { mutates: true });
 
-// --- every mutating operation (harness/table.ts retries) -----------------------------------------
+// --- every mutating operation (harness/plan/table.ts retries) -----------------------------------------
 
 /**
  * The operations the retry checks are declared for: every mutating one the document shows, and

@@ -3,12 +3,12 @@
 import { readFileSync } from 'node:fs';
 import type { Rec } from '../contract/json.js';
 import { PATH_ID_PATTERN } from '../specs/ids.js';
-import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
-import { errorCode } from './harness/problems.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { errorCode } from './harness/judge/problems.js';
 import { createAssignmentFixture, createOrganization, testFile, uploadFile } from './harness/records.js';
-import { lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
+import type { ApiResponse } from './harness/transport/client.js';
+import { lists, PAGEABLE, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../fixtures/ids.json', import.meta.url), 'utf8')) as { invalid: string[]; };
 
@@ -61,7 +61,7 @@ check([
     const file = await uploadFile(c, testFile(c, 16));
     if (is2xx(file)) records.push(file.body as Rec);
   }
-  for (const list of ['projects', 'assignments', 'organizations', 'cvs'] as const) {
+  for (const list of PAGEABLE) {
     records.push(...(await walkWithin(c, lists[list], { limit: 100, maxPages: SAMPLE_PAGES })).items);
   }
   const bad = records.flatMap((r) => idsIn(r).filter((id) => !PATH_ID_PATTERN.test(id)).map((id) => `${id} (in ${String(r.id)})`));

@@ -4,11 +4,11 @@ import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
 import { operations } from '../specs/surface.js';
-import { ensure, expectStatus, fail, is2xx, step } from './harness/assert.js';
-import { type Cell, exercised, type Refusal, skippedCell, titles } from './harness/cells.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiResponse, Auth } from './harness/client.js';
-import { cellsOf } from './harness/table.js';
+import { ensure, expectStatus, fail, is2xx, step } from './harness/judge/assert.js';
+import { type Cell, exercised, type Refusal, skippedCell, titles } from './harness/plan/cells.js';
+import { cellsOf } from './harness/plan/table.js';
+import type { ApiResponse, Auth } from './harness/transport/client.js';
 
 const opts = { mutates: true, needs: ['captureIntake' as const] };
 

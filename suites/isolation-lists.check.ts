@@ -4,16 +4,16 @@
 // own key; isolation by id, references and idempotency keys are in isolation.check.ts.
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
-import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { expectPage } from './harness/judge/problems.js';
 import { expectAnswerLikeMissing } from './harness/missing.js';
-import { expectPage } from './harness/problems.js';
 import { aProject } from './harness/records.js';
 import { type TeamB, teamB } from './harness/team-b.js';
-import { type BoundedWalk, fetchPage, lists, type ListSpec, SAMPLE_PAGES, sendList, walkWithin } from './harness/walk.js';
+import { type BoundedWalk, fetchPage, lists, type ListSpec, PAGEABLE, SAMPLE_PAGES, sendList, walkWithin } from './harness/walk.js';
 
 const opts = { mutates: true, keys: ['otherTeam' as const] };
-const pageable = ['projects', 'assignments', 'organizations', 'cvs'] as const;
+const pageable = PAGEABLE;
 
 /**
  * The first pages of a list in each order (§4 order: asc or desc): on a large deployment the
@@ -105,7 +105,7 @@ check([
     const own = await sendList(c, path, { q, limit: 100 }, 'otherTeam');
     if (is2xx(own)) {
       c.reading(`search.q${path}`,
-        expectPage(own, lists[path.slice(1) as (typeof pageable)[number]].resource).data.length ? 'finds records by name' : 'no hit for an exact name');
+        expectPage(own, lists[path.slice(1) as (typeof pageable)[number]]!.resource).data.length ? 'finds records by name' : 'no hit for an exact name');
     }
     const res = await sendList(c, path, { q, limit: 100 });
     expectStatus(res, '2xx', `GET ${path}?q=`);

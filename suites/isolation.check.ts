@@ -8,13 +8,13 @@ import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
 import { operations } from '../specs/surface.js';
 import { expectUnchanged, observe } from './harness/agreement.js';
-import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
-import { exercised, titles } from './harness/cells.js';
 import { check } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { errorCode, expectErrorEnvelope, expectPage } from './harness/judge/problems.js';
 import { compareWithMissing, expectLikeMissing } from './harness/missing.js';
-import { operationNamed, servedOperations } from './harness/operations.js';
-import { errorCode, expectErrorEnvelope, expectPage } from './harness/problems.js';
+import { exercised, titles } from './harness/plan/cells.js';
+import { operationNamed, servedOperations } from './harness/plan/operations.js';
+import { cellsOf, makeable } from './harness/plan/table.js';
 import { property } from './harness/property.js';
 import {
   aProject,
@@ -28,8 +28,8 @@ import {
   uploadFile,
 } from './harness/records.js';
 import { bodyOf, patchTarget, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
-import { cellsOf, makeable } from './harness/table.js';
 import { type TeamB, teamB } from './harness/team-b.js';
+import type { ApiResponse } from './harness/transport/client.js';
 import { viewsMatching, viewsOf } from './harness/views.js';
 
 const opts = { mutates: true, keys: ['otherTeam' as const] };
@@ -187,7 +187,7 @@ check([
   });
 });
 
-// --- every reference of every body, POST and PATCH alike (harness/table.ts) ----------------------
+// --- every reference of every body, POST and PATCH alike (harness/plan/table.ts) ----------------------
 
 /** Team B's record of each resource the fixture makes. */
 const theirsOf = (b: TeamB): Record<string, Rec> => ({

@@ -5,20 +5,20 @@
 // lists the run fills itself always are; on a larger deployment the others are checked on a prefix.
 import fc from 'fast-check';
 import type { Rec } from '../contract/json.js';
-import type { ListResource } from '../contract/settings.js';
-import { CheckFailure, expectStatus, fail } from './harness/assert.js';
-import { exercised, skippedCell, titles } from './harness/cells.js';
+import { type ListResource, listResources } from '../contract/settings.js';
 import { check, type CheckContext } from './harness/check.js';
-import { operationNamed, recordKind, servedOperations, servedViews, type View } from './harness/operations.js';
+import { CheckFailure, expectStatus, fail } from './harness/judge/assert.js';
+import { expectErrorEnvelope, expectPage } from './harness/judge/problems.js';
 import { distinctValues, inferSortField, isOrdered } from './harness/order.js';
+import { exercised, skippedCell, titles } from './harness/plan/cells.js';
+import { operationNamed, recordKind, servedOperations, servedViews, type View } from './harness/plan/operations.js';
+import { cellsOf, listViews, orderName, ORDERS, sortName, sortsOf } from './harness/plan/table.js';
 import { type Population, population } from './harness/population.js';
-import { expectErrorEnvelope, expectPage } from './harness/problems.js';
 import { property } from './harness/property.js';
-import { cellsOf, listViews, orderName, ORDERS, sortName, sortsOf } from './harness/table.js';
 import { searchProbe } from './harness/views.js';
 import { type BoundedWalk, duplicates, fetchPage, lists, type ListSpec, walkWithin } from './harness/walk.js';
 
-const pageable: ListResource[] = ['projects', 'assignments', 'organizations', 'cvs'];
+const pageable: readonly ListResource[] = listResources;
 
 /** A list or filtered list, with the sort values a walk of it may use. */
 interface Walkable {

@@ -6,13 +6,13 @@
 // must see exactly what was there before.
 import { randomUUID } from 'node:crypto';
 import { expectUnchanged, observe } from './harness/agreement.js';
-import { expectStatus, fail, is2xx } from './harness/assert.js';
-import { exercised, REFUSAL_WORDS, titles } from './harness/cells.js';
 import { check, type CheckContext, type CheckOptions } from './harness/check.js';
-import type { Auth } from './harness/client.js';
+import { expectStatus, fail, is2xx } from './harness/judge/assert.js';
 import { type Mutation, mutations, type Refusal, sendTracked } from './harness/mutations.js';
+import { exercised, REFUSAL_WORDS, titles } from './harness/plan/cells.js';
+import { cellsOf } from './harness/plan/table.js';
 import { setup } from './harness/setup.js';
-import { cellsOf } from './harness/table.js';
+import type { Auth } from './harness/transport/client.js';
 import { canonical } from './harness/views.js';
 
 const auths: Record<Exclude<Refusal, 'reused-key'>, Auth> = { 'cross-team': 'team', 'read-only': 'readOnly', 'no-key': 'none', 'invalid-body': 'team' };

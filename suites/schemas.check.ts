@@ -1,15 +1,15 @@
 // §2 Resources and §4 Endpoints: every endpoint answers at its path, and every response
 // validates against specs/schemas in the shape the deployment serves. Every response of the run is
-// judged for that (suites/harness/audit.ts); the checks here name each rule's requirement and look
+// judged for that (suites/harness/judge/audit.ts); the checks here name each rule's requirement and look
 // at the survey of every endpoint, one rule each.
 import type { Rec } from '../contract/json.js';
 import { expectEveryView } from './harness/agreement.js';
-import { ensure, expectStatus, fail } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
+import { ensure, expectStatus, fail } from './harness/judge/assert.js';
+import { expectResource } from './harness/judge/problems.js';
+import { detectedShape } from './harness/judge/shape.js';
 import { absentListedFields } from './harness/listed-fields.js';
-import { expectResource } from './harness/problems.js';
 import { aProject, createAssignmentFixture, createEmployee, createOrganization, marker } from './harness/records.js';
-import { detectedShape } from './harness/shape.js';
 import { survey } from './harness/survey.js';
 import { disagreements, viewsOf } from './harness/views.js';
 import { fetchPage, lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
@@ -20,7 +20,7 @@ const olderShapeOnly = (kind: 'project' | 'organization') =>
 
 /**
  * The check of one rule of what every response must be: it fails on the first response of the
- * survey the audit found violating `requirement` (suites/harness/audit.ts), as that finding, so
+ * survey the audit found violating `requirement` (suites/harness/judge/audit.ts), as that finding, so
  * that the check and every other response showing it make one cause.
  */
 async function lensed(c: CheckContext, requirement: string): Promise<void> {

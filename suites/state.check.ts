@@ -11,11 +11,11 @@
 // from the scratch projects and at most CONFORMANCE_WALK_PAGES pages of the project list.
 import type { Rec } from '../contract/json.js';
 import { expectEveryView } from './harness/agreement.js';
-import { ensure, expectStatus, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
-import { expectResource } from './harness/problems.js';
-import { detectedShape } from './harness/shape.js';
+import { ensure, expectStatus, is2xx } from './harness/judge/assert.js';
+import { expectResource } from './harness/judge/problems.js';
+import { detectedShape } from './harness/judge/shape.js';
+import type { ApiResponse } from './harness/transport/client.js';
 import { disagreements, viewsOf } from './harness/views.js';
 import { fetchPage, lists } from './harness/walk.js';
 

@@ -9,16 +9,17 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
+import { collectionOf, type RecordKind } from '../specs/registry.js';
 import { expectEveryView } from './harness/agreement.js';
-import { expectStatus, fail, is2xx, step } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
-import { type Operation, recordKind, servedOperations } from './harness/operations.js';
-import { expectResource } from './harness/problems.js';
+import { expectStatus, fail, is2xx, step } from './harness/judge/assert.js';
+import { expectResource } from './harness/judge/problems.js';
+import { type Operation, recordKind, servedOperations } from './harness/plan/operations.js';
 import { modelCommands, property } from './harness/property.js';
 import { filledBody } from './harness/records.js';
 import { bodyOf, patchTarget, send, type Sent, shownOf } from './harness/subjects.js';
 import { type TeamB, teamB } from './harness/team-b.js';
+import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, echoes, type RecordSubject, type View, viewsOf } from './harness/views.js';
 import { notAsSent, writeKindOf } from './harness/wrong-fields.js';
 
@@ -270,7 +271,7 @@ check([
     const ops = servedOperations(c.settings);
     const b = await teamB(c);
     // team B's records as they are (read with its key where a GET shows them, as the fixture answered otherwise)
-    const theirs = new Map<string, Rec>([['assignments', b.assignment], ['organizations', b.organization], ['employees', b.employee]]);
+    const theirs = new Map<string, Rec>(Object.entries(b).map(([kind, record]) => [collectionOf(kind as RecordKind), record as Rec]));
     const fresh = await c.api.send({ method: 'GET', path: `/assignments/${b.assignment.id}`, auth: 'otherTeam' });
     if (is2xx(fresh)) theirs.set('assignments', fresh.body as Rec);
     const creatable = [...new Set(ops.filter((o) => o.kind === 'create' && o.fields.length).map((o) => o.resource))];

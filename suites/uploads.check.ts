@@ -4,13 +4,13 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
-import { type Concerning, ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
-import { type ApiResponse, TransportError } from './harness/client.js';
 import { download, expectSameBytes } from './harness/downloads.js';
-import { expectPage, expectResource, needs } from './harness/problems.js';
+import { type Concerning, ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { expectPage, expectResource, needs } from './harness/judge/problems.js';
 import { property } from './harness/property.js';
 import { attachmentsOf, createEmployee, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
+import { type ApiResponse, TransportError } from './harness/transport/client.js';
 import { echoes } from './harness/views.js';
 import { notAsSent } from './harness/wrong-fields.js';
 

@@ -1,18 +1,18 @@
 // §9 Versioning: the major version in the path, info.version and deprecation signalling. The §9
 // rules for clients (unknown fields, enum values, error codes) are the suite's own: see
 // specs/client-tolerance.test.ts.
-import { ensure, expectStatus, fail, is2xx } from './harness/assert.js';
 import { check, type CheckContext } from './harness/check.js';
-import type { ApiResponse } from './harness/client.js';
 import { httpDate, parseDeprecation } from './harness/deprecation.js';
-import { type Operation, operationFor, operationsOf } from './harness/served-openapi.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { operationFor, operationsOf, type ServedOperation } from './harness/served-openapi.js';
 import { onSessionEnd } from './harness/session.js';
+import type { ApiResponse } from './harness/transport/client.js';
 import { fetchPage, lists } from './harness/walk.js';
 
 interface Sweep {
   doc?: unknown;
-  ops: Operation[];
-  responses: { res: ApiResponse; op?: Operation; }[];
+  ops: ServedOperation[];
+  responses: { res: ApiResponse; op?: ServedOperation; }[];
 }
 
 let sweeping: Promise<Sweep> | undefined;
@@ -24,7 +24,7 @@ onSessionEnd(() => {
 function sweep(c: CheckContext): Promise<Sweep> {
   sweeping ??= (async () => {
     let doc: unknown;
-    let ops: Operation[] = [];
+    let ops: ServedOperation[] = [];
     const responses: Sweep['responses'] = [];
     const e = c.settings.paths.openapi;
     if (e) {
@@ -58,7 +58,7 @@ function sweep(c: CheckContext): Promise<Sweep> {
 
 const LISTS = new Set(['/projects', '/assignments', '/organizations', '/cvs', '/attachments']);
 
-const describe = (r: { res: ApiResponse; op?: Operation; }) =>
+const describe = (r: { res: ApiResponse; op?: ServedOperation; }) =>
   r.op?.operationId ?? `${r.res.exchange.request.method} ${new URL(r.res.exchange.request.url).pathname}`;
 
 check([
@@ -77,7 +77,7 @@ check([
 /** Queries a list request may carry (§4 list parameters): a deprecated list is deprecated under all of them. */
 const LIST_QUERIES: Record<string, string>[] = [{ limit: '1' }, { order: 'desc' }, { q: 'conformance' }, { cursor: '' }, { limit: '2', order: 'asc' }];
 
-function expectDeprecation(c: CheckContext, r: { res: ApiResponse; op?: Operation; }): void {
+function expectDeprecation(c: CheckContext, r: { res: ApiResponse; op?: ServedOperation; }): void {
   const value = r.res.headers.deprecation;
   if (value === undefined) fail(`${describe(r)} is deprecated (or carries Sunset) but has no Deprecation header`, r.res);
   const parsed = parseDeprecation(value);
@@ -89,7 +89,7 @@ function expectDeprecation(c: CheckContext, r: { res: ApiResponse; op?: Operatio
  * Deprecated PATCH operations of records the sweep read: answered to an empty PATCH, which changes
  * nothing (§4 "an empty object is accepted as a request"). Not in read-only runs.
  */
-async function deprecatedWrites(c: CheckContext, ops: Operation[], responses: Sweep['responses']): Promise<Sweep['responses']> {
+async function deprecatedWrites(c: CheckContext, ops: ServedOperation[], responses: Sweep['responses']): Promise<Sweep['responses']> {
   if (c.settings.readOnly) return [];
   const out: Sweep['responses'] = [];
   for (const op of ops.filter((o) => o.deprecated && o.method === 'PATCH' && /^\/api\/public\/v1\/(projects|assignments)\/\{id\}$/.test(o.path))) {

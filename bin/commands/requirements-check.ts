@@ -68,7 +68,7 @@ type Check = { title: string; file: string; line: number; };
 
 /** The suite checks registered for each id, read statically (no suite is run). */
 async function checksById(): Promise<Map<string, Check[]>> {
-  const { suiteRegistrations } = await import('../../suites/harness/registrations.js');
+  const { suiteRegistrations } = await import('../../suites/harness/registration/registrations.js');
   const byId = new Map<string, Check[]>();
   try {
     for (const { requirements, title, file, line } of await suiteRegistrations(suitesDir)) {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type Registration, suiteRegistrations } from '../../suites/harness/registrations.js';
+import { type Registration, suiteRegistrations } from '../../suites/harness/registration/registrations.js';
 import { err, EXIT_FAILED, EXIT_OK, out, parseFlags, unknownValue, usageError } from '../args.js';
 import { requirementsCheckHelp, runRequirementsCheck } from './requirements-check.js';
 

@@ -9,6 +9,8 @@
 import { schema } from '../../specs/index.js';
 import { parameters } from '../../specs/openapi/components.js';
 import { type Endpoint, endpoints } from '../../specs/openapi/operations.js';
+import { collectionOf, type Refusal, REFUSALS, resource, resources } from '../../specs/registry.js';
+import { requirements } from '../../specs/requirements.js';
 import { ALL_SCOPES } from '../reference/auth.js';
 import type { AppContext } from '../reference/context.js';
 import type { Exchange } from '../reference/exchange.js';
@@ -18,13 +20,12 @@ import { cursorAfter, type CursorPayload } from '../reference/pagination.js';
 import { compareKeys, type Row, type TeamId } from '../reference/store.js';
 import type { Fault } from './fault.js';
 import { CURSOR_RULES, type CursorRule, editCursor, fromEveryTeam, Removed, viewsOf } from './lists.js';
-import { COLLECTION_OF, editRecords, RECORD_KINDS, type RecordKind, shown } from './records.js';
+import { editRecords, RECORD_KINDS, type RecordKind, shown } from './records.js';
 import { answerKeptRefusal, keepRefusal, letThrough, TEAM_A } from './refusals.js';
 import { type SurfaceFaultName, surfaceFaults } from './surface-families.js';
 import { afterWrite, before } from './writes.js';
 
-export const REFUSALS = ['cross-team', 'read-only', 'no-key', 'invalid-body', 'reused-key'] as const;
-export type Refusal = (typeof REFUSALS)[number];
+export { type Refusal, REFUSALS };
 
 /** Requirement ids a run must report failed when a refused request is applied anyway. */
 const refusalRequirements = {
@@ -120,20 +121,19 @@ function refusedButApplied(refusal: Refusal, op: string, ctx: AppContext): Hooks
 }
 
 /** Response schemas of records, and the fields each requires beyond id (whose loss has its own fault). */
-const shapeRequirement: Record<RecordKind, string[]> = {
-  project: ['RES-PROJECT-SHAPE', 'RES-INHERENT-FIELDS'],
-  assignment: ['RES-ASSIGNMENT-SHAPE', 'RES-INHERENT-FIELDS'],
-  attachment: ['RES-ATTACHMENT-SHAPE', 'RES-INHERENT-FIELDS'],
-  employee: ['RES-EMPLOYEE-SHAPE', 'RES-INHERENT-FIELDS'],
-  organization: ['RES-ORGANIZATION-SHAPE', 'RES-INHERENT-FIELDS'],
-  file: ['RES-FILE-SHAPE', 'RES-INHERENT-FIELDS'],
-  cv: ['RES-CV-SHAPE', 'RES-INHERENT-FIELDS'],
-};
+const requirementIds = new Set(requirements.map((r) => r.id));
+const shapeRequirement = (kind: RecordKind): string[] => [
+  ...(requirementIds.has(`RES-${kind.toUpperCase()}-SHAPE`) ? [`RES-${kind.toUpperCase()}-SHAPE`] : []),
+  'RES-INHERENT-FIELDS',
+];
 
 export function requiredFieldCases(): { kind: RecordKind; field: string; }[] {
+  // a property holding another resource's embedded copy has faults of its own (the embedded record's)
+  const embedded = (kind: RecordKind) =>
+    new Set(resources().flatMap((r) => r.embeddedIn.filter((e) => e.parent === collectionOf(kind)).map((e) => e.property)));
   return RECORD_KINDS.flatMap((kind) =>
-    ((schema(kind) as { required?: string[]; }).required ?? [])
-      .filter((f) => f !== 'id' && !(kind === 'assignment' && f === 'employee'))
+    ((schema(resource(collectionOf(kind)).record!) as { required?: string[]; }).required ?? [])
+      .filter((f) => f !== 'id' && !embedded(kind).has(f))
       .map((field) => ({ kind, field }))
   );
 }
@@ -340,9 +340,9 @@ function keepsDeleted(ctx: AppContext, path: string, when: (ex: Exchange) => boo
 function storesLess(ctx: AppContext, op: string): Hooks {
   return {
     handle: afterWrite(ctx, (ex) => ex.operationId === op, ({ entry, result, kind }) => {
-      const keep = new Set([...SERVER_FIELDS, ...((schema(kind) as { required?: string[]; }).required ?? [])]);
+      const keep = new Set([...SERVER_FIELDS, ...((schema(resource(collectionOf(kind)).record!) as { required?: string[]; }).required ?? [])]);
       const stored = Object.fromEntries(Object.entries(entry.row).filter(([k]) => keep.has(k))) as Row;
-      ctx.store.collections[COLLECTION_OF[kind]].replace(entry, stored);
+      ctx.store.collections[collectionOf(kind)].replace(entry, stored);
       return { answer: result };
     }),
   };
@@ -400,7 +400,7 @@ export function familyFaults(): Fault[] {
   for (const { kind, field } of requiredFieldCases()) {
     out.push({
       name: requiredMissing(kind, field),
-      requirements: shapeRequirement[kind],
+      requirements: shapeRequirement(kind),
       description: `every ${kind} is served without ${field}, which its schema requires`,
       shape: 'full',
       hooks: () => ({

@@ -3,26 +3,17 @@
 // Assignment, FileRecord, ...), in `data` for a list; an assignment embeds its employee. Faults
 // that rewrite what a response shows, or change a stored record and answer it again, use these.
 import type { Rec } from '../../contract/json.js';
-import type { SchemaName } from '../../specs/index.js';
+import { collectionOf as collectionOfKind, type RecordKind, resource, resources } from '../../specs/registry.js';
 import type { AppContext } from '../reference/context.js';
 import type { Exchange, Result } from '../reference/exchange.js';
 import type { Answer, Hooks } from '../reference/hooks.js';
 import { servedOperations } from '../reference/openapi.js';
 import type { Collection, Entry, ResourceName } from '../reference/store.js';
 
-export const RECORD_KINDS = ['project', 'assignment', 'attachment', 'employee', 'organization', 'file', 'cv'] as const satisfies readonly SchemaName[];
-export type RecordKind = (typeof RECORD_KINDS)[number];
+export type { RecordKind };
 
-/** The collection each kind of record is stored in. */
-export const COLLECTION_OF = {
-  project: 'projects',
-  assignment: 'assignments',
-  attachment: 'attachments',
-  employee: 'employees',
-  organization: 'organizations',
-  file: 'files',
-  cv: 'cvs',
-} as const satisfies Record<RecordKind, ResourceName>;
+/** The kinds of record answers show: those of a resource with a record schema. */
+export const RECORD_KINDS: readonly RecordKind[] = resources().filter((r) => r.record).map((r) => r.kind);
 
 interface Answers {
   kind: RecordKind;
@@ -49,12 +40,11 @@ export function collectionOf(ctx: AppContext, operationId: string): Collection |
 
 /** A stored entry as the reference shows it. */
 export function shown(ctx: AppContext, kind: RecordKind, e: Entry): string {
-  return ctx.render[kind](e);
+  return ctx.render.show(kind, e);
 }
 
 /** The kind of record stored in a collection. */
-export const kindOfCollection = (col: Collection): RecordKind | undefined =>
-  (Object.entries(COLLECTION_OF) as [RecordKind, ResourceName][]).find(([, c]) => c === col.name)?.[0];
+export const kindOfCollection = (col: Collection): RecordKind | undefined => RECORD_KINDS.find((k) => collectionOfKind(k) === col.name);
 
 /** Each record of `kind` in a JSON body of `operationId`: list items, the record itself, an assignment's embedded employee. */
 function eachRecord(operationId: string, body: unknown, kind: RecordKind, visit: (o: Rec) => Rec): unknown {
@@ -63,8 +53,9 @@ function eachRecord(operationId: string, body: unknown, kind: RecordKind, visit:
   const one = (o: Rec): Rec => {
     let out = o;
     if (a.kind === kind) out = visit(out);
-    if (a.kind === 'assignment' && kind === 'employee' && out.employee && typeof out.employee === 'object') {
-      out = { ...out, employee: visit(out.employee as Rec) };
+    // a copy of a `kind` record embedded in the answer's records (the registry's embeddings)
+    for (const { parent, property } of resource(collectionOfKind(kind)).embeddedIn) {
+      if (collectionOfKind(a.kind) === parent && out[property] && typeof out[property] === 'object') out = { ...out, [property]: visit(out[property] as Rec) };
     }
     return out;
   };

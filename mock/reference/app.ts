@@ -27,14 +27,7 @@ import {
   type RouteTable,
 } from './pipeline.js';
 import { clientErrorHandler, guardRequest, protocolListeners, serverOptions, StagedClose } from './protocol.js';
-import { assignmentRoutes } from './resources/assignments.js';
-import { attachmentRoutes } from './resources/attachments.js';
-import { cvRoutes } from './resources/cvs.js';
-import { employeeRoutes } from './resources/employees.js';
-import { fileRoutes } from './resources/files.js';
-import { intakeRoutes } from './resources/intake.js';
-import { organizationRoutes } from './resources/organizations.js';
-import { projectRoutes } from './resources/projects.js';
+import { resourceRoutes } from './resources/index.js';
 
 /** The served description (§9 "The machine-readable description"), at the chosen path. */
 const openapiRoute = (openapi: ServedOpenApi): RouteHandler => ({
@@ -46,14 +39,7 @@ const openapiRoute = (openapi: ServedOpenApi): RouteHandler => ({
 /** Every route of the mock, placed by the operation table, under the base path; then `edit`, if any. */
 export function routeTable(openapi: ServedOpenApi, edit?: RoutesEdit): RouteTable {
   const handlers = [
-    ...projectRoutes,
-    ...assignmentRoutes,
-    ...employeeRoutes,
-    ...organizationRoutes,
-    ...cvRoutes,
-    ...attachmentRoutes,
-    ...fileRoutes,
-    ...intakeRoutes,
+    ...resourceRoutes(),
     openapiRoute(openapi),
   ];
   const table: RouteTable = { basePath: BASE_PATH, routes: placeRoutes(handlers, servedOperations()) };

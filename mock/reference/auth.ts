@@ -5,13 +5,13 @@
 // Missing/unknown/malformed Authorization → 401 unauthorized (reading auth-failure-status);
 // missing scope → 403 forbidden.
 import { randomBytes } from 'node:crypto';
+import { allScopes, type Collection, resources } from '../../specs/registry.js';
 import { forbidden, planLimit, unauthorized } from './errors.js';
 import type { Readings } from './readings.js';
 import type { TeamId } from './store.js';
 
-export const RESOURCES = ['projects', 'organizations', 'employees', 'assignments', 'cvs', 'attachments', 'files', 'captures'] as const;
-export type Resource = (typeof RESOURCES)[number];
-export type Scope = `${Resource}:${'read' | 'write'}`;
+/** A scope token (§5 rule 2: `<resource>:read`, `<resource>:write`). */
+export type Scope = `${Collection}:${'read' | 'write'}`;
 
 export interface Principal {
   team: TeamId;
@@ -26,9 +26,9 @@ export interface MockKeys {
   noApiAccess: string;
 }
 
-const ALL_READ = RESOURCES.map((r) => `${r}:read`);
+const ALL_READ = resources().map((r) => r.scopes.read);
 /** Every scope: what the full-scope keys carry. */
-export const ALL_SCOPES: readonly string[] = [...ALL_READ, ...RESOURCES.map((r) => `${r}:write`)];
+export const ALL_SCOPES: readonly string[] = allScopes();
 
 /** Random keys look like `mock_<43 base64url chars>` (32 random bytes). */
 export const randomKey = (): string => `mock_${randomBytes(32).toString('base64url')}`;

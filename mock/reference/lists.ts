@@ -2,23 +2,17 @@
 // sorted index (narrowed to one reference when the query filters by one), keep what the filters
 // and `q` keep, cut the page and serialize the envelope. The answer says what it was built from
 // (Result.page), so whoever keeps answers knows when one is stale.
+import { type Collection, COLLECTIONS, pageableCollections, resource } from '../../specs/registry.js';
 import type { AppContext } from './context.js';
 import type { Exchange, PageBasis, Result } from './exchange.js';
 import { type Filter, type ListPlan, type ListSource, type Page, pageBytes, paginate, parseListQuery } from './pagination.js';
-import type { Entry, IndexFilter, ResourceName } from './store.js';
+import type { Entry, IndexFilter } from './store.js';
 
-/** Documented sort fields per list; the first is the default (order default: asc, reading default-order). */
-export const SORT_FIELDS = {
-  projects: ['created_at', 'updated_at', 'title'],
-  organizations: ['created_at', 'updated_at', 'name'],
-  assignments: ['created_at', 'updated_at'],
-  cvs: ['created_at', 'updated_at', 'name'],
-  attachments: ['created_at', 'filename'],
-} as const satisfies Partial<Record<ResourceName, readonly string[]>>;
+/** Sort fields per list (the registry's rows); the first is the default (order default: asc, reading default-order). */
+export const SORT_FIELDS = Object.fromEntries(COLLECTIONS.map((c) => [c, resource(c).sort])) as Readonly<Record<Collection, readonly string[]>>;
 
-/** The CONFORMANCE_SORT_FIELDS value (the suite's settings name the four paginated lists it walks). */
-export const sortFieldsSetting = (): string =>
-  (['projects', 'assignments', 'organizations', 'cvs'] as const).map((r) => `${r}=${SORT_FIELDS[r].join(',')}`).join(';');
+/** The CONFORMANCE_SORT_FIELDS value (the suite's settings name the paginated lists it walks). */
+export const sortFieldsSetting = (): string => pageableCollections().map((r) => `${r}=${SORT_FIELDS[r].join(',')}`).join(';');
 
 /** The filters of the query among `fields`: a parameter absent or empty is no filter. */
 export function filtersOf(query: Record<string, unknown>, fields: readonly string[]): Filter[] {

@@ -1,9 +1,11 @@
-// How a stored row is shown, per resource and shape (§2, §7). Employees, assignments,
-// organizations, attachments and files are shown in the fullest shape their specs/
-// schema gives (full-shape.ts), so every record of a kind carries the same fields.
+// How a stored row is shown (§2, §7): a record of any kind in the fullest shape its specs/ schema
+// gives (full-shape.ts), or the older shape where §2 shows two and the reading picks it, so every
+// record of a kind carries the same fields. Projects (the older shape's organization references),
+// assignments (the employee they embed, as it is now) and CVs (stored whole) have rules of their own.
 // Serialized JSON is kept per entry object (entries are replaced on every change, so
 // what is kept never goes stale).
 import type { Rec } from '../../contract/json.js';
+import { collectionOf, type RecordKind, resource } from '../../specs/registry.js';
 import { fullShape } from './full-shape.js';
 import { formatTimestamp, type ReadingValue } from './readings.js';
 import type { Entry, Store } from './store.js';
@@ -42,21 +44,26 @@ export class Render {
     return this.extraFields ? { ...stamped, x_unknown_field: 'clients ignore this', x_unknown_object: { nested: true } } : stamped;
   }
 
+  /**
+   * A record of any kind as shown: the fullest shape of its record schema (the older one where the
+   * reading picks it). Projects and assignments have rules of their own (below).
+   */
+  show(kind: RecordKind, e: Entry): string {
+    if (kind === 'project') return this.project(e);
+    if (kind === 'assignment') return this.assignment(e);
+    if (kind === 'cv') return this.cv(e);
+    const { record, legacy } = resource(collectionOf(kind));
+    if (!record) throw new Error(`no record schema shows a ${kind}`);
+    const shape = legacy && (this.shapes as Record<string, Shape | undefined>)[kind] === 'legacy' ? legacy : record;
+    return this.cached(kind, e, () => fullShape(shape, e.row));
+  }
+
   project(e: Entry): string {
     return this.cached('project', e, () => projectIn(this.shapes.project, e));
   }
 
-  organization(e: Entry): string {
-    // The legacy schema leaves out last_activity_at and the newer address fields.
-    return this.cached('organization', e, () => fullShape(this.shapes.organization === 'legacy' ? 'organization-legacy' : 'organization', e.row));
-  }
-
   employeeObj(e: Entry): Rec {
     return fullShape('employee', e.row);
-  }
-
-  employee(e: Entry): string {
-    return this.cached('employee', e, () => this.employeeObj(e));
   }
 
   assignment(e: Entry): string {
@@ -77,14 +84,6 @@ export class Render {
 
   cv(e: Entry): string {
     return this.cached('cv', e, () => e.row);
-  }
-
-  attachment(e: Entry): string {
-    return this.cached('attachment', e, () => fullShape('attachment', e.row));
-  }
-
-  file(e: Entry): string {
-    return this.cached('file', e, () => fullShape('file', e.row));
   }
 }
 

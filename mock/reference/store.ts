@@ -17,9 +17,9 @@ export interface Entry {
   superseded?: true;
 }
 
-/** The stored collections: the resources of §2, captures (§1), and contacts (only named in §1: their ids, as attachment targets). */
-export const RESOURCE_NAMES = ['projects', 'organizations', 'employees', 'assignments', 'cvs', 'attachments', 'files', 'captures', 'contacts'] as const;
-export type ResourceName = (typeof RESOURCE_NAMES)[number];
+/** The stored collections: every collection of the registry (contacts only as ids, attachment targets). */
+import { type Collection as ResourceName, COLLECTIONS as RESOURCE_NAMES } from '../../specs/registry.js';
+export { RESOURCE_NAMES, type ResourceName };
 
 /** The list order of sort values: null and absent first, numbers by value, anything else as strings. */
 export function compareValues(a: unknown, b: unknown): number {

@@ -7,7 +7,8 @@
 
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { bundleSchemas } from '../bundle.js';
+import { bundleSchemas, definitionName } from '../bundle.js';
+import { resources } from '../registry.js';
 import { specVersion } from '../version.js';
 import { API_PREFIX, pageSchema, parameters, responses, SCHEMAS, securitySchemes } from './components.js';
 import { extensionEndpoints, type ExtensionPaths, extensionSchemas } from './extensions.js';
@@ -85,14 +86,19 @@ function shapeSchemas(shape: 'full' | 'legacy' | 'either'): Record<string, objec
       : shape === 'legacy'
       ? { $ref: SCHEMAS + legacy }
       : { anyOf: [{ $ref: SCHEMAS + full }, { $ref: SCHEMAS + legacy }] };
+  // a resource §2 shows in two shapes answers either (`ProjectResponse`); each list a page of its records
+  const shown = resources().flatMap((r) => (r.record ? [{ ...r, title: definitionName(r.record) }] : []));
+  const item = (r: (typeof shown)[number]) => (r.legacy ? `${r.title}Response` : r.title);
   return {
-    ProjectResponse: { description: 'A project in the shape a deployment returns.', ...pick('Project', 'ProjectLegacy') },
-    OrganizationResponse: { description: 'An organization in the shape a deployment returns.', ...pick('Organization', 'OrganizationLegacy') },
-    ProjectPage: pageSchema({ $ref: `${SCHEMAS}ProjectResponse` }),
-    AssignmentPage: pageSchema({ $ref: `${SCHEMAS}Assignment` }),
-    OrganizationPage: pageSchema({ $ref: `${SCHEMAS}OrganizationResponse` }),
-    CvPage: pageSchema({ $ref: `${SCHEMAS}Cv` }),
-    AttachmentPage: pageSchema({ $ref: `${SCHEMAS}Attachment` }),
+    ...Object.fromEntries(shown.flatMap((r) =>
+      r.legacy
+        ? [[`${r.title}Response`, {
+          description: `${/^[aeiou]/.test(r.kind) ? 'An' : 'A'} ${r.kind} in the shape a deployment returns.`,
+          ...pick(r.title, definitionName(r.legacy)),
+        }]]
+        : []
+    )),
+    ...Object.fromEntries(shown.flatMap((r) => (r.page ? [[r.page, pageSchema({ $ref: `${SCHEMAS}${item(r)}` })]] : []))),
   };
 }
 

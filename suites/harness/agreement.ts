@@ -1,10 +1,10 @@
 // Comparing what the views of a record show: after a change, every view agrees with what the
 // change answered; after a refused request, every view shows exactly what it showed before.
 import type { Rec } from '../../contract/json.js';
-import { fail, failDiffering } from './assert.js';
 import type { CheckContext } from './check.js';
-import { fieldDifferences } from './differences.js';
-import { needs } from './problems.js';
+import { fail, failDiffering } from './judge/assert.js';
+import { fieldDifferences } from './judge/differences.js';
+import { needs } from './judge/problems.js';
 import { canonical, disagreements, type Seen, type View } from './views.js';
 
 /** A view that cannot be read within the page budget is recorded, not guessed. */

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { concernOf } from '../../contract/check.js';
 import { collectChecks } from './check.js';
-import { suiteRegistrations } from './registrations.js';
+import { suiteRegistrations } from './registration/registrations.js';
 
 const suitesDir = fileURLToPath(new URL('..', import.meta.url));
 const files = readdirSync(suitesDir).filter((f) => f.endsWith('.check.ts')).sort();

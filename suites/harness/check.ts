@@ -9,17 +9,17 @@ import { type CheckMeta, concernOf } from '../../contract/check.js';
 import { excludes, selects } from '../../contract/selection.js';
 import { type KeyName, keyNeeds, keySettingNames, pathNeeds, type PathSetting, pathSettingNames, type Settings } from '../../contract/settings.js';
 import { isKnownRequirement } from '../../specs/requirements.js';
-import { CheckFailure } from './assert.js';
-import { cellOutcomes, type CellPlan } from './cells.js';
-import type { ApiClient } from './client.js';
-import { beginCheck, type CheckState, endCheck, recordReading, recordWarning } from './current.js';
+import { CheckFailure } from './judge/assert.js';
+import { Unreadable } from './judge/problems.js';
+import { resolveReferences } from './judge/references.js';
 import type { Ledger } from './ledger.js';
-import { Unreadable } from './problems.js';
-import { resolveReferences } from './references.js';
+import { cellOutcomes, type CellPlan } from './plan/cells.js';
+import { beginCheck, type CheckState, endCheck, recordReading, recordWarning } from './run/current.js';
+import { type ProvidedTarget, target } from './run/target.js';
 import { api, closeSession, installInspectors, notRun, onCheckAborted, stoppedBy, theLedger } from './session.js';
 import { SetupFailure } from './setup.js';
 import { stateBehind } from './state-trail.js';
-import { type ProvidedTarget, target } from './target.js';
+import type { ApiClient } from './transport/client.js';
 
 export interface CheckOptions {
   /** The check creates, changes or deletes records: skipped under CONFORMANCE_READ_ONLY=1. */

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { coverage, requirements } from '../../specs/requirements.js';
-import { idListsIn } from './registration-reader.js';
-import { suiteRegistrations } from './registrations.js';
+import { idListsIn } from './registration/registration-reader.js';
+import { suiteRegistrations } from './registration/registrations.js';
 
 const suitesDir = fileURLToPath(new URL('..', import.meta.url));
 // Read as the run reads them (suites/conformance.config.ts) and `conformance requirements` lists them.

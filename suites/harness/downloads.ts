@@ -1,10 +1,10 @@
 // The attachment download (§4: "download of an attachment as a decrypted byte stream"), whose path
 // is a setting (CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD): the bytes are hashed as they arrive.
 import type { KeyName } from '../../contract/settings.js';
-import { type Concerning, ensure, expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
-import type { ApiResponse } from './client.js';
-import { sha256Of, type UploadFile } from './upload.js';
+import { type Concerning, ensure, expectStatus } from './judge/assert.js';
+import type { ApiResponse } from './transport/client.js';
+import { sha256Of, type UploadFile } from './transport/upload.js';
 
 /** Downloads attachment `id`; the download path must be configured (c.settings.paths.attachmentDownload). */
 export async function download(c: CheckContext, id: unknown, auth: KeyName = 'team'): Promise<ApiResponse> {

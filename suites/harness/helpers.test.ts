@@ -2,12 +2,12 @@
 import { describe, expect, test } from 'vitest';
 import { selects } from '../../contract/selection.js';
 import { validate } from '../../specs/index.js';
-import { CheckFailure, fail, step } from './assert.js';
 import { httpDate, parseDeprecation } from './deprecation.js';
+import { CheckFailure, fail, step } from './judge/assert.js';
+import { shapeOfRecord } from './judge/shape.js';
 import { inferSortField, isOrdered } from './order.js';
 import { operationFor, operationsOf } from './served-openapi.js';
-import { shapeOfRecord } from './shape.js';
-import { fileBytes, multipartBody, sha256Of } from './upload.js';
+import { fileBytes, multipartBody, sha256Of } from './transport/upload.js';
 
 const id = '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60';
 

@@ -12,10 +12,11 @@ import { readAccounting } from '../../contract/journal.js';
 import type { Rec } from '../../contract/json.js';
 import type { Settings } from '../../contract/settings.js';
 import { type RunningMock, start } from '../../mock/index.js';
-import { ApiClient, resetTrafficForTests, stopTraffic } from './client.js';
-import { useJournal } from './journal.js';
 import { differingFields, Ledger } from './ledger.js';
-import type { ProvidedTarget } from './target.js';
+import { resetTrafficForTests, stopTraffic } from './run/context.js';
+import { useJournal } from './run/journal.js';
+import type { ProvidedTarget } from './run/target.js';
+import { ApiClient } from './transport/client.js';
 
 let mock: RunningMock;
 let dir: string;

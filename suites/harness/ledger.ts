@@ -10,19 +10,23 @@
 // At the end of the suite file every touched record is compared with its snapshot (GET) and every
 // differing field is written back, or removed (sent as null) when it was absent before; the
 // record is read again and reported back as it was, or not, with the fields that still differ.
-import type { RecordKind } from '../../contract/journal.js';
 import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
-import type { ApiClient, ApiResponse } from './client.js';
-import { trafficStop, TransportError } from './client.js';
-import { journal } from './journal.js';
-import { nameOf } from './names-seen.js';
-import type { ProvidedTarget } from './target.js';
+import { type Collection, collectionOf, type RecordKind, resource } from '../../specs/registry.js';
+import { EXTENSION_SETTINGS } from '../../specs/surface.js';
+import { STATE_FIELDS } from './plan/table.js';
+import { trafficStop } from './run/context.js';
+import { journal } from './run/journal.js';
+import { nameOf } from './run/names-seen.js';
+import type { ProvidedTarget } from './run/target.js';
+import type { ApiClient, ApiResponse } from './transport/client.js';
+import { TransportError } from './transport/client.js';
 
-export type Deletable = 'assignment' | 'attachment' | 'file';
+/** A kind of record the run deletes once done (a resource with a delete operation). */
+export type Deletable = RecordKind;
 /** Resources a check may change without having created them. */
-export type Touchable = 'projects' | 'organizations' | 'employees';
-type Patchable = Touchable | 'assignments';
+export type Touchable = Collection;
+type Patchable = Collection;
 
 /** Never compared: a restore is itself a change. */
 const IGNORED = new Set(['updated_at']);
@@ -31,10 +35,8 @@ const IGNORED = new Set(['updated_at']);
  * one of them cannot be undone on a record the run did not create.
  */
 const UNWRITABLE = new Set(['id', 'created_at', 'stage_changed_at', 'archived_from_stage', 'archived_from_status', 'last_activity_at']);
-/** §3 state fields: restored together, so that a server deriving one from another ends where it started. */
-export const STATE_FIELDS = ['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category'];
 /** Resources with a GET by id (§4): their snapshot and their final state are read, not assumed. */
-const READABLE = new Set<string>(['projects', 'assignments']);
+const readable = (c: Collection): boolean => !!resource(c).operations.get;
 
 interface Touched {
   resource: Patchable;
@@ -80,7 +82,7 @@ export class Ledger {
   }
 
   /** A record this run created that the API offers no way to delete. */
-  keep(kind: 'organization' | 'employee' | 'capture', id: string, auth: KeyName = 'team'): void {
+  keep(kind: RecordKind, id: string, auth: KeyName = 'team'): void {
     const name = nameOf(id);
     journal({ e: 'created', kind, id, auth, deletable: false, ...(name !== undefined ? { name } : {}) });
   }
@@ -108,7 +110,7 @@ export class Ledger {
     if (known && !known.fields) return known.before;
     const auth = o.auth ?? 'team';
     let before: Rec;
-    if (READABLE.has(resource)) {
+    if (readable(resource)) {
       const res = await this.api().send({ method: 'GET', path: `/${resource}/${id}`, auth });
       if (res.status < 200 || res.status >= 300 || !res.body || typeof res.body !== 'object') {
         throw new Error(`cannot snapshot ${resource} ${id} before changing it: GET answered ${res.status}`);
@@ -134,7 +136,7 @@ export class Ledger {
       auth,
       scratch: resource === 'projects' && this.isScratch(id),
       before,
-      ...(o.fields && !READABLE.has(resource) ? { fields: new Set(o.fields) } : {}),
+      ...(o.fields && !readable(resource) ? { fields: new Set(o.fields) } : {}),
     });
     return before;
   }
@@ -191,7 +193,9 @@ export class Ledger {
         return (e as Error).message;
       }
     };
-    const order: Deletable[] = ['attachment', 'assignment', 'file'];
+    // records that name others first: an attachment goes before the record it is bound to
+    const kinds = [...new Set([...this.created.values()].map((c) => c.kind))];
+    const order = kinds.sort((a, b) => Number(!resource(collectionOf(a)).references.length) - Number(!resource(collectionOf(b)).references.length));
     for (const kind of order) {
       for (const [id, { kind: k, auth }] of [...this.created]) {
         if (k !== kind) continue;
@@ -231,11 +235,11 @@ export class Ledger {
       if (res.status < 200 || res.status >= 300 || !res.body || typeof res.body !== 'object') return `GET answered ${res.status}`;
       return String((res.body as Rec).id) === t.id ? (res.body as Rec) : `GET answered another record (${String((res.body as Rec).id)})`;
     };
-    const readable = READABLE.has(t.resource);
-    let now: Rec | string = readable ? await read() : {};
+    const hasGet = readable(t.resource);
+    let now: Rec | string = hasGet ? await read() : {};
     if (typeof now === 'string') return { ...head, back: false, differences: [`(not restored: ${now})`] };
     // Without a GET, every snapshotted field is written back.
-    const differing = readable
+    const differing = hasGet
       ? differingFields(t.before, now, t.fields)
       : [...(t.fields ?? Object.keys(t.before))].filter((k) => !IGNORED.has(k) && !UNWRITABLE.has(k));
     if (differing.length === 0) return { ...head, back: true, differences: [] };
@@ -250,7 +254,7 @@ export class Ledger {
       const res = await send({ method: 'PATCH', path, json: body, auth: t.auth });
       last = typeof res === 'string' ? res : res.status < 300 && res.body && typeof res.body === 'object' ? (res.body as Rec) : `PATCH answered ${res.status}`;
     }
-    if (readable && typeof last !== 'string') {
+    if (hasGet && typeof last !== 'string') {
       now = await read();
       if (typeof now === 'string') return { ...head, back: false, differences: [`(not verified: ${now})`] };
       // A server that accepts its stamps in a body gets them back too; one that refuses loses nothing.
@@ -263,14 +267,17 @@ export class Ledger {
       last = now;
     }
     if (typeof last === 'string') return { ...head, back: false, differences: [`(not restored: ${last})`] };
-    const still = readable ? differingFields(t.before, last, t.fields) : differing.filter((k) => canonical(t.before[k]) !== canonical(last[k]));
+    const still = hasGet ? differingFields(t.before, last, t.fields) : differing.filter((k) => canonical(t.before[k]) !== canonical(last[k]));
     return { ...head, back: still.length === 0, differences: still };
   }
 
   private deletePath(kind: Deletable, id: string): { method: string; path: string; } | undefined {
-    if (kind === 'assignment') return { method: 'DELETE', path: `/assignments/${id}` };
-    if (kind === 'attachment') return { method: 'DELETE', path: `/attachments/${id}` };
-    const e = this.target.settings.paths.fileDelete;
+    const del = resource(collectionOf(kind)).operations.delete;
+    if (!del) return undefined;
+    if (del.shown) return { method: 'DELETE', path: del.path.replace('{id}', id) };
+    // a delete §4 names without its path: where the target's settings put it
+    const setting = (EXTENSION_SETTINGS as Record<string, keyof ProvidedTarget['settings']['paths']>)[del.op];
+    const e = setting ? this.target.settings.paths[setting] : undefined;
     return e ? { method: e.method, path: e.path.replace('{id}', id) } : undefined;
   }
 }

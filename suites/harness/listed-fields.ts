@@ -3,8 +3,8 @@
 // is a reading, never a failure (catalog RES-INHERENT-FIELDS): the document does not say which
 // fields are always present. Fields only some states carry are not counted as absent.
 import { schema, type SchemaName } from '../../specs/index.js';
-import type { Resource } from './problems.js';
-import { servedShape } from './shape.js';
+import type { Resource } from './judge/problems.js';
+import { servedShape } from './judge/shape.js';
 
 /** Fields a record carries only in some states (§3): archived, closed. */
 const STATE_ONLY = /^(archived_|closed_|close_reason)/;

@@ -2,13 +2,13 @@
 // missing answers, or known) is ignored; a header or field only one side has, a changed status or
 // a changed stable value is a difference.
 import { describe, expect, test } from 'vitest';
-import type { ApiResponse } from './client.js';
-import { type Answer, differences } from './missing.js';
+import { differences, type Probe } from './missing.js';
+import type { ApiResponse } from './transport/client.js';
 
 const THEIRS = '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60';
 const MISSING = ['6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f', '0a1b2c3d-4e5f-4a6b-9c7d-8e9fa0b1c2d3'];
 
-function answer(id: string, status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+function answer(id: string, status: number, body: unknown, headers: Record<string, string> = {}): Probe {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   return { res: { status, headers: { 'content-type': 'application/json', ...headers }, text, body: undefined } as unknown as ApiResponse, ids: [id] };
 }

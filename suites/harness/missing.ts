@@ -7,10 +7,10 @@
 // itself shows what varies per request when it answers two missing ids differently. That is learned
 // from each comparison and ignored — in value only: a header or body field present (or absent) only
 // for the other team's id is still a difference, and so is any change of status.
-import { type Concerning, fail } from './assert.js';
 import type { CheckContext } from './check.js';
-import type { ApiRequest, ApiResponse } from './client.js';
+import { type Concerning, fail } from './judge/assert.js';
 import { randomId } from './team-b.js';
+import type { ApiRequest, ApiResponse } from './transport/client.js';
 
 /**
  * Headers that differ between any two responses. content-length and transfer-encoding only frame
@@ -29,7 +29,7 @@ const VOLATILE_FIELD = /^(request_?id|requestId|trace_?id|traceId|correlation_?i
 const VOLATILE_TEXT_FIELDS = /"(request_?id|requestId|trace_?id|traceId|correlation_?id|timestamp|time)"\s*:\s*"[^"]*"/g;
 
 /** An answer and the ids its request named, masked before comparing. */
-export interface Answer {
+export interface Probe {
   res: ApiResponse;
   ids: readonly string[];
 }
@@ -49,7 +49,7 @@ function leaves(value: unknown, path: string, into: Map<string, string>): void {
  * and each leaf of a JSON body (a body that is not JSON: its text, and its text with runs of digits
  * and hex masked, so a varying number in it does not hide the rest).
  */
-export function itemsOf(a: Answer): Map<string, string> {
+export function itemsOf(a: Probe): Map<string, string> {
   const items = new Map<string, string>();
   for (const [k, v] of Object.entries(a.res.headers)) if (!VOLATILE_HEADERS.test(k)) items.set(`header ${k.toLowerCase()}`, JSON.stringify(mask(v, a.ids)));
   const text = mask(a.res.text, a.ids);
@@ -92,7 +92,7 @@ const shown = (v: string | undefined) => (v === undefined ? '(absent)' : v.lengt
  * How the answer for another team's ids differs from the answers for missing ids, all masked,
  * apart from what the missing answers (and repeats of the other team's) show varies per request.
  */
-export function differences(theirs: Answer, missing: readonly Answer[], repeats: readonly Answer[] = []): string[] {
+export function differences(theirs: Probe, missing: readonly Probe[], repeats: readonly Probe[] = []): string[] {
   const out: string[] = [];
   const reference = missing[0]!.res;
   if (theirs.res.status !== reference.status) out.push(`status ${theirs.res.status} instead of ${reference.status}`);
@@ -114,7 +114,7 @@ export function differences(theirs: Answer, missing: readonly Answer[], repeats:
 }
 
 /** Noise the comparison learned, for the reading: names only. */
-function learned(theirs: Answer, missing: readonly Answer[]): string[] {
+function learned(theirs: Probe, missing: readonly Probe[]): string[] {
   const noise = noiseOf(missing.map(itemsOf));
   return [...noise.value, ...noise.presence].filter((k) => itemsOf(theirs).has(k)).sort();
 }
@@ -132,12 +132,12 @@ export async function compareWithMissing(
   theirsIds: readonly string[],
   send: (ids: readonly string[]) => Promise<ApiResponse>,
 ): Promise<{ theirs: ApiResponse; differences: string[]; }> {
-  const answer = async (ids: readonly string[]): Promise<Answer> => ({ res: await send(ids), ids });
+  const answer = async (ids: readonly string[]): Promise<Probe> => ({ res: await send(ids), ids });
   const missingAnswer = () => answer(theirsIds.map(() => randomId()));
   const theirs = await answer(theirsIds);
   const missing = [await missingAnswer(), await missingAnswer()];
   let diff = differences(theirs, missing);
-  const repeats: Answer[] = [];
+  const repeats: Probe[] = [];
   if (diff.length && theirs.res.status === missing[0]!.res.status) {
     for (let i = 0; i < CONFIRMING_SAMPLES; i++) missing.push(await missingAnswer());
     repeats.push(await answer(theirsIds));

@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../../contract/json.js';
 import type { KeyName, PathSetting } from '../../contract/settings.js';
-import { is2xx } from './assert.js';
-import type { Refusal } from './cells.js';
 import type { CheckContext } from './check.js';
-import type { ApiRequest, ApiResponse } from './client.js';
-import { expectResource } from './problems.js';
+import { is2xx } from './judge/assert.js';
+import { expectResource } from './judge/problems.js';
+import type { Refusal } from './plan/cells.js';
+import { type RefusalRow, refusalRow } from './plan/refusal-rows.js';
 import {
   aProject,
   createAssignment,
@@ -21,10 +21,11 @@ import {
   workingEmployee,
 } from './records.js';
 import { teamB } from './team-b.js';
+import type { ApiRequest, ApiResponse } from './transport/client.js';
 import { collection, organizationNamed, type View, viewsOf } from './views.js';
 import { lists } from './walk.js';
 
-export type { Refusal } from './cells.js';
+export type { Refusal } from './plan/cells.js';
 
 /** valid: succeeds when authorized; other: a different valid request (reused keys); invalid: a field of the wrong type beside a real change. */
 export type Variant = 'valid' | 'other' | 'invalid';
@@ -35,11 +36,7 @@ export interface Arranged {
   request(variant: Variant): ApiRequest;
 }
 
-export interface Mutation {
-  /** operationId (specs/openapi/operations.ts, or the mock's name for an endpoint whose path is not shown). */
-  op: string;
-  name: string;
-  refusals: readonly Refusal[];
+export interface Mutation extends RefusalRow {
   needs?: PathSetting[];
   /** The records the request acts on; for cross-team, another team's records (or references to them). */
   arrange(c: CheckContext, refusal: Refusal): Promise<Arranged>;
@@ -47,14 +44,6 @@ export interface Mutation {
 
 const note = (c: CheckContext, v: Variant) => `${marker(c)} ${v} ${randomUUID().slice(0, 8)}`;
 const ownerOf = (r: Refusal): KeyName => (r === 'cross-team' ? 'otherTeam' : 'team');
-const ALL: readonly Refusal[] = ['cross-team', 'read-only', 'no-key', 'invalid-body', 'reused-key'];
-const NO_BODY: readonly Refusal[] = ['cross-team', 'read-only', 'no-key', 'reused-key'];
-/**
- * A DELETE has no body: its only other request is another path, and how far a key reaches (one
- * operation, or one method and path) is not shown, so a deployment may run it as a new request.
- */
-const DELETES: readonly Refusal[] = ['cross-team', 'read-only', 'no-key'];
-
 /** A patch of one string field, or (invalid) the same plus a field of the wrong type. */
 const patch = (path: string, field: string, wrong: Rec) => (c: CheckContext, v: Variant): ApiRequest => ({
   method: 'PATCH',
@@ -64,9 +53,7 @@ const patch = (path: string, field: string, wrong: Rec) => (c: CheckContext, v: 
 
 export const mutations: readonly Mutation[] = [
   {
-    op: 'updateProject',
-    name: 'PATCH /projects/{id}',
-    refusals: ALL,
+    ...refusalRow('updateProject'),
     async arrange(c, r) {
       const project = await aProject(c, ownerOf(r));
       // Snapshotted by GET with the owner's key, another team's project too: a server that applies
@@ -82,9 +69,7 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'updateAssignment',
-    name: 'PATCH /assignments/{id}',
-    refusals: ALL,
+    ...refusalRow('updateAssignment'),
     async arrange(c, r) {
       const { assignment: a } = await createWorkingAssignment(c, ownerOf(r));
       const views = viewsOf(c, { kind: 'assignment', id: String(a.id), employee_id: String(a.employee_id), project_id: String(a.project_id) }, ownerOf(r));
@@ -92,9 +77,7 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'deleteAssignment',
-    name: 'DELETE /assignments/{id}',
-    refusals: DELETES,
+    ...refusalRow('deleteAssignment'),
     async arrange(c, r) {
       const { project, employee, assignment: first } = await createWorkingAssignment(c, ownerOf(r));
       const second = await createAssignment(c, { employee_id: employee.id, project_id: project.id }, ownerOf(r));
@@ -105,9 +88,7 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'createAssignment',
-    name: 'POST /assignments',
-    refusals: ALL,
+    ...refusalRow('createAssignment'),
     async arrange(c, r) {
       const project = await aProject(c);
       // cross-team: the body names another team's employee; the effect would show on either side
@@ -125,9 +106,7 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'updateEmployee',
-    name: 'PATCH /employees/{id}',
-    refusals: ALL,
+    ...refusalRow('updateEmployee'),
     async arrange(c, r) {
       const { employee, assignment } = await createWorkingAssignment(c, ownerOf(r));
       const views = viewsOf(c, { kind: 'employee', id: String(employee.id), assignments: [String(assignment.id)] }, ownerOf(r));
@@ -135,9 +114,7 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'createOrganization',
-    name: 'create organization',
-    refusals: ['read-only', 'no-key', 'invalid-body', 'reused-key'],
+    ...refusalRow('createOrganization'),
     async arrange(c, r) {
       const names = { valid: note(c, 'valid'), other: note(c, 'other'), invalid: note(c, 'invalid') };
       // the request that must leave no trace: the refused one (for a reused key, the second)
@@ -150,9 +127,7 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'updateOrganization',
-    name: 'PATCH /organizations/{id}',
-    refusals: ALL,
+    ...refusalRow('updateOrganization'),
     async arrange(c, r) {
       const org = r === 'cross-team' ? (await teamB(c)).organization : await createOrganization(c);
       const views = viewsOf(c, { kind: 'organization', id: String(org.id), name: String(org.name) }, ownerOf(r));
@@ -160,9 +135,7 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'uploadAttachment',
-    name: 'POST /attachments',
-    refusals: NO_BODY,
+    ...refusalRow('uploadAttachment'),
     async arrange(c, r) {
       const employee = r === 'cross-team' ? (await teamB(c)).employee : await workingEmployee(c);
       const entity = { type: 'employee', id: String(employee.id) };
@@ -176,9 +149,7 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'deleteAttachment',
-    name: 'DELETE /attachments/{id}',
-    refusals: DELETES,
+    ...refusalRow('deleteAttachment'),
     async arrange(c, r) {
       const owner = ownerOf(r);
       const entity = { type: 'employee', id: String((await workingEmployee(c, owner)).id) };
@@ -189,9 +160,7 @@ export const mutations: readonly Mutation[] = [
     },
   },
   {
-    op: 'deleteFile',
-    name: 'file delete',
-    refusals: DELETES,
+    ...refusalRow('deleteFile'),
     needs: ['fileDelete'],
     async arrange(c, r) {
       const owner = ownerOf(r);

@@ -5,7 +5,7 @@
 // a format that drops trailing zeros of the fraction (Go's RFC3339Nano: …05.12Z before …05.125Z)
 // or writes another offset is not ordered as text.
 
-import { instantOf } from './instants.js';
+import { instantOf } from './judge/instants.js';
 
 type Cmp = (a: unknown, b: unknown) => number;
 

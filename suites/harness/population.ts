@@ -3,13 +3,13 @@
 // has. Shared per suite file (setup.ts): one attempt, and when it fails the checks that need it are
 // blocked by it.
 import type { Rec } from '../../contract/json.js';
-import { expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
-import { servedOperations } from './operations.js';
+import { expectStatus } from './judge/assert.js';
+import { servedOperations } from './plan/operations.js';
+import { listViews, sortsOf, tieReason } from './plan/table.js';
 import { anotherProject, aProject, createAssignment, createEmployee, createOrganization, filledBody, testFile, uploadAttachment } from './records.js';
 import { shared } from './setup.js';
 import { bodyOf, made, send } from './subjects.js';
-import { listViews, sortsOf, tieReason } from './table.js';
 
 export interface Population {
   project: Rec;
@@ -58,7 +58,7 @@ const populate = shared('population of lists to page through', async (c: CheckCo
 const TIED = 3;
 
 /**
- * For each list sort field the run can give records equal values of (harness/table.ts tieReason):
+ * For each list sort field the run can give records equal values of (harness/plan/table.ts tieReason):
  * records made with one value of it — created, or scratch projects changed to it (and put back
  * by the ledger).
  */

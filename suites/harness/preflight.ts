@@ -47,7 +47,7 @@ class Failed extends Error {
 /** The keys the preflight tries (a key without API access is refused by design). */
 type KeyName = Exclude<AnyKey, 'noApiAccess'>;
 
-interface Answer {
+interface PreflightAnswer {
   status: number;
   contentType: string;
   body: unknown;
@@ -81,7 +81,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   const agent = new Agent({ connections: 4, keepAliveTimeout: 1_000, connect: { timeout: o.timeoutMs } });
   const overall = AbortSignal.timeout(o.timeoutMs * 4);
   const notes: string[] = [];
-  const get = async (path: string, key: KeyName): Promise<Answer> => {
+  const get = async (path: string, key: KeyName): Promise<PreflightAnswer> => {
     const url = `${o.baseUrl}${API_PREFIX}${path}`;
     try {
       const res = await request(url, {
@@ -106,7 +106,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
     }
   };
   /** A key's answer on the project list, judged: refused keys and a wrong base address fail. */
-  const judge = (key: KeyName, a: Answer): string | undefined => {
+  const judge = (key: KeyName, a: PreflightAnswer): string | undefined => {
     if (a.status === 401 || a.status === 402 || a.status === 403) return `${keySettingNames[key]} (${a.status})`;
     if (o.strict && a.status === 404) {
       throw new Failed('not_the_api',
@@ -149,7 +149,7 @@ export async function preflight(o: PreflightOptions): Promise<PreflightResult> {
   }
 }
 
-async function checkTeams(pageA: unknown, pageB: unknown, get: (path: string, key: KeyName) => Promise<Answer>, notes: string[]): Promise<void> {
+async function checkTeams(pageA: unknown, pageB: unknown, get: (path: string, key: KeyName) => Promise<PreflightAnswer>, notes: string[]): Promise<void> {
   const lists = ['/projects', '/organizations', '/assignments', '/cvs'];
   for (const [i, list] of lists.entries()) {
     const [a, b] = i === 0 ? [ids(pageA), ids(pageB)] : (await Promise.all([get(list, 'team'), get(list, 'otherTeam')])).map((r) => ids(r.body));

@@ -6,8 +6,8 @@
 // Only response-side Error violations count (see responseErrors).
 import { formatViolation, type PrismViolation, responseErrors } from '../../integrations/prism-violations.js';
 import { isKnownRequirement } from '../../specs/requirements.js';
-import { addResponseInspector } from './client.js';
-import type { Exchange } from './current.js';
+import { addResponseInspector } from './run/context.js';
+import type { Exchange } from './run/current.js';
 
 /** Requirement ids a Prism violation is attributed to, by what the response carried. */
 export const PRISM_REQUIREMENT = {

@@ -5,11 +5,11 @@
 // (value-seeds.ts), and a model-based run's path carries the replay path of its commands
 // (`3:1@AB:C`), without which fast-check shrinks commands otherwise on a replay.
 import fc from 'fast-check';
-import { CheckFailure } from './assert.js';
-import { currentCheck } from './current.js';
-import { Unreadable } from './problems.js';
+import { CheckFailure } from './judge/assert.js';
+import { Unreadable } from './judge/problems.js';
+import { currentCheck } from './run/current.js';
+import { target } from './run/target.js';
 import { SetupFailure } from './setup.js';
-import { target } from './target.js';
 import { hashOf, reseedValues } from './value-seeds.js';
 
 export interface PropertyOptions {

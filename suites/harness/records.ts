@@ -5,13 +5,13 @@
 import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
 import { filledOf, humanText, sampleOf } from '../../specs/arbitraries.js';
-import { expectStatus, is2xx } from './assert.js';
 import type { CheckContext } from './check.js';
-import type { ApiResponse, Auth } from './client.js';
-import { operationNamed } from './operations.js';
-import { expectResource } from './problems.js';
+import { expectStatus, is2xx } from './judge/assert.js';
+import { expectResource } from './judge/problems.js';
+import { operationNamed } from './plan/operations.js';
 import { setup, shared } from './setup.js';
-import type { UploadFile } from './upload.js';
+import type { ApiResponse, Auth } from './transport/client.js';
+import type { UploadFile } from './transport/upload.js';
 import { currentFileSeed, nextBodySeed, nextFileSeed } from './value-seeds.js';
 import { fetchPage, lists, sendList } from './walk.js';
 

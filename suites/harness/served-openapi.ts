@@ -3,7 +3,7 @@
 import { API_PREFIX } from '../../contract/settings.js';
 import { escapeRegExp } from '../../specs/patterns.js';
 
-export interface Operation {
+export interface ServedOperation {
   method: string;
   template: string;
   path: string;
@@ -11,9 +11,9 @@ export interface Operation {
   deprecated: boolean;
 }
 
-export function operationsOf(doc: unknown): Operation[] {
+export function operationsOf(doc: unknown): ServedOperation[] {
   const paths = (doc as { paths?: Record<string, Record<string, { operationId?: string; deprecated?: boolean; }>>; })?.paths ?? {};
-  const ops: Operation[] = [];
+  const ops: ServedOperation[] = [];
   for (const [template, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item ?? {})) {
       if (!['get', 'put', 'post', 'patch', 'delete'].includes(method)) continue;
@@ -25,6 +25,6 @@ export function operationsOf(doc: unknown): Operation[] {
 }
 
 /** The operation whose path template matches a request URL path. */
-export function operationFor(ops: Operation[], method: string, urlPath: string): Operation | undefined {
+export function operationFor(ops: ServedOperation[], method: string, urlPath: string): ServedOperation | undefined {
   return ops.find((op) => op.method === method && new RegExp(`^${op.path.split(/\{[^}]+\}/).map(escapeRegExp).join('[^/]+')}$`).test(urlPath));
 }

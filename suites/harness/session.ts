@@ -3,10 +3,12 @@
 // requests sent, why traffic stopped) goes to the run's journal. Per-worker state, owned here:
 // the client, the ledger and the reset hooks live from a file's first check to closeSession
 // (check() registers it after each file; the fault sweep calls it after each concern).
-import { ApiClient, onTrafficStop, RunStopped, stopTraffic, trafficStop, TransportError } from './client.js';
-import { journal, useJournal } from './journal.js';
+import { auditResponses } from './judge/observe.js';
 import { Ledger } from './ledger.js';
-import { target } from './target.js';
+import { onTrafficStop, RunStopped, stopTraffic, trafficStop, workerRun } from './run/context.js';
+import { journal, useJournal } from './run/journal.js';
+import { target } from './run/target.js';
+import { ApiClient, TransportError } from './transport/client.js';
 
 let client: ApiClient | undefined;
 let ledger: Ledger | undefined;
@@ -31,7 +33,7 @@ function readyWorker(): void {
 
 export function api(): ApiClient {
   readyWorker();
-  client ??= new ApiClient(target().settings);
+  client ??= new ApiClient(target().settings, { run: workerRun(), observe: auditResponses(target().settings) });
   return client;
 }
 

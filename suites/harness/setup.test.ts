@@ -30,7 +30,7 @@ export default defineConfig({ test: { root: ${JSON.stringify(fixture)}, include:
 
 const checks = `
 import fc from 'fast-check';
-import { ensure, fail } from ${h('assert.ts')};
+import { ensure, fail } from ${h('judge/assert.ts')};
 import { check } from ${h('check.ts')};
 import { property } from ${h('property.ts')};
 import { setup, shared } from ${h('setup.ts')};

@@ -3,7 +3,7 @@
 // fails, the checks that needed it could not run: they are reported `blocked`, pointing at the
 // step's failure, which is recorded once as its own root cause — unless the step exercises what
 // the check itself is about (its `subject`), in which case the check fails as before.
-import { currentCheck, type Exchange } from './current.js';
+import { currentCheck, type Exchange } from './run/current.js';
 import { onSessionEnd } from './session.js';
 import { onOwnSeeds } from './value-seeds.js';
 

@@ -1,18 +1,19 @@
-// Records of any resource, made and changed through the operation table (harness/operations.ts)
+// Records of any resource, made and changed through the operation table (harness/plan/operations.ts)
 // rather than one helper per endpoint: a create with every field filled or only the required
 // ones, its references naming records of the same team, a record for a PATCH to change (created,
 // or a scratch project), and the subject whose views show it (for a resource shown only embedded
 // in another's records, a record that embeds it). What is made is entered in the ledger.
 import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
-import { expectStatus, is2xx } from './assert.js';
+import { type Collection, resource, roleOf } from '../../specs/registry.js';
 import type { CheckContext } from './check.js';
-import type { ApiResponse } from './client.js';
-import { type Field, type Operation, operationNamed, recordKind, requestTo, servedOperations, servedViews } from './operations.js';
-import { expectResource } from './problems.js';
+import { expectStatus, is2xx } from './judge/assert.js';
+import { expectResource } from './judge/problems.js';
+import { type Field, type Operation, operationNamed, recordKind, requestTo, servedOperations, servedViews } from './plan/operations.js';
 import { anotherProject, aProject, createEmployee, createOrganization, filledBody, markedText, testFile, workingEmployee } from './records.js';
 import { setup } from './setup.js';
-import type { UploadFile } from './upload.js';
+import type { ApiResponse } from './transport/client.js';
+import type { UploadFile } from './transport/upload.js';
 import { nextUploadSize } from './value-seeds.js';
 import { isNewestFirst, newestFirst, type RecordSubject } from './views.js';
 import { SAMPLE_PAGES, walkWithin } from './walk.js';
@@ -59,29 +60,46 @@ export async function send(
     ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}),
   });
   const id = (res.body as Rec | undefined)?.id;
-  if (op.kind === 'create' && is2xx(res) && typeof id === 'string') {
-    if (op.resource === 'assignments' || op.resource === 'attachments' || op.resource === 'files') {
-      c.ledger.add(op.resource.slice(0, -1) as 'assignment', id, auth);
-    } else if (op.resource === 'employees' || op.resource === 'organizations') c.ledger.keep(op.resource.slice(0, -1) as 'employee', id, auth);
+  const role = roleOf(op);
+  if ((role === 'create' || role === 'upload') && is2xx(res) && typeof id === 'string') {
+    // what the API can delete is deleted at the end; the rest is kept, counted as left behind
+    const made = resource(op.resource as Collection);
+    if (made.operations.delete) c.ledger.add(made.kind, id, auth);
+    else c.ledger.keep(made.kind, id, auth);
   }
   if (op.kind === 'delete' && is2xx(res) && o.id) c.ledger.gone(o.id);
   return res;
 }
 
+type Referenced = (c: CheckContext, auth: KeyName, current?: Rec) => Promise<Rec | undefined>;
+
+/**
+ * Where a reference needs more than a new record of its resource: projects cannot be created (§4
+ * shows no POST /projects), so one of the team's is found; an assignment names an employee who
+ * works (§2 Employee `is_active`), reused across checks; an organization is made through the
+ * create at the target's path (CONFORMANCE_PATH_ORGANIZATION_CREATE). Any other resource is made
+ * through its create.
+ */
+const REFERENCED: Partial<Record<Collection, { one: Referenced; another: Referenced; }>> = {
+  projects: { one: (c, auth) => aProject(c, auth), another: (c, auth, current) => anotherProject(c, current!, auth) },
+  employees: { one: (c, auth) => workingEmployee(c, auth), another: (c, auth) => createEmployee(c, {}, auth) },
+  organizations: { one: (c, auth) => createOrganization(c, {}, auth), another: (c, auth) => createOrganization(c, {}, auth) },
+};
+
+async function madeForReference(c: CheckContext, collection: string, auth: KeyName): Promise<Rec | undefined> {
+  return createOf(c, collection) ? (await made(c, collection, { auth, required: true })).record : undefined;
+}
+
 /** A record of the team a reference may name (undefined: the run cannot make or find one). */
 export async function referenceTo(c: CheckContext, resource: string, auth: KeyName = 'team'): Promise<Rec | undefined> {
-  if (resource === 'projects') return aProject(c, auth);
-  if (resource === 'employees') return workingEmployee(c, auth);
-  if (resource === 'organizations') return createOrganization(c, {}, auth);
-  return undefined;
+  const own = REFERENCED[resource as Collection];
+  return own ? own.one(c, auth) : madeForReference(c, resource, auth);
 }
 
 /** Another record of the same resource than `current`, for a reference to move to (undefined: none). */
 export async function anotherReference(c: CheckContext, resource: string, current: Rec, auth: KeyName = 'team'): Promise<Rec | undefined> {
-  if (resource === 'projects') return anotherProject(c, current, auth);
-  if (resource === 'employees') return createEmployee(c, {}, auth);
-  if (resource === 'organizations') return createOrganization(c, {}, auth);
-  return undefined;
+  const own = REFERENCED[resource as Collection];
+  return own ? own.another(c, auth, current) : madeForReference(c, resource, auth);
 }
 
 /**

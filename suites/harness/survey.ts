@@ -5,14 +5,15 @@
 // whichever survey step met it first. Shared per suite file (setup.ts);
 // only a list that cannot be read (non-2xx) fails it, blocking the checks that look at the bodies.
 import { isRecord, type Rec } from '../../contract/json.js';
-import { expectStatus, is2xx } from './assert.js';
+import { resource } from '../../specs/registry.js';
 import type { CheckContext } from './check.js';
-import type { ApiResponse } from './client.js';
-import type { Resource } from './problems.js';
+import { expectStatus, is2xx } from './judge/assert.js';
+import type { Resource } from './judge/problems.js';
+import { servedShape } from './judge/shape.js';
 import { postAssignment, postEmployee, postOrganization, testFile, uploadAttachment, uploadFile } from './records.js';
 import { shared } from './setup.js';
-import { servedShape } from './shape.js';
-import { lists, type ListSpec, SAMPLE_PAGES, sendList } from './walk.js';
+import type { ApiResponse } from './transport/client.js';
+import { lists, type ListSpec, PAGEABLE, SAMPLE_PAGES, sendList } from './walk.js';
 
 export interface Sample {
   resource: Resource;
@@ -70,11 +71,11 @@ export const survey = shared('a survey of every endpoint', async (c: CheckContex
     if (is2xx(res)) samples.push({ resource, res, page });
   };
   let project: Rec | undefined;
-  for (const list of ['projects', 'assignments', 'organizations', 'cvs'] as const) {
+  for (const list of PAGEABLE) {
     const items = await pagesOf(c, lists[list], take);
     if (list === 'projects') project = items[0];
     for (const item of items.slice(0, 3)) {
-      if (list === 'projects' || list === 'assignments') {
+      if (resource(list).operations.get) {
         take(lists[list].resource, await c.api.send({ method: 'GET', path: `${lists[list].path}/${item.id}` }));
       }
     }

@@ -1,9 +1,9 @@
 // Records of the other team (team B), created with its key for the isolation checks. Shared per
 // suite file (setup.ts): when creating them fails, the isolation checks are blocked by it.
 import type { Rec } from '../../contract/json.js';
-import { expectStatus } from './assert.js';
 import type { CheckContext } from './check.js';
-import { expectResource } from './problems.js';
+import { expectStatus } from './judge/assert.js';
+import { expectResource } from './judge/problems.js';
 import { aProject, createEmployee, createOrganization, postAssignment, subjects, testFile, uploadAttachment, uploadFile } from './records.js';
 import { setup, shared } from './setup.js';
 

@@ -5,12 +5,13 @@
 import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
 import { schema, type SchemaName } from '../../specs/index.js';
-import { fail, is2xx } from './assert.js';
+import { collectionOf, type RecordKind, resource } from '../../specs/registry.js';
 import type { CheckContext } from './check.js';
-import type { ApiResponse } from './client.js';
-import { sameInstant } from './instants.js';
-import { operationNamed, recordKind, requestTo, servedViews, type View as SurfaceView } from './operations.js';
-import { expectPage, needs } from './problems.js';
+import { fail, is2xx } from './judge/assert.js';
+import { sameInstant } from './judge/instants.js';
+import { expectPage, needs } from './judge/problems.js';
+import { operationNamed, recordKind, requestTo, servedViews, type View as SurfaceView } from './plan/operations.js';
+import type { ApiResponse } from './transport/client.js';
 import { lists, type ListSpec, SAMPLE_PAGES, sendList, walkWithin } from './walk.js';
 
 export type Seen =
@@ -51,22 +52,20 @@ export type Subject =
   | { kind: 'attachment'; id: string; entity: { type: string; id: string; }; }
   | { kind: 'file'; id: string; };
 
+/** An older subject read as a record of its kind's collection: its string fields, its entity as `entity_type`/`entity_id`, the ids of the records that embed it. */
 function generic(s: Subject): RecordSubject {
   if ('resource' in s) return s;
-  switch (s.kind) {
-    case 'project':
-      return { resource: 'projects', record: { id: s.id } };
-    case 'assignment':
-      return { resource: 'assignments', record: { id: s.id, employee_id: s.employee_id, project_id: s.project_id } };
-    case 'employee':
-      return { resource: 'employees', record: { id: s.id }, embeddedIn: { assignments: s.assignments } };
-    case 'organization':
-      return { resource: 'organizations', record: { id: s.id, ...(s.name ? { name: s.name } : {}) } };
-    case 'attachment':
-      return { resource: 'attachments', record: { id: s.id, entity_type: s.entity.type, entity_id: s.entity.id } };
-    case 'file':
-      return { resource: 'files', record: { id: s.id } };
+  const { kind, id, ...rest } = s as { kind: RecordKind; id: string; } & Rec;
+  const collection = collectionOf(kind);
+  const record: Rec = { id };
+  for (const [k, v] of Object.entries(rest)) {
+    if (typeof v === 'string') record[k] = v;
+    else if (v && typeof v === 'object' && !Array.isArray(v)) { for (const [p, x] of Object.entries(v as Rec)) record[`${k}_${p}`] = x; }
   }
+  const embeddedIn = Object.fromEntries(
+    resource(collection).embeddedIn.flatMap((e) => (Array.isArray(rest[e.parent]) ? [[e.parent, rest[e.parent] as string[]]] : [])),
+  );
+  return { resource: collection, record, ...(Object.keys(embeddedIn).length ? { embeddedIn } : {}) };
 }
 
 function byId(c: CheckContext, path: string, id: string, auth: KeyName): View {

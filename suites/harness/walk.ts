@@ -1,9 +1,10 @@
 // Walking a list: follow page.nextCursor while page.hasMore, validating every page and the
 // pagination rules on the way (§4 list rules, Page envelope).
-import { ensure, expectStatus, fail, is2xx } from './assert.js';
+import { type Collection, pageableCollections, resources } from '../../specs/registry.js';
 import type { CheckContext } from './check.js';
-import type { ApiResponse, Auth } from './client.js';
-import { expectPage, type Page, type Resource } from './problems.js';
+import { ensure, expectStatus, fail, is2xx } from './judge/assert.js';
+import { expectPage, type Page, type Resource } from './judge/problems.js';
+import type { ApiResponse, Auth } from './transport/client.js';
 
 export interface ListSpec {
   path: string;
@@ -11,12 +12,13 @@ export interface ListSpec {
   query?: Record<string, string>;
 }
 
-export const lists = {
-  projects: { path: '/projects', resource: 'project' },
-  assignments: { path: '/assignments', resource: 'assignment' },
-  organizations: { path: '/organizations', resource: 'organization' },
-  cvs: { path: '/cvs', resource: 'cv' },
-} as const satisfies Record<string, ListSpec>;
+/** The list of each collection that has one (the registry's list operations), by collection. */
+export const lists = Object.fromEntries(
+  resources().flatMap((r) => (r.operations.list ? [[r.collection, { path: r.operations.list.path, resource: r.kind as Resource }]] : [])),
+) as Readonly<Record<Collection, ListSpec>>;
+
+/** The lists a run walks whole: those with no filter they must be given, in the registry's order. */
+export const PAGEABLE: readonly Collection[] = pageableCollections();
 
 export interface WalkOptions {
   limit?: number;

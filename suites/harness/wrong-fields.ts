@@ -4,9 +4,9 @@
 // that met it. The check that met it records the finding and compares the other fields; the cause
 // lists every place the field showed wrong (C5 `findings`, reported as the audit's are).
 import type { Rec } from '../../contract/json.js';
-import type { ApiResponse } from './client.js';
-import { recordFinding } from './current.js';
-import { excerptAt } from './excerpt.js';
+import { recordFinding } from './run/current.js';
+import type { ApiResponse } from './transport/client.js';
+import { excerptAt } from './transport/excerpt.js';
 
 /** What kind of write sent the field: a JSON create, a PATCH, or an upload (whose size the bytes decide). */
 export type WriteKind = 'create' | 'patch' | 'upload';

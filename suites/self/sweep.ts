@@ -19,12 +19,12 @@ import { loadCatalog } from '../../reports/catalog.js';
 import { AUDIT_CONCERN } from '../../reports/findings.js';
 import type { CheckResult } from '../../reports/types.js';
 import { type CheckDefinition, collectChecks, runCheck } from '../harness/check.js';
-import { resetTrafficForTests } from '../harness/client.js';
+import { forgetReferences } from '../harness/judge/references.js';
+import { forgetDetectedShape } from '../harness/judge/shape.js';
 import { bundledScratchProjects } from '../harness/preflight.js';
-import { forgetReferences } from '../harness/references.js';
+import { resetTrafficForTests } from '../harness/run/context.js';
+import { provideTarget } from '../harness/run/target.js';
 import { closeSession } from '../harness/session.js';
-import { forgetDetectedShape } from '../harness/shape.js';
-import { provideTarget } from '../harness/target.js';
 import { forgetServedLimits } from '../harness/walk.js';
 import { selfTestSettings } from './runner.js';
 

@@ -1,11 +1,11 @@
 // Attachments (§4): files bound to an entity (project, organization, employee or contact of the
-// caller's team): upload, list for one entity, delete, download (chosen path
-// GET /attachments/{id}/download).
+// caller's team). The upload rules of §4 (multipart, size, idempotent replays), the entity chosen
+// by `entity_type`, the encrypted bytes a delete removes and a download (chosen path
+// GET /attachments/{id}/download) decrypts are rules of their own; the list is generic.ts's.
 import { schema } from '../../../specs/index.js';
 import type { AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { Exchange } from '../exchange.js';
-import { filtersOf, listPage, SORT_FIELDS } from '../lists.js';
 import { findOwn, ownReference } from '../lookup.js';
 import type { RouteHandler } from '../pipeline.js';
 import type { ResourceName } from '../store.js';
@@ -42,20 +42,7 @@ export const attachmentRoutes: RouteHandler[] = [
           entity_id: u.fields.entity_id!.toLowerCase(),
         };
         const entry = ctx.store.collections.attachments.put(input.principal.team, row, { blobId: u.file.blob.blobId, size: u.file.blob.size });
-        return ctx.render.attachment(entry);
-      }),
-  },
-  {
-    operationId: 'listAttachments',
-    scope: 'attachments:read',
-    kind: 'read',
-    handler: (ctx, ex) =>
-      listPage(ctx, ex, {
-        col: ctx.store.collections.attachments,
-        sortFields: SORT_FIELDS.attachments,
-        searchField: 'filename',
-        filters: filtersOf(ex.query, ['entity_type', 'entity_id']),
-        view: (e) => ctx.render.attachment(e),
+        return ctx.render.show('attachment', entry);
       }),
   },
   {

@@ -1,9 +1,13 @@
-// Employees (§4): POST and PATCH; §4 shows no GET or list of employees, so none exist.
-import { findOwn } from '../lookup.js';
+// Employees (§4): POST and PATCH; §4 shows no GET or list of employees, so none exist. The PATCH is
+// generic.ts's; the create has a rule of its own (below).
 import type { RouteHandler } from '../pipeline.js';
 import { nowIso, type Row } from '../store.js';
-import { createdStatus, newId, patchedRow, pick, raw, writableFields } from './common.js';
+import { createdStatus, newId, pick, raw, writableFields } from './common.js';
 
+/**
+ * §2 Employee shows `is_active` and `skills` on every employee and §3 reads `is_active`: a create
+ * that leaves them out makes an active employee with no skills.
+ */
 export const employeeRoutes: RouteHandler[] = [
   {
     operationId: 'createEmployee',
@@ -12,17 +16,7 @@ export const employeeRoutes: RouteHandler[] = [
     handler: (ctx, { principal, body }) => {
       const now = nowIso();
       const row: Row = { skills: [], is_active: true, ...pick(body, writableFields('employee-create')), id: newId(ctx), created_at: now, updated_at: now };
-      return raw(createdStatus(ctx), ctx.render.employee(ctx.store.collections.employees.put(principal.team, row)));
-    },
-  },
-  {
-    operationId: 'updateEmployee',
-    scope: 'employees:write',
-    body: 'employee-patch',
-    handler: (ctx, ex) => {
-      const col = ctx.store.collections.employees;
-      const e = findOwn(ctx, ex, col, ex.params.id!, 'write');
-      return raw(200, ctx.render.employee(col.replace(e, patchedRow(e.row, ex.body, 'employee-patch'))));
+      return raw(createdStatus(ctx), ctx.render.show('employee', ctx.store.collections.employees.put(principal.team, row)));
     },
   },
 ];

@@ -1,8 +1,8 @@
-// Organizations (§4): list, create (POST /organizations, the chosen path), PATCH.
-// No GET by id and no DELETE are shown, so none exist. Addresses in bodies carry no
-// id; the server assigns one to each address it stores.
+// Organizations (§4): list (generic.ts's), create (POST /organizations, the chosen path), PATCH.
+// No GET by id and no DELETE are shown, so none exist. The create and the PATCH have a rule of
+// their own: §2 Address has an `id` that bodies do not carry, so the server assigns one to each
+// address it stores (and keeps it for an address a PATCH sends again).
 import { randomUUID } from 'node:crypto';
-import { listPage, SORT_FIELDS } from '../lists.js';
 import { findOwn } from '../lookup.js';
 import type { RouteHandler } from '../pipeline.js';
 import { nowIso, type Row } from '../store.js';
@@ -15,20 +15,6 @@ function withAddressIds(addresses: unknown, previous: unknown): unknown[] | unde
 }
 
 export const organizationRoutes: RouteHandler[] = [
-  {
-    operationId: 'listOrganizations',
-    scope: 'organizations:read',
-    legacyErrors: true,
-    kind: 'read',
-    handler: (ctx, ex) =>
-      listPage(ctx, ex, {
-        col: ctx.store.collections.organizations,
-        sortFields: SORT_FIELDS.organizations,
-        searchField: 'name',
-        filters: [],
-        view: (e) => ctx.render.organization(e),
-      }),
-  },
   {
     operationId: 'createOrganization',
     scope: 'organizations:write',
@@ -45,7 +31,7 @@ export const organizationRoutes: RouteHandler[] = [
         created_at: now,
         updated_at: now,
       };
-      return raw(createdStatus(ctx), ctx.render.organization(ctx.store.collections.organizations.put(principal.team, row)));
+      return raw(createdStatus(ctx), ctx.render.show('organization', ctx.store.collections.organizations.put(principal.team, row)));
     },
   },
   {
@@ -59,7 +45,7 @@ export const organizationRoutes: RouteHandler[] = [
       const next = patchedRow(e.row, ex.body, 'organization-patch');
       const addresses = withAddressIds(ex.body.addresses, e.row.addresses);
       if (addresses) next.addresses = addresses;
-      return raw(200, ctx.render.organization(col.replace(e, next)));
+      return raw(200, ctx.render.show('organization', col.replace(e, next)));
     },
   },
 ];

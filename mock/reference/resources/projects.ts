@@ -1,4 +1,4 @@
-// Projects (§4): list, get by id, PATCH with the §3 state rules.
+// Projects (§4): the PATCH with the §3 state rules (list and get by id are generic.ts's).
 // Readings: a stage change is written as `stage` ({ id } or { key }, or a key string),
 // or `stage_id` / `stage_key`; archiving is PATCH `archived_at` (a timestamp) or
 // `status: "archived"`; closing is PATCH with `close_reason`, `close_reason_category`,
@@ -11,7 +11,6 @@
 import { schema, validate } from '../../../specs/index.js';
 import type { AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
-import { listPage, SORT_FIELDS } from '../lists.js';
 import { findOwn } from '../lookup.js';
 import { checkInput, type RouteHandler } from '../pipeline.js';
 import { findStage, nowIso, type Row, type TeamId } from '../store.js';
@@ -88,27 +87,8 @@ export function applyProjectPatch(ctx: AppContext, team: TeamId, cur: Row, body:
   return next;
 }
 
+/** The project's own rules: the PATCH of §3 (stage and state transitions, and null clearing a field). List and get are generic. */
 export const projectRoutes: RouteHandler[] = [
-  {
-    operationId: 'listProjects',
-    scope: 'projects:read',
-    legacyErrors: true,
-    kind: 'read',
-    handler: (ctx, ex) =>
-      listPage(ctx, ex, {
-        col: ctx.store.collections.projects,
-        sortFields: SORT_FIELDS.projects,
-        searchField: 'title',
-        filters: [],
-        view: (e) => ctx.render.project(e),
-      }),
-  },
-  {
-    operationId: 'getProject',
-    scope: 'projects:read',
-    kind: 'read',
-    handler: (ctx, ex) => raw(200, ctx.render.project(findOwn(ctx, ex, ctx.store.collections.projects, ex.params.id!, 'read'))),
-  },
   {
     // The body is checked here rather than by the route (body: 'project-patch'): null clears a field.
     operationId: 'updateProject',

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as ts from 'typescript';
-import { concernOf } from '../../contract/check.js';
+import { concernOf } from '../../../contract/check.js';
 
 // Loaded as CommonJS: imported as an ES module, its 9 MB are scanned for named exports first (about 0.4 s).
 const compiler = createRequire(import.meta.url)('typescript') as typeof ts;
@@ -53,7 +53,7 @@ function stringsOf(list: ts.ArrayLiteralExpression, constants: ReadonlyMap<strin
 }
 
 /** The project root: registrations name their files relative to it. */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** What a title may name besides literals: the constant objects in scope, and the values of a title function's parameters. */
 interface Scope {

@@ -4,8 +4,9 @@
 // (by title: the checks register under these titles) or the reason it is not run. A check marks
 // each cell it exercises; check() leaves every planned cell's outcome on the task (C5 `cells`,
 // contract/check.ts), where the reporter reads it.
-import { type Cell, cellId, type CellMeta, type CellPlan, type CellReason, type Dimension, reasonedOutcome } from '../../contract/check.js';
-import { type CheckState, currentCheck } from './current.js';
+import { type Cell, cellId, type CellMeta, type CellPlan, type CellReason, type Dimension, reasonedOutcome } from '../../../contract/check.js';
+import { type Refusal, REFUSALS } from '../../../specs/registry.js';
+import { type CheckState, currentCheck } from '../run/current.js';
 
 // The cell, its reason and its plan are the check contract's (C5): the reporter reads them too.
 export { type Cell, cellId, type CellPlan, type CellReason, type Dimension };
@@ -34,9 +35,8 @@ export const titles = {
   intakeRefused: 'a refused capture (read-only key, no key, a field of another type, a reused idempotency key) leaves no item behind',
 } as const;
 
-/** Why a mutation is refused: each must leave no trace. */
-export const REFUSALS = ['cross-team', 'read-only', 'no-key', 'invalid-body', 'reused-key'] as const;
-export type Refusal = (typeof REFUSALS)[number];
+/** Why a mutation is refused (the registry's refusals): each must leave no trace. */
+export { type Refusal, REFUSALS };
 
 export const REFUSAL_WORDS: Record<Refusal, string> = {
   'cross-team': "aimed at another team's record",

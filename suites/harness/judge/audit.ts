@@ -10,26 +10,21 @@
 //
 // Judging sends nothing. The records a response shows, and the references they hold, are handed
 // on (references.ts resolves them, within a bounded number of requests).
-import { isRecord, type Rec } from '../../contract/json.js';
-import { API_PREFIX, type Settings } from '../../contract/settings.js';
-import { join as joinPointer, lookup as valueAt, unescapeToken } from '../../specs/diff/pointer.js';
-import { type SchemaError, type SchemaName, validate } from '../../specs/index.js';
-import { endpoints } from '../../specs/openapi/operations.js';
-import { escapeRegExp } from '../../specs/patterns.js';
+import { isRecord, type Rec } from '../../../contract/json.js';
+import { API_PREFIX, type Settings } from '../../../contract/settings.js';
+import { join as joinPointer, lookup as valueAt, unescapeToken } from '../../../specs/diff/pointer.js';
+import { type SchemaError, type SchemaName, validate } from '../../../specs/index.js';
+import { endpoints } from '../../../specs/openapi/operations.js';
+import { escapeRegExp } from '../../../specs/patterns.js';
+import { collectionOf, type RecordKind, resource, resources } from '../../../specs/registry.js';
+import type { Violation } from '../transport/client.js';
 import { instantOf } from './instants.js';
 import { servedShape, type ShapedKind, shapeOfRecord } from './shape.js';
 
-export type RecordKind = 'project' | 'organization' | 'employee' | 'assignment' | 'attachment' | 'file' | 'cv';
+export type { RecordKind };
 
-/** A violation as met in one response: where in its body, and what it is. */
-export interface Violation {
-  key: string;
-  requirements: string[];
-  message: string;
-  pointer: string;
-  /** The value is still there to read (a record in the other shape, a JSON body labelled otherwise): no reader is stopped by it. */
-  readable?: true;
-}
+/** A violation as met in one response (declared by the transport, which carries it): where in its body, and what it is. */
+export type { Violation };
 
 /** A record a response shows at the top level (an item of a page, or the body itself). */
 export interface ShownRecord {
@@ -64,7 +59,7 @@ interface Answers {
   page: boolean;
 }
 
-interface Operation {
+interface JudgedOperation {
   name: string;
   method: string;
   pattern: RegExp;
@@ -78,17 +73,11 @@ interface Operation {
   shortErrors: boolean;
 }
 
-/** The shape requirement of each kind of record. */
-const SHAPE_REQUIREMENT = {
-  project: 'RES-PROJECT-SHAPE',
-  organization: 'RES-ORGANIZATION-SHAPE',
-  employee: 'RES-EMPLOYEE-SHAPE',
-  assignment: 'RES-ASSIGNMENT-SHAPE',
-  attachment: 'RES-ATTACHMENT-SHAPE',
-  file: 'RES-FILE-SHAPE',
-  cv: 'RES-CV-SHAPE',
-  'delete-result': 'RES-DELETE-RESULT',
-} as const satisfies Record<Answers['kind'], string>;
+/** The shape requirement of each kind of record (§2 names one per resource) and of the delete result. */
+const shapeRequirement = (kind: Answers['kind']): string => (kind === 'delete-result' ? 'RES-DELETE-RESULT' : `RES-${kind.toUpperCase()}-SHAPE`);
+
+/** The kinds of record a response can show: those of a resource with a record schema. */
+const SHOWN_KINDS = new Set<string>(resources().filter((r) => r.record).map((r) => r.kind));
 
 /** The conventions of §2 every record is judged for, beside its shape. */
 const CONVENTIONS = ['RES-ID-UUID', 'RES-TIMESTAMPS-DATES-STRINGS', 'RES-NULLABLE-FIELDS', 'RES-NON-NULL-FIELDS', 'RES-INHERENT-FIELDS'] as const;
@@ -98,22 +87,25 @@ function answersOf(returns: string | object): Answers | undefined {
   if (typeof returns !== 'string') return undefined;
   const page = returns.endsWith('Page');
   const name = returns.replace(/(Page|Response|Record)$/, '').replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase();
-  return name in SHAPE_REQUIREMENT ? { kind: name as Answers['kind'], page } : undefined;
+  return SHOWN_KINDS.has(name) || name === 'delete-result' ? { kind: name as Answers['kind'], page } : undefined;
 }
 
-const SHORT_ERRORS = new Set(['listProjects', 'updateProject', 'listOrganizations', 'updateOrganization']);
+/** §7: the short error envelope is allowed on the older shapes' list and update: those of a resource §2 shows in two shapes. */
+const SHORT_ERRORS = new Set(
+  resources().filter((r) => r.legacy).flatMap((r) => [r.operations.list?.op, r.operations.patch?.op].filter((o) => o !== undefined)),
+);
 
 const patternOf = (path: string) => new RegExp(`^${escapeRegExp(path).replace(/\\\{id\\\}/g, '[^/]+')}$`);
 
 /** The document's operations, and those whose paths the settings give; per settings object. */
-const tables = new WeakMap<Settings, Operation[]>();
+const tables = new WeakMap<Settings, JudgedOperation[]>();
 
-function operationsFor(settings: Settings): Operation[] {
+function operationsFor(settings: Settings): JudgedOperation[] {
   let table = tables.get(settings);
   if (table) return table;
   const shown = (method: string, path: string) => `${method.toUpperCase()} ${path.startsWith(API_PREFIX) ? path.slice(API_PREFIX.length) || '/' : path}`;
   const p = settings.paths;
-  const configured: Operation[] = [
+  const configured: JudgedOperation[] = [
     {
       name: shown(p.organizationCreate.method, p.organizationCreate.path),
       method: p.organizationCreate.method,
@@ -160,7 +152,7 @@ function operationsFor(settings: Settings): Operation[] {
       }]
       : []),
   ];
-  const documented: Operation[] = endpoints.map((e) => {
+  const documented: JudgedOperation[] = endpoints.map((e) => {
     const answers = answersOf(e.returns);
     return {
       name: `${e.method.toUpperCase()} ${e.path}`,
@@ -177,7 +169,7 @@ function operationsFor(settings: Settings): Operation[] {
   return table;
 }
 
-function operationOf(settings: Settings & { baseUrl: string; }, method: string, url: string): Operation | undefined {
+function operationOf(settings: Settings & { baseUrl: string; }, method: string, url: string): JudgedOperation | undefined {
   const base = new URL(settings.baseUrl).pathname.replace(/\/+$/, '');
   let path = new URL(url).pathname;
   if (base && path.startsWith(base)) path = path.slice(base.length);
@@ -257,10 +249,16 @@ const rule = (e: SchemaError) =>
 
 /** The innermost record a pointer inside a record is in (an assignment's embedded employee), and the pointer within it. */
 function innermost(kind: RecordKind, pointer: string): { kind: RecordKind; rel: string; at: string; } {
-  if (kind === 'assignment' && (pointer === '/employee' || pointer.startsWith('/employee/'))) {
-    return pointer === '/employee' ? { kind, rel: pointer, at: '' } : { kind: 'employee', rel: pointer.slice('/employee'.length), at: '/employee' };
+  for (const e of embeddedOf(kind)) {
+    const at = `/${e.property}`;
+    if (pointer.startsWith(`${at}/`)) return { kind: e.kind, rel: pointer.slice(at.length), at };
   }
   return { kind, rel: pointer, at: '' };
+}
+
+/** The properties of a kind's records that hold a copy of another resource's record (the registry's embeddings). */
+function embeddedOf(kind: RecordKind): { property: string; kind: RecordKind; }[] {
+  return resources().flatMap((r) => r.embeddedIn.filter((e) => e.parent === collectionOf(kind)).map((e) => ({ property: e.property, kind: r.kind })));
 }
 
 const ID_FIELD = /\/(id|[a-z_]*[a-z]_id)$/;
@@ -285,7 +283,8 @@ const unique = (ids: readonly (string | undefined)[]) => [...new Set(ids.filter(
 const isShaped = (kind: RecordKind): kind is ShapedKind => kind === 'project' || kind === 'organization';
 
 function schemaOf(kind: RecordKind, value: unknown): SchemaName {
-  return isShaped(kind) && servedShape(kind, value) === 'legacy' ? `${kind}-legacy` : kind;
+  const { record, legacy } = resource(collectionOf(kind));
+  return legacy && isShaped(kind) && servedShape(kind, value) === 'legacy' ? legacy : record!;
 }
 
 /** A record's violations: its schema in the served shape, the shape it shows, its timestamps and dates. */
@@ -314,7 +313,7 @@ function judgeRecord(kind: RecordKind, value: unknown, at: string, out: Violatio
     out.push({
       // The record's kind is no part of what is wrong: a mistyped id of every kind of record is one bug.
       key: `record ${folded(inner.rel)} | ${rule(e)}`,
-      requirements: unique([ruleRequirement(inner.kind, inner.rel, e, v, legacy && inner.kind === kind), SHAPE_REQUIREMENT[inner.kind]]),
+      requirements: unique([ruleRequirement(inner.kind, inner.rel, e, v, legacy && inner.kind === kind), shapeRequirement(inner.kind)]),
       message: plainWords(record(inner.kind), relative, v),
       pointer: `${at}${e.path}`,
     });
@@ -330,7 +329,7 @@ function judgeRecord(kind: RecordKind, value: unknown, at: string, out: Violatio
         const what = field.endsWith('_at') ? 'timestamp' : 'date';
         out.push({
           key: `record ${folded(inner.rel)} | reads as no ${what}`,
-          requirements: unique(['RES-TIMESTAMPS-DATES-STRINGS', SHAPE_REQUIREMENT[inner.kind]]),
+          requirements: unique(['RES-TIMESTAMPS-DATES-STRINGS', shapeRequirement(inner.kind)]),
           message: `${inner.kind}.${fieldName(inner.rel)} is ${describe(v)}, which reads as no ${what} in any common format`,
           pointer: `${at}${here}`,
         });
@@ -340,15 +339,15 @@ function judgeRecord(kind: RecordKind, value: unknown, at: string, out: Violatio
   walk(value, '');
 }
 
-function judgeSuccess(op: Operation, body: unknown, out: Violation[], judged: Set<string>, records: ShownRecord[]): void {
+function judgeSuccess(op: JudgedOperation, body: unknown, out: Violation[], judged: Set<string>, records: ShownRecord[]): void {
   const answers = op.answers;
   if (!answers) return;
   const add = (kind: Answers['kind']) => {
-    judged.add(SHAPE_REQUIREMENT[kind]);
+    judged.add(shapeRequirement(kind));
     if (kind === 'delete-result') return;
     for (const id of CONVENTIONS) judged.add(id);
     if (kind === 'project') ['STATE-PROJECT-STATUS-STAGE', 'STATE-STAGE-HIDDEN-SORT'].forEach((id) => judged.add(id));
-    if (kind === 'assignment') judged.add(SHAPE_REQUIREMENT.employee);
+    for (const e of embeddedOf(kind)) judged.add(shapeRequirement(e.kind));
     if (kind === 'cv') judged.add('RES-CV-DATA-HIDDEN');
     if (isShaped(kind)) {
       judged.add('RES-SHAPE-CONSISTENT');
@@ -360,7 +359,7 @@ function judgeSuccess(op: Operation, body: unknown, out: Violation[], judged: Se
     for (const e of validate('delete-result', body).errors) {
       out.push({
         key: `delete result ${e.path} | ${rule(e)}`,
-        requirements: [SHAPE_REQUIREMENT['delete-result']],
+        requirements: [shapeRequirement('delete-result')],
         message: plainWords(DELETE_RESULT, e, valueAt(body, e.path)),
         pointer: e.path,
       });
@@ -390,7 +389,7 @@ function judgeSuccess(op: Operation, body: unknown, out: Violation[], judged: Se
 /** The served shape without reading a record (for what is judged). */
 const servedShapeNow = (kind: ShapedKind) => servedShape(kind, undefined);
 
-function judgeError(op: Operation, body: unknown, out: Violation[], judged: Set<string>): void {
+function judgeError(op: JudgedOperation, body: unknown, out: Violation[], judged: Set<string>): void {
   judged.add('ERR-ENVELOPES').add('ERR-FULL-ENVELOPE');
   if (op.shortErrors) judged.add('ERR-SHORT-ENVELOPE');
   if (isRecord(body) && body.detail !== undefined) judged.add('ERR-DETAIL-MAP');
@@ -448,7 +447,7 @@ export function judge(settings: Settings & { baseUrl: string; }, r: Received): J
     const what = op.answers.kind === 'delete-result' ? 'a Delete result' : op.answers.page ? 'a page' : `a ${op.answers.kind}`;
     out.push({
       key: `${op.answers.page ? 'page' : op.answers.kind} | no body`,
-      requirements: [op.answers.page ? 'RES-PAGE-ENVELOPE' : SHAPE_REQUIREMENT[op.answers.kind]],
+      requirements: [op.answers.page ? 'RES-PAGE-ENVELOPE' : shapeRequirement(op.answers.kind)],
       message: `${op.name} answers ${r.status} with no body, where the API document shows ${what}`,
       pointer: '',
     });

@@ -15,16 +15,16 @@
 // Each id is resolved once per team and run, and the requests count in the run's request budget:
 // at most REFERENCE_REQUESTS per worker, whatever the deployment's size. Per-worker state, owned
 // here (the fault sweep forgets it per fault).
-import type { Exchange, Finding } from '../../contract/check.js';
-import { isRecord, type Rec } from '../../contract/json.js';
-import type { KeyName } from '../../contract/settings.js';
-import { isUuid } from '../../specs/index.js';
+import type { Exchange, Finding } from '../../../contract/check.js';
+import { isRecord, type Rec } from '../../../contract/json.js';
+import type { KeyName } from '../../../contract/settings.js';
+import { isUuid } from '../../../specs/index.js';
+import { recordFinding, recordJudged, recordReading, recordWarning } from '../run/current.js';
+import { excerptAt } from '../transport/excerpt.js';
 import { article, type RecordKind, type ShownRecord } from './audit.js';
-import { recordFinding, recordJudged, recordReading, recordWarning } from './current.js';
-import { excerptAt } from './excerpt.js';
 
 /** What a reference may name (contacts have no shape and no read in the document), and what a response shows. */
-type Named = RecordKind | 'contact';
+type Named = RecordKind;
 type Team = 'A' | 'B';
 
 /** Requests spent on resolving references, per worker, at most. */

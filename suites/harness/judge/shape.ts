@@ -6,11 +6,11 @@
 // a listed field may be left out of any record (RES-INHERENT-FIELDS), so an absence proves nothing,
 // except that an organization showing none of the fuller shape's fields is taken as the older one
 // until one shows them.
-import type { Rec } from '../../contract/json.js';
-import type { Shape } from '../../contract/settings.js';
-import { schema, type SchemaName } from '../../specs/index.js';
-import { recordReading } from './current.js';
-import { target } from './target.js';
+import type { Rec } from '../../../contract/json.js';
+import type { Shape } from '../../../contract/settings.js';
+import { schema, type SchemaName } from '../../../specs/index.js';
+import { recordReading } from '../run/current.js';
+import { target } from '../run/target.js';
 
 export type ShapedKind = 'project' | 'organization';
 

@@ -1,8 +1,8 @@
 // What a comparison found different, by path: a reader of a failure sees the two fields that
 // differ first, not two whole bodies to compare by eye.
-import type { Difference } from '../../contract/check.js';
+import type { Difference } from '../../../contract/check.js';
 
-export type { Difference } from '../../contract/check.js';
+export type { Difference } from '../../../contract/check.js';
 
 const show = (v: unknown): string => JSON.stringify(v) ?? 'undefined';
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

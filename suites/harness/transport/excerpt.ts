@@ -2,7 +2,7 @@
 // centred on the value a JSON Pointer names (or, for a missing member, on the object that lacks
 // it), so that a `null` deep in a page shows instead of the first items of `data`.
 
-import { join, unescapeToken } from '../../specs/diff/pointer.js';
+import { join, unescapeToken } from '../../../specs/diff/pointer.js';
 
 const MARK = '\u0000';
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { idListsIn, registrationsIn } from './registration-reader.js';
 import { type RegistrationsManifest, registrationsManifest, suiteRegistrations } from './registrations.js';
 
-const suitesDir = fileURLToPath(new URL('..', import.meta.url));
+const suitesDir = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('the registration reader', () => {
   test('reads each check() call: ids, title, concern, file and line', () => {

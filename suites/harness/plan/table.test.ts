@@ -5,17 +5,17 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { DIMENSIONS } from '../../contract/check.js';
-import type { Settings } from '../../contract/settings.js';
-import { coverageGrid, placeOf } from '../../reports/coverage-grid.js';
-import { buildCoverage } from '../../reports/coverage.js';
-import { allFields, type Operation, operations, PLACEHOLDER_PATHS, viewsOf } from '../../specs/surface.js';
+import { DIMENSIONS } from '../../../contract/check.js';
+import type { Settings } from '../../../contract/settings.js';
+import { coverageGrid, placeOf } from '../../../reports/coverage-grid.js';
+import { buildCoverage } from '../../../reports/coverage.js';
+import { allFields, type Operation, operations, PLACEHOLDER_PATHS, viewsOf } from '../../../specs/surface.js';
+import { collectChecks } from '../check.js';
 import { cellId, type CellPlan } from './cells.js';
-import { collectChecks } from './check.js';
 import { extensionPathsOf, servedOperations } from './operations.js';
 import { coverageTable, listViews, orderName, ORDERS, sortName, sortsOf } from './table.js';
 
-const suitesDir = fileURLToPath(new URL('..', import.meta.url));
+const suitesDir = fileURLToPath(new URL('../..', import.meta.url));
 const prefixed = (p: string) => ({ method: 'GET', path: `/api/public/v1${p}` });
 
 /** Settings of a target that configures every path §4 does not show, the mock's sort fields and scratch projects. */

@@ -2,10 +2,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { defaults, type Settings } from '../../contract/settings.js';
-import { addResponseInspector, ApiClient, resetTrafficForTests, RunStopped, stopTraffic, trafficStop, TransportError } from './client.js';
+import { defaults, type Settings } from '../../../contract/settings.js';
+import { addResponseInspector, resetTrafficForTests, RunStopped, stopTraffic, trafficStop } from '../run/context.js';
+import { beginCheck, endCheck } from '../run/current.js';
+import { ApiClient, TransportError } from './client.js';
 import { curlCommand } from './curl.js';
-import { beginCheck, endCheck } from './current.js';
 import { retryAfterMs } from './retry.js';
 
 const KEY = 'sk_live_abcdefghijklmnop';

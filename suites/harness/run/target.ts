@@ -1,8 +1,8 @@
 // What the test workers receive from the global setup (vitest provide/inject). Read once per
 // worker and kept here; the fault sweep and the harness's own tests provide it instead.
 import { inject } from 'vitest';
-import type { TargetKind } from '../../contract/run.js';
-import type { Settings } from '../../contract/settings.js';
+import type { TargetKind } from '../../../contract/run.js';
+import type { Settings } from '../../../contract/settings.js';
 
 export interface ProvidedTarget {
   settings: Settings & { baseUrl: string; };

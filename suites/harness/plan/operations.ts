@@ -1,12 +1,12 @@
 // The API's surface (specs/surface.ts) as one target serves it: the document's operations, and
 // those §4 names without a path at the paths the target's settings give (an operation whose
 // setting is unset is not there). Every table a check runs over starts here.
-import { API_PREFIX, type Settings } from '../../contract/settings.js';
-import type { ExtensionPaths } from '../../specs/openapi/extensions.js';
-import { type Operation, operations, type View, viewsOf } from '../../specs/surface.js';
-import type { Resource } from './problems.js';
+import { API_PREFIX, type Settings } from '../../../contract/settings.js';
+import type { ExtensionPaths } from '../../../specs/openapi/extensions.js';
+import { type Operation, operations, type View, viewsOf } from '../../../specs/surface.js';
+import type { Resource } from '../judge/problems.js';
 
-export type { Field, Operation, View } from '../../specs/surface.js';
+export type { Field, Operation, View } from '../../../specs/surface.js';
 
 const cache = new WeakMap<Settings['paths'], Operation[]>();
 

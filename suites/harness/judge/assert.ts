@@ -1,7 +1,7 @@
 // Failures that carry their evidence: the exchange that shows the problem, and — where a check
 // covering several requirements says so — the requirement the failing assertion is about.
-import type { ApiResponse } from './client.js';
-import type { Exchange } from './current.js';
+import type { Exchange } from '../run/current.js';
+import type { ApiResponse } from '../transport/client.js';
 import { type Difference, differencesText } from './differences.js';
 
 export interface Concerning {

@@ -6,14 +6,13 @@
 // here: the response inspectors and the traffic stop (the fault sweep resets it per fault,
 // resetTrafficForTests); each ApiClient is the session's (session.ts).
 import { Agent, request as undiciRequest } from 'undici';
-import { API_PREFIX, type KeyName, keySettingNames, type Settings } from '../../contract/settings.js';
-import { redactString, type Secret } from '../../reports/redact.js';
-import { judge, type Violation } from './audit.js';
+import { API_PREFIX, type KeyName, keySettingNames, type Settings } from '../../../contract/settings.js';
+import { redactString, type Secret } from '../../../reports/redact.js';
+import { RunContext, RunStopped, workerRun } from '../run/context.js';
+import { currentCheck, type Exchange, recordExchange } from '../run/current.js';
+
+import { noteCreated } from '../run/names-seen.js';
 import { curlCommand } from './curl.js';
-import { currentCheck, type Exchange, recordExchange, recordFinding, recordJudged } from './current.js';
-import { excerptAt } from './excerpt.js';
-import { noteCreated } from './names-seen.js';
-import { noteRecords } from './references.js';
 import { encodeBody } from './request-body.js';
 import { readResponse } from './response-body.js';
 import { retryAfterMs, Semaphore } from './retry.js';
@@ -52,56 +51,26 @@ export interface ApiResponse {
   findings?: readonly Violation[];
 }
 
-export type ResponseInspector = (exchange: Exchange) => string | undefined;
-
-const inspectors: ResponseInspector[] = [];
-
-/** Every response of every client passes through fn; a returned string fails the running check. */
-export function addResponseInspector(fn: ResponseInspector): void {
-  inspectors.push(fn);
-}
-
-/** Why this worker stopped sending check traffic. */
-export interface TrafficStop {
-  cause: 'interrupted' | 'deadline' | 'target-unresponsive';
+/** What an observer of responses found wrong with one (the audit, judge/audit.ts): readers stop short of these. */
+export interface Violation {
+  key: string;
+  requirements: string[];
   message: string;
+  pointer: string;
+  /** The value is still there to read (a record in the other shape, a JSON body labelled otherwise): no reader is stopped by it. */
+  readable?: true;
 }
 
-let stopped: TrafficStop | undefined;
-let stopController = new AbortController();
-let noResponseInARow = 0;
-const stopListeners: ((s: TrafficStop) => void)[] = [];
-
-/** Stops check traffic of this worker for the rest of the run (the first reason wins). */
-export function stopTraffic(stop: TrafficStop): void {
-  if (stopped) return;
-  stopped = stop;
-  stopController.abort(new RunStopped(stop));
-  for (const fn of stopListeners) fn(stop);
-}
-
-export function trafficStop(): TrafficStop | undefined {
-  return stopped;
-}
-
-export function onTrafficStop(fn: (s: TrafficStop) => void): void {
-  stopListeners.push(fn);
-}
-
-/** For harness unit tests: traffic flows again. */
-export function resetTrafficForTests(): void {
-  stopped = undefined;
-  stopController = new AbortController();
-  noResponseInARow = 0;
-}
-
-/** A request refused because traffic was stopped; the check it belongs to could not run. */
-export class RunStopped extends Error {
-  constructor(readonly stop: TrafficStop) {
-    super(`the run stopped: ${stop.message}`);
-    this.name = 'RunStopped';
-  }
-}
+/**
+ * Sees every response a client receives, with the client's redaction, and says what is wrong
+ * with it. The transport knows no rule of the document: the session gives it the audit.
+ */
+export type ResponseObserver = (
+  req: ApiRequest,
+  exchange: Exchange,
+  read: { headers: Record<string, string>; text: string; body: unknown; },
+  redact: (text: string) => string,
+) => readonly Violation[];
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const BODY_LIMIT = 4000;
@@ -114,7 +83,12 @@ export class ApiClient {
   private readonly keys: Secret[];
   sent = 0;
 
-  constructor(private readonly settings: Settings & { baseUrl: string; }) {
+  private readonly run: RunContext;
+  private readonly observe: ResponseObserver | undefined;
+
+  constructor(private readonly settings: Settings & { baseUrl: string; }, o: { run?: RunContext; observe?: ResponseObserver; } = {}) {
+    this.run = o.run ?? workerRun();
+    this.observe = o.observe;
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: settings.concurrency });
     this.gate = new Semaphore(settings.concurrency);
     this.keys = (Object.keys(keySettingNames) as KeyName[]).flatMap((k) => {
@@ -143,7 +117,7 @@ export class ApiClient {
     if (this.settings.readOnly && !SAFE_METHODS.has(req.method.toUpperCase())) {
       throw new Error(`CONFORMANCE_READ_ONLY=1: refusing to send ${req.method} ${req.path}`);
     }
-    if (stopped && !req.cleanup) throw new RunStopped(stopped);
+    if (this.run.stopped && !req.cleanup) throw new RunStopped(this.run.stopped);
     for (let attempt = 0;; attempt += 1) {
       const res = await this.gate.run(() => this.once(req));
       if (res.status !== 429 || attempt >= this.settings.maxRetries) return res;
@@ -197,7 +171,7 @@ export class ApiClient {
     const started = Date.now();
     const timeout = req.timeoutMs ?? this.settings.timeoutMs;
     this.sent += 1;
-    const signal = req.cleanup ? AbortSignal.timeout(timeout) : AbortSignal.any([AbortSignal.timeout(timeout), stopController.signal]);
+    const signal = req.cleanup ? AbortSignal.timeout(timeout) : AbortSignal.any([AbortSignal.timeout(timeout), this.run.signal]);
     try {
       const res = await undiciRequest(url, {
         dispatcher: this.agent,
@@ -208,7 +182,7 @@ export class ApiClient {
         headersTimeout: timeout,
         bodyTimeout: timeout,
       });
-      noResponseInARow = 0;
+      this.run.noResponseInARow = 0;
       const read = await readResponse(res, req.consume === 'hash');
       if (req.method === 'POST' && res.statusCode >= 200 && res.statusCode < 300) noteCreated(read.body);
       const exchange: Exchange = {
@@ -218,7 +192,7 @@ export class ApiClient {
         durationMs: Date.now() - started,
       };
       this.finish(exchange);
-      return { status: res.statusCode, exchange, ...read, findings: this.audit(req, exchange, read) };
+      return { status: res.statusCode, exchange, ...read, findings: this.observe?.(req, exchange, read, (t) => this.redact(t)) ?? [] };
     } catch (e) {
       // aborted because traffic was stopped: not the target's silence
       if (signal.aborted && signal.reason instanceof RunStopped) throw signal.reason;
@@ -231,51 +205,21 @@ export class ApiClient {
 
   /** One more request in a row without a response; enough of them stop the run. */
   private noResponse(what: string): void {
-    noResponseInARow += 1;
+    this.run.noResponseInARow += 1;
     const limit = this.settings.stopAfterNoResponse ?? Infinity;
-    if (noResponseInARow >= limit) {
-      stopTraffic({
+    if (this.run.noResponseInARow >= limit) {
+      this.run.stop({
         cause: 'target-unresponsive',
-        message: `the target stopped answering: ${noResponseInARow} requests in a row got no response (last: ${what})`,
+        message: `the target stopped answering: ${this.run.noResponseInARow} requests in a row got no response (last: ${what})`,
       });
     }
-  }
-
-  /**
-   * The response judged for what the document says of every response: its violations recorded
-   * in the running check (once per kind, with the part of the body around each), the records it
-   * shows handed on for their references. Returned for the check's own reading of the body.
-   */
-  private audit(req: ApiRequest, exchange: Exchange, read: { headers: Record<string, string>; text: string; body: unknown; }): Violation[] {
-    let j: ReturnType<typeof judge>;
-    try {
-      j = judge(this.settings, { method: req.method, url: exchange.request.url, status: exchange.response!.status, ...read });
-    } catch {
-      return []; // judging needs a run's target (the served shape); a client used without one is not judged
-    }
-    if (!j.operation) return [];
-    const operation = j.operation;
-    recordJudged(j.judged);
-    for (const { readable: _readable, ...v } of j.violations) {
-      recordFinding(() => ({
-        ...v,
-        seenIn: [operation],
-        count: 1,
-        request: exchange.request,
-        ...(exchange.response ? { response: exchange.response } : {}),
-        curl: exchange.curl,
-        ...(read.body !== undefined ? { excerpt: this.redact(excerptAt(read.body, v.pointer)) } : {}),
-      }), v.key, operation);
-    }
-    if (j.records.length > 0) noteRecords(req.auth, j.records, { exchange, body: read.body, operation, redact: (t) => this.redact(t) });
-    return j.violations;
   }
 
   private finish(exchange: Exchange): void {
     recordExchange(exchange);
     const state = currentCheck();
     if (!exchange.response || !state) return;
-    for (const inspect of inspectors) {
+    for (const inspect of this.run.inspectors) {
       const problem = inspect(exchange);
       if (problem) state.inspections.push(`${exchange.request.method} ${exchange.request.url}: ${problem}`);
     }

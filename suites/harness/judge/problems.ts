@@ -4,12 +4,12 @@
 // on a violation elsewhere in the body (§9: clients ignore what they do not read). Where a field it
 // needs is itself one the audit found wrong, the check cannot go on: it is blocked by that finding
 // (Unreadable), which is reported once, as the finding's cause.
-import { isRecord } from '../../contract/json.js';
-import type { SchemaTypes } from '../../specs/index.js';
-import { validate as validateSchema } from '../../specs/index.js';
+import { isRecord } from '../../../contract/json.js';
+import type { SchemaTypes } from '../../../specs/index.js';
+import { validate as validateSchema } from '../../../specs/index.js';
+import type { ApiResponse } from '../transport/client.js';
 import { fail } from './assert.js';
 import type { Violation } from './audit.js';
-import type { ApiResponse } from './client.js';
 
 export type Resource = 'project' | 'organization' | 'employee' | 'assignment' | 'attachment' | 'file' | 'cv' | 'delete-result';
 

@@ -2,9 +2,9 @@
 // readings and property-run evidence. Checks of one file run one at a time. Per-worker state,
 // owned here: runCheck (check.ts) begins and ends it around each check.
 
-import type { Exchange, Finding, Warning } from '../../contract/check.js';
+import type { Exchange, Finding, Warning } from '../../../contract/check.js';
 
-export type { Exchange, Finding, Warning } from '../../contract/check.js';
+export type { Exchange, Finding, Warning } from '../../../contract/check.js';
 
 export interface PropertyEvidence {
   seed: number;

@@ -2,15 +2,15 @@
 // one bug one finding wherever it is met, the excerpt around what is wrong, the readings of
 // timestamps, and references resolved once within the caller's team.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { requireConfig } from '../../contract/config.js';
+import { requireConfig } from '../../../contract/config.js';
+import { beginCheck, endCheck } from '../run/current.js';
+import { provideTarget } from '../run/target.js';
+import type { ApiClient, ApiRequest, ApiResponse } from '../transport/client.js';
+import { excerptAt } from '../transport/excerpt.js';
 import { judge, type Received } from './audit.js';
-import type { ApiClient, ApiRequest, ApiResponse } from './client.js';
-import { beginCheck, endCheck } from './current.js';
-import { excerptAt } from './excerpt.js';
 import { instantOf } from './instants.js';
 import { forgetReferences, noteRecords, resolveReferences } from './references.js';
 import { forgetDetectedShape } from './shape.js';
-import { provideTarget } from './target.js';
 
 const base = 'http://127.0.0.1:4010';
 const settings = { ...requireConfig({}), baseUrl: base };

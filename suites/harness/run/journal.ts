@@ -2,7 +2,7 @@
 // to the file the global setup named. The file's path is per-worker state, owned here: set once
 // per worker by the session (suites/harness/session.ts).
 import { appendFileSync } from 'node:fs';
-import type { JournalEvent } from '../../contract/journal.js';
+import type { JournalEvent } from '../../../contract/journal.js';
 
 let path: string | undefined;
 

@@ -19,8 +19,8 @@ export interface RegistrationsManifest {
   registrations: Registration[];
 }
 
-const PROJECT_SUITES = fileURLToPath(new URL('..', import.meta.url));
-export const REGISTRATIONS_MANIFEST = fileURLToPath(new URL('../../dist/registrations.json', import.meta.url));
+const PROJECT_SUITES = fileURLToPath(new URL('../..', import.meta.url));
+export const REGISTRATIONS_MANIFEST = fileURLToPath(new URL('../../../dist/registrations.json', import.meta.url));
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 

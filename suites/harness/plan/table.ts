@@ -8,12 +8,14 @@
 // suites/harness/coverage.test.ts fails when a cell has neither a check nor a reason, so a new
 // operation, field or view of the document is covered, or visibly not, without anyone
 // remembering to add it.
-import type { ListResource, Settings } from '../../contract/settings.js';
-import { allFields, type Field, type Operation, type View, viewsOf } from '../../specs/surface.js';
+import type { ListResource, Settings } from '../../../contract/settings.js';
+import { allFields, type Field, type Operation, type View, viewsOf } from '../../../specs/surface.js';
 import { type CellPlan, type CellReason, type Refusal, REFUSALS, titles } from './cells.js';
-import { STATE_FIELDS } from './ledger.js';
-import { mutations } from './mutations.js';
 import { servedOperations } from './operations.js';
+import { REFUSAL_ROWS } from './refusal-rows.js';
+
+/** §3 state fields: restored together, so that a server deriving one from another ends where it started. */
+export const STATE_FIELDS = ['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category'];
 
 type TableSettings = Pick<Settings, 'paths' | 'sortFields' | 'scratchProjects'>;
 
@@ -93,7 +95,7 @@ function fieldCells(o: Operation, settings: Pick<Settings, 'scratchProjects'>, o
 
 /** What the refusal table says of an operation and a refusal: its check, or a reason the surface shows. */
 function refusalPlan(o: Operation, r: Refusal, ops: readonly Operation[]): Pick<CellPlan, 'check' | 'reason'> {
-  const row = mutations.find((m) => m.op === o.op);
+  const row = REFUSAL_ROWS.find((m) => m.op === o.op);
   if (row?.refusals.includes(r)) return { check: titles.refused(row.name, r) };
   // the check that records a cell its own refusal check does not run: any table check of the operation
   const owner = row ? titles.refused(row.name, row.refusals[0]!) : o.fields.length ? changeCheck(o) : o.resource === 'intake' ? titles.intake : undefined;
