@@ -19,9 +19,12 @@ import { property } from './harness/property.js';
 import { filledBody } from './harness/records.js';
 import { bodyOf, patchTarget, send, type Sent, shownOf } from './harness/subjects.js';
 import { type TeamB, teamB } from './harness/team-b.js';
-import { canonical, echoes, type RecordSubject, viewsOf } from './harness/views.js';
+import { canonical, disagreements, echoes, type RecordSubject, viewsOf } from './harness/views.js';
 
-/** A record of the team as the model knows it: as last answered. */
+/**
+ * A record of the team as the model knows it: as last answered. Every view of it is derived from
+ * the model's one state (expectedOf), never from a copy taken elsewhere.
+ */
 interface Known {
   resource: string;
   record: Rec;
@@ -59,6 +62,21 @@ const liveOf = (m: Readonly<Model>, resources: readonly string[]) => [...m.live.
 const opOf = (c: CheckContext, resource: string, kind: Operation['kind']) =>
   servedOperations(c.settings).find((o) => o.resource === resource && o.kind === kind);
 
+/**
+ * What every view must show of a known record: the record as last answered, with each copy of
+ * another known record it embeds (an assignment's `employee`, named by `employee_id`) derived from
+ * that record's current state in the model, not from the copy answered when it was last written.
+ */
+function expectedOf(m: Readonly<Model>, id: string, depth = 0): Rec {
+  const record = { ...m.live.get(id)!.record };
+  if (depth > 2) return record;
+  for (const [key, v] of Object.entries(record)) {
+    const ref = record[`${key}_id`];
+    if (v && typeof v === 'object' && !Array.isArray(v) && typeof ref === 'string' && m.live.has(ref)) record[key] = expectedOf(m, ref, depth + 1);
+  }
+  return record;
+}
+
 /** The subject of a known record: a record only shown embedded is shown by the known records that embed it. */
 function subjectOf(m: Readonly<Model>, id: string, k: Known): RecordSubject {
   const embeddedIn: Record<string, Rec[]> = {};
@@ -68,12 +86,12 @@ function subjectOf(m: Readonly<Model>, id: string, k: Known): RecordSubject {
   return { resource: k.resource, record: k.record, embeddedIn };
 }
 
-/** Every view of every record the step touched agrees with the model: a known record as last answered, a deleted one nowhere. */
+/** Every view of every record the step touched agrees with the model: a known record as the model derives it, a deleted one nowhere. */
 async function agree(m: Readonly<Model>, r: Real, touched: readonly string[], what: string): Promise<void> {
   for (const id of new Set(touched)) {
     const live = m.live.get(id);
     const gone = m.gone.get(id);
-    if (live) await expectEveryView(r.c, viewsOf(r.c, subjectOf(m, id, live)), live.record, what, WRITE_STAMPS);
+    if (live) await expectEveryView(r.c, viewsOf(r.c, subjectOf(m, id, live)), expectedOf(m, id), what, WRITE_STAMPS);
     else if (gone) await expectEveryView(r.c, viewsOf(r.c, { resource: gone.resource, record: gone.record }), 'absent', what);
   }
 }
@@ -112,7 +130,7 @@ class Patch implements Cmd {
   check = (m: Readonly<Model>) => liveOf(m, [this.resource]).length > 0;
   async run(m: Model, r: Real) {
     const op = opOf(r.c, this.resource, 'patch')!;
-    const [id, known] = pick(liveOf(m, [this.resource]), this.n)!;
+    const [id] = pick(liveOf(m, [this.resource]), this.n)!;
     const writable = op.fields.filter((f) =>
       !f.references && f.name !== 'id' && f.items !== 'unknown'
       && !['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category'].includes(f.name)
@@ -125,9 +143,7 @@ class Patch implements Cmd {
     const record = expectResource(res, recordKind(op)!, { what: `${op.op} answer`, reads: [f.name] });
     const { differs } = echoes(body, record);
     if (differs.length) fail(`${op.op} answered ${f.name}=${JSON.stringify(record[f.name])}, sent ${JSON.stringify(body[f.name])}`, res);
-    const changed = Object.keys(known.record).filter((k) =>
-      k !== f.name && !WRITE_STAMPS.includes(k) && k in record && canonical(known.record[k]) !== canonical(record[k])
-    );
+    const changed = disagreements(expectedOf(m, id), record, [f.name, ...WRITE_STAMPS]);
     if (changed.length) fail(`${op.op} ${f.name} also changed ${changed.join(', ')}`, res);
     m.live.set(id, { resource: this.resource, record });
     m.last = { op, id, sent: { body }, key, answer: res, touched: [id, ...named(record)] };
