@@ -70,7 +70,9 @@ function fieldCells(o: Operation, settings: Pick<Settings, 'scratchProjects'>, o
     if (isCreate(o) && !f.required && !f.path.includes('[]')) cell(f, 'omitted', titles.createRequired(o.op), why);
     if (o.kind === 'patch') cell(f, 'kept when unnamed', titles.patchEach(o.op), why);
     // a multipart field has no check of its own for these: the create's records that it has none
-    cell(f, 'null', o.multipart ? changeCheck(o) : titles.nulls(o.op), o.multipart ? MULTIPART_TEXT : why);
+    // a null is refused on every field not typed nullable: that needs neither the element shape nor a §3 transition
+    const nullWhy = f.name === 'id' ? why : o.resource === 'projects' && !settings.scratchProjects.length ? SCRATCH_NEEDED : undefined;
+    cell(f, 'null', o.multipart ? changeCheck(o) : titles.nulls(o.op), o.multipart ? MULTIPART_TEXT : nullWhy);
     cell(f, 'wrong type', o.multipart ? changeCheck(o) : titles.wrongType(o.op), o.multipart ? MULTIPART_TEXT : why);
   }
   return out;
