@@ -220,10 +220,9 @@ function withValue(base: Rec, f: Field, value: unknown): Rec {
 type Kind = 'null' | 'wrong type';
 
 /**
- * Whether a field the request set to null or to another type shows as the document allows: null
- * on a nullable field is null, or absent (a reading); on any other field it is cleared (absent,
- * null or empty) or kept as it was; a value of another type accepted is whatever the answer says,
- * as long as every view agrees (a shape the response checks judge).
+ * What an accepted odd value must show: a value of another type is whatever the answer says, as
+ * long as every view agrees (a shape the response checks judge); a null, taken only on a field
+ * typed nullable (refusedNull fails any other), is null, or absent (a reading).
  */
 function accepted(c: CheckContext, op: Operation, f: Field, kind: Kind, after: Rec, res: ApiResponse): void {
   const top = f.path.split('[].')[0]!;
