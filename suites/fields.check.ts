@@ -2,8 +2,9 @@
 // payloads), over the table of harness/plan/table.ts: a create with every field filled — nested
 // objects, arrays, text in every script — and one with only its required fields read back the
 // same through every view; a PATCH of each field alone changes it and nothing else; each field
-// sent as null, and with a value of another type, is refused leaving no trace or applied alike
-// in every view (the document does not say which: every reading is accepted and recorded); each
+// sent as null where §2 does not type it nullable is refused leaving no trace; a value of another
+// type is refused leaving no trace or applied alike in every view (the document does not say
+// which: both are accepted and recorded); each
 // listed value of an enumerated field is taken where a request takes it.
 import type { Rec } from '../contract/json.js';
 import { wrongTypeOf } from '../specs/arbitraries.js';
@@ -284,28 +285,34 @@ function withValue(base: Rec, f: Field, value: unknown): Rec {
 type Kind = 'null' | 'wrong type';
 
 /**
- * Whether a field the request set to null or to another type shows as the document allows: null
- * on a nullable field is null, or absent (a reading); on any other field it is cleared (absent,
- * null or empty) or kept as it was; a value of another type accepted is whatever the answer says,
- * as long as every view agrees (a shape the response checks judge).
+ * What an accepted odd value must show: a value of another type is whatever the answer says, as
+ * long as every view agrees (a shape the response checks judge); a null, taken only on a field
+ * typed nullable (refusedNull fails any other), is null, or absent (a reading).
  */
-function accepted(c: CheckContext, op: Operation, f: Field, kind: Kind, before: Rec, after: Rec, res: ApiResponse): void {
+function accepted(c: CheckContext, op: Operation, f: Field, kind: Kind, after: Rec, res: ApiResponse): void {
   const top = f.path.split('[].')[0]!;
   if (kind === 'wrong type') return c.reading(`validation.${op.op}`, `a value of another type is accepted (${f.path})`);
-  if (f.path.includes('[].')) return c.reading(`null.${op.op}`, `${f.path}: accepted`);
+  // only a nullable field reaches here: refusedNull failed any other
+  if (f.path.includes('[].')) return;
   const v = after[top];
-  // cleared: left out, null, or the empty value of its type (a server keeping a non-null column
-  // writes its zero); a create has nothing to keep, so any value of the field's type is its default
-  const cleared = !(top in after) || v === null || v === '' || v === false || v === 0 || (Array.isArray(v) && v.length === 0)
-    || (op.kind === 'create' && f.types.includes(Array.isArray(v) ? 'array' : typeof v === 'number' ? 'number' : typeof v));
-  const kept = canonical(v) === canonical(before[top]);
-  if (f.nullable) {
-    if (v !== null && top in after) fail(`${op.op} with ${f.path} null (a nullable field) answered ${f.path}=${show(v)}`, res);
-    if (!(top in after)) c.reading(`null.${op.op}`, `${f.path}: nullable, answered without the field`);
-    return;
+  if (v !== null && top in after) fail(`${op.op} with ${f.path} null (a nullable field) answered ${f.path}=${show(v)}`, res);
+  if (!(top in after)) c.reading(`null.${op.op}`, `${f.path}: nullable, answered without the field`);
+}
+
+/**
+ * A null for a field §2 does not type as nullable ("Fields typed `null` in a response can be
+ * null"; specs/schemas) must be refused: a 4xx in the §7 envelope (the short one where the older
+ * project and organization updates use it). Which code and detail the refusal carries is not shown
+ * (§7 "The full catalog of codes ... not shown"); that it leaves no trace is checked after.
+ */
+function refusedNull(op: Operation, f: Field, res: ApiResponse): void {
+  const concerning = { requirement: 'RES-NON-NULL-WRITE-REFUSED' };
+  if (is2xx(res)) {
+    fail(`${op.op} took null for ${f.path}, which §2 does not type as nullable, and answered ${res.status} instead of refusing it`, res, concerning);
   }
-  if (!cleared && !kept) fail(`${op.op} with ${f.path} null answered ${f.path}=${show(v)}, neither cleared nor as it was (${show(before[top])})`, res);
-  c.reading(`null.${op.op}.${f.path}`, cleared ? 'cleared' : 'kept');
+  if (res.status < 400 || res.status >= 500) fail(`${op.op} with ${f.path} null answered ${res.status}, not a 4xx refusal`, res, concerning);
+  const short = op.kind === 'patch' && ['projects', 'organizations'].includes(op.resource);
+  expectErrorEnvelope(res, `the refusal of ${op.op} with ${f.path} null`, short);
 }
 
 /** The fields a record cannot lack: those its schema requires, what the document makes inherent to the resource (§1, §3). */
@@ -350,6 +357,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
       const res = await send(c, op, { id: String(expected.id), sent: { body } });
       if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
       strict.push(() => expectNullRefused(op, f, kind, res));
+      if (kind === 'null' && !f.nullable) strict.push(() => refusedNull(op, f, res));
       // refused or applied, the answer is judged below (a refusal's trace at the end): the cell ran
       exercised(cell(op.op, f, kind));
       if (!is2xx(res)) {
@@ -359,7 +367,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
         continue;
       }
       const after = expectResource(res, recordKind(op)!, `${op.op} answer`);
-      accepted(c, op, f, kind, expected, after, res);
+      accepted(c, op, f, kind, after, res);
       await expectOnlyNamed(c, op, expected, after, { [top]: null }, res);
       // a field an earlier answer cleared by leaving it out, shown again by a PATCH that did not name it: it was never cleared
       const back = [...cleared].filter((k) => k !== top && k in after && after[k] !== null);
@@ -387,6 +395,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
     const res = await send(c, op, { sent });
     if (res.status >= 500) fail(`${op.op} with ${f.path} ${kind} answered ${res.status}`, res);
     strict.push(() => expectNullRefused(op, f, kind, res));
+    if (kind === 'null' && !f.nullable) strict.push(() => refusedNull(op, f, res));
     exercised(cell(op.op, f, kind));
     if (!is2xx(res)) {
       readings.push(`${f.path}: ${res.status}`);
@@ -394,7 +403,7 @@ async function oddValues(c: CheckContext, op: Operation, kind: Kind, title: stri
       continue;
     }
     const record = expectResource(res, recordKind(op)!, `${op.op} answer`);
-    accepted(c, op, f, kind, {}, record, res);
+    accepted(c, op, f, kind, record, res);
     // a field the answer cleared by leaving it out: no view may show a value of it
     const top = f.path.split('[].')[0]!;
     const shown = kind === 'null' && !(top in record) ? { ...record, [top]: null } : record;
@@ -453,6 +462,7 @@ for (const op of ops().filter((o) => o.body && o.kind === 'patch' && !writesInhe
   check([
     'EP-PATCH-PERSISTS',
     'EP-INVALID-BODY-NO-EFFECT',
+    'RES-NON-NULL-WRITE-REFUSED',
   ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
 }
 
@@ -468,6 +478,7 @@ for (const op of ops().filter((o) => o.body && o.kind === 'create' && !writesInh
   check([
     'EP-CREATE-PERSISTS',
     'EP-INVALID-BODY-NO-EFFECT',
+    'RES-NON-NULL-WRITE-REFUSED',
   ], titles.nulls(op.op), nullsOf(op), nullOpts(op));
 }
 

@@ -15,7 +15,7 @@ import { compareWithMissing, expectLikeMissing } from './harness/missing.js';
 import { exercised, titles } from './harness/plan/cells.js';
 import { operationNamed, servedOperations } from './harness/plan/operations.js';
 import { cellsOf, makeable } from './harness/plan/table.js';
-import { property } from './harness/property.js';
+import { drawn, property } from './harness/property.js';
 import {
   aProject,
   attachmentsOf,
@@ -179,12 +179,15 @@ check([
   'ISO-GET-MISSING-404',
   'ERR-NOT-FOUND',
 ], 'property: GET by random valid ids answers 404 not_found', async (c) => {
-  await property(fc.record({ path: fc.constantFrom('/projects', '/assignments', '/files'), id: fc.uuid({ version: [1, 4, 7] }) }), async ({ path, id }) => {
+  const paths = ['/projects', '/assignments', '/files'] as const;
+  const ids = drawn(fc.uuid({ version: [1, 4, 7] }), paths.length);
+  await property(fc.record({ path: fc.constantFrom(...paths), id: fc.uuid({ version: [1, 4, 7] }) }), async ({ path, id }) => {
     const res = await c.api.send({ method: 'GET', path: `${path}/${id}` });
     expectStatus(res, 404, `GET ${path}/{random id}`);
     expectErrorEnvelope(res);
     ensure(errorCode(res) === 'not_found', `error.code is ${errorCode(res)}, not not_found`, res);
-  });
+    // every path on every seed: a random id of each first
+  }, { examples: paths.map((path, i) => ({ path, id: ids[i]! })) });
 });
 
 // --- every reference of every body, POST and PATCH alike (harness/plan/table.ts) ----------------------

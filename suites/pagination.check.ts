@@ -14,7 +14,7 @@ import { exercised, skippedCell, titles } from './harness/plan/cells.js';
 import { operationNamed, recordKind, servedOperations, servedViews, type View } from './harness/plan/operations.js';
 import { cellsOf, listViews, orderName, ORDERS, sortName, sortsOf } from './harness/plan/table.js';
 import { type Population, population } from './harness/population.js';
-import { property } from './harness/property.js';
+import { drawn, property } from './harness/property.js';
 import { searchProbe } from './harness/views.js';
 import { type BoundedWalk, duplicates, fetchPage, lists, type ListSpec, walkWithin } from './harness/walk.js';
 
@@ -70,6 +70,17 @@ const walkArb: fc.Arbitrary<WalkParams> = fc.record({
   sortIndex: fc.nat(),
 });
 
+/**
+ * The walks every run makes whatever its seed: each list and filter with each of its sorts, the
+ * limit and order drawn from the seed (which list a bug is in must not depend on the seed).
+ */
+function everyWalk(c: CheckContext, pop: Population, fixedSort?: number): WalkParams[] {
+  const cases = walkables(c, pop).flatMap((w, list) => w.sorts.map((_, sortIndex) => ({ list, sortIndex: fixedSort ?? sortIndex })));
+  const unique = [...new Map(cases.map((x) => [`${x.list}/${x.sortIndex}`, x])).values()];
+  const values = drawn(fc.record({ limit: walkArb.map((p) => p.limit), order: walkArb.map((p) => p.order) }), unique.length);
+  return unique.map((x, i) => ({ ...x, ...values[i]! }));
+}
+
 /** A random walk: the walkable, sort and the limit actually sent (named in every message). */
 async function randomWalk(c: CheckContext, pop: Population, p: WalkParams) {
   const all = walkables(c, pop);
@@ -94,7 +105,7 @@ check([
     const seen = new Set(walked.items.map((i) => i.id));
     const missing = ref.items.filter((i) => !seen.has(i.id)).map((i) => i.id);
     if (missing.length) fail(`${describe} skips ${missing.length} record(s), e.g. ${String(missing[0])}`, walked.last);
-  });
+  }, { examples: everyWalk(c, pop) });
 }, { timeout: 120_000 });
 
 check([
@@ -112,7 +123,7 @@ check([
     const seen = new Set(walked.items.map((i) => i.id));
     const unseen = ref.items.filter((i) => !seen.has(i.id));
     if (unseen.length) fail(`${describe} ended (hasMore false) before ${unseen.length} record(s) of the list`, walked.last);
-  });
+  }, { examples: everyWalk(c, pop, 0) });
 }, { timeout: 120_000 });
 
 check([
@@ -127,7 +138,7 @@ check([
     if (!isOrdered(walked.items, field, p.order ?? 'asc') && (p.order !== undefined || !isOrdered(walked.items, field, 'desc'))) {
       fail(`${describe} is not ordered by ${field}`, walked.last);
     }
-  });
+  }, { examples: everyWalk(c, pop) });
 }, { timeout: 120_000 });
 
 /** Runs `fn` with every failure that names no requirement made to concern `requirement` alone. */

@@ -20,10 +20,13 @@ import { filledBody } from './harness/records.js';
 import { bodyOf, patchTarget, send, type Sent, shownOf } from './harness/subjects.js';
 import { type TeamB, teamB } from './harness/team-b.js';
 import type { ApiResponse } from './harness/transport/client.js';
-import { canonical, echoes, type RecordSubject, type View, viewsOf } from './harness/views.js';
+import { canonical, disagreements, echoes, type RecordSubject, type View, viewsOf } from './harness/views.js';
 import { notAsSent, writeKindOf } from './harness/wrong-fields.js';
 
-/** A record of the team as the model knows it: as last answered. */
+/**
+ * A record of the team as the model knows it: as last answered. Every view of it is derived from
+ * the model's one state (expectedOf), never from a copy taken elsewhere.
+ */
 interface Known {
   resource: string;
   record: Rec;
@@ -61,6 +64,21 @@ const liveOf = (m: Readonly<Model>, resources: readonly string[]) => [...m.live.
 const opOf = (c: CheckContext, resource: string, kind: Operation['kind']) =>
   servedOperations(c.settings).find((o) => o.resource === resource && o.kind === kind);
 
+/**
+ * What every view must show of a known record: the record as last answered, with each copy of
+ * another known record it embeds (an assignment's `employee`, named by `employee_id`) derived from
+ * that record's current state in the model, not from the copy answered when it was last written.
+ */
+function expectedOf(m: Readonly<Model>, id: string, depth = 0): Rec {
+  const record = { ...m.live.get(id)!.record };
+  if (depth > 2) return record;
+  for (const [key, v] of Object.entries(record)) {
+    const ref = record[`${key}_id`];
+    if (v && typeof v === 'object' && !Array.isArray(v) && typeof ref === 'string' && m.live.has(ref)) record[key] = expectedOf(m, ref, depth + 1);
+  }
+  return record;
+}
+
 /** The subject of a known record: a record only shown embedded is shown by the known records that embed it. */
 function subjectOf(m: Readonly<Model>, id: string, k: Known): RecordSubject {
   const embeddedIn: Record<string, Rec[]> = {};
@@ -81,7 +99,7 @@ const VIEW_RULES: Record<string, string> = {
 const viewRule = (view: View): string | undefined =>
   VIEW_RULES[view.name] ?? (view.filters && 'employee_id' in view.filters ? 'LIST-FILTER-EMPLOYEE-ID' : undefined);
 
-/** Every view of every record the step touched agrees with the model: a known record as last answered, a deleted one nowhere. */
+/** Every view of every record the step touched agrees with the model: a known record as the model derives it, a deleted one nowhere. */
 async function agree(m: Readonly<Model>, r: Real, touched: readonly string[], what: string, rule: readonly string[]): Promise<void> {
   const each = async (views: readonly View[], expected: Rec | 'absent', ignore?: readonly string[]) => {
     for (const view of views) {
@@ -92,7 +110,7 @@ async function agree(m: Readonly<Model>, r: Real, touched: readonly string[], wh
   for (const id of new Set(touched)) {
     const live = m.live.get(id);
     const gone = m.gone.get(id);
-    if (live) await each(viewsOf(r.c, subjectOf(m, id, live)), live.record, WRITE_STAMPS);
+    if (live) await each(viewsOf(r.c, subjectOf(m, id, live)), expectedOf(m, id), WRITE_STAMPS);
     else if (gone) await each(viewsOf(r.c, { resource: gone.resource, record: gone.record }), 'absent');
   }
 }
@@ -151,14 +169,14 @@ class Patch implements Cmd {
   check = (m: Readonly<Model>) => liveOf(m, [this.resource]).length > 0;
   async run(m: Model, r: Real) {
     const op = opOf(r.c, this.resource, 'patch')!;
-    const [id, known] = pick(liveOf(m, [this.resource]), this.n)!;
+    const [id] = pick(liveOf(m, [this.resource]), this.n)!;
     const rule = patchRule(this.resource, this.fieldOf(r));
-    await step(rule, () => this.runStep(m, r, op, id, known, rule));
+    await step(rule, () => this.runStep(m, r, op, id, rule));
   }
   private fieldOf(r: Real): string | undefined {
     return pick(writableOf(opOf(r.c, this.resource, 'patch')!), this.field)?.name;
   }
-  private async runStep(m: Model, r: Real, op: Operation, id: string, known: Known, rule: readonly string[]) {
+  private async runStep(m: Model, r: Real, op: Operation, id: string, rule: readonly string[]) {
     const f = pick(writableOf(op), this.field)!;
     const body = { [f.name]: filledBody(r.c, op.op, this.seed)[f.name] };
     const key = randomUUID();
@@ -166,9 +184,7 @@ class Patch implements Cmd {
     expectStatus(res, '2xx', `${op.op} ${f.name}`);
     const record = expectResource(res, recordKind(op)!, { what: `${op.op} answer`, reads: [f.name] });
     notAsSent(res, echoes(body, record).differs, body, record, { resource: op.resource, write: writeKindOf(op) });
-    const changed = Object.keys(known.record).filter((k) =>
-      k !== f.name && !WRITE_STAMPS.includes(k) && k in record && canonical(known.record[k]) !== canonical(record[k])
-    );
+    const changed = disagreements(expectedOf(m, id), record, [f.name, ...WRITE_STAMPS]);
     if (changed.length) fail(`${op.op} ${f.name} also changed ${changed.join(', ')}`, res);
     m.live.set(id, { resource: this.resource, record });
     m.last = { op, id, sent: { body }, key, answer: res, touched: [id, ...named(record)] };
@@ -254,6 +270,45 @@ class Foreign implements Cmd {
   toString = () => `foreign(${this.resource}, ${this.n}, ${this.viaReference ? 'reference' : 'record'})`;
 }
 
+/** Resources in the order their creates can name each other: a resource another's create references comes first. */
+function byReference(ops: readonly Operation[], resources: readonly string[]): string[] {
+  const refs = (res: string) =>
+    new Set(ops.filter((o) => o.resource === res && o.kind === 'create').flatMap((o) => o.fields.flatMap((f) => f.references ?? [])));
+  const out: string[] = [];
+  const visit = (res: string, path: string[]) => {
+    if (out.includes(res) || path.includes(res)) return;
+    for (const r of refs(res)) if (resources.includes(r)) visit(r, [...path, res]);
+    out.push(res);
+  };
+  for (const res of resources) visit(res, []);
+  return out;
+}
+
+/**
+ * The steps every run starts with, whatever the seed: each kind of step on every resource, so that
+ * what a bug needs to show (a record embedded in another, a PATCH of it read through every view, a
+ * retry of a create, a PATCH and a DELETE, the other team's key, the other team's records) is
+ * examined on every run; the seed varies only the values (which field, which body). A record a
+ * create names is created and PATCHed before the record naming it, so the embedding record is
+ * then read after the record it embeds has changed. Random steps follow.
+ */
+function prefixOf(ops: readonly Operation[], r: { creatable: string[]; patchable: string[]; deletable: string[]; foreign: string[]; }): fc.Arbitrary<Cmd[]> {
+  const creatable = byReference(ops, r.creatable);
+  const patchable = byReference(ops, r.patchable);
+  const values = fc.array(fc.tuple(fc.nat(), fc.nat({ max: 1_000_000 })), { minLength: patchable.length, maxLength: patchable.length });
+  return values.map((drawn): Cmd[] => [
+    ...creatable.map((res) => new Create(res)),
+    new Retry(),
+    new OtherTeamKey(),
+    ...patchable.map((res, i) => new Patch(res, 0, drawn[i]![0], drawn[i]![1])),
+    new Retry(),
+    ...r.foreign.flatMap((res) => [new Foreign(res, 0, false), new Foreign(res, 0, true)]),
+    ...r.deletable.map((res) => new Delete(res, 0)),
+    new Retry(),
+    new OtherTeamKey(),
+  ]);
+}
+
 check([
   'EP-CREATE-PERSISTS',
   'EP-PATCH-PERSISTS',
@@ -292,10 +347,12 @@ check([
       fc.constant(new OtherTeamKey()),
       ...(foreign.length ? [fc.tuple(fc.constantFrom(...foreign), fc.nat(), fc.boolean()).map(([res, n, ref]) => new Foreign(res, n, ref))] : []),
     ];
-    await property(modelCommands(commands, { maxCommands: c.settings.statefulSteps, size: 'max' }), async (cmds) => {
+    const prefix = prefixOf(ops, { creatable, patchable: [...patchable, ...(start ? ['projects'] : [])], deletable, foreign });
+    const run = fc.tuple(prefix, modelCommands(commands, { maxCommands: c.settings.statefulSteps, size: 'max' }));
+    await property(run, async ([first, cmds]) => {
       // the scratch project as it is now: an earlier run changed it
       const project = start ? expectResource(await c.api.send({ method: 'GET', path: `/projects/${start.id}` }), 'project') : undefined;
       const model: Model = { live: new Map(project ? [[String(project.id), { resource: 'projects', record: project }]] : []), gone: new Map() };
-      await fc.asyncModelRun(() => ({ model, real: { c, b, theirs } }), cmds);
+      await fc.asyncModelRun(() => ({ model, real: { c, b, theirs } }), [...first, ...cmds]);
     }, { numRuns: c.settings.statefulRuns, timeLimitMs: 60_000 });
   }, { mutates: true, keys: ['otherTeam'], timeout: 180_000 });

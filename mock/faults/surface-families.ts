@@ -3,7 +3,8 @@
 // one rule in one place — a field, an operation, a list, an order — so the self-test proves the
 // suite checks every field, operation and list, not only the first it met: a PATCH that applies
 // another team's reference in one field, drops one optional field it does not name, keeps a
-// nullable field sent null, or answers a null it does not store; a list whose tie-break breaks in
+// nullable field sent null, takes a null for a field not typed nullable, or answers a null it does
+// not store; a list whose tie-break breaks in
 // one order, whose filter is dropped beside a sort, or that ignores the order beside a sort; a
 // cursor of the default sort taken for any sort; a key ignored on a retry, or shared across teams,
 // on one operation; text that loses the characters beyond the Basic Multilingual Plane.
@@ -31,6 +32,7 @@ export const nullableNullKept = (op: string, field: string) => `nullable-null-ke
 /** What an odd value sent for a field is: null for a field typed non-null, or a value of another type. */
 export type OddValue = 'null' | 'wrong-type';
 export const answeredNotStored = (kind: OddValue, op: string) => `answered-not-stored:${kind}:${op}` as const;
+export const nullAccepted = (op: string, field: string) => `null-accepted:${op}:${field}` as const;
 export const tieBreakBroken = (op: string, order: 'asc' | 'desc') => `tie-break-broken:${op}:${order}` as const;
 export const filterDroppedWhenSorted = (view: string) => `filter-dropped-when-sorted:${view}` as const;
 export const orderIgnoredWhenSorted = (op: string) => `order-ignored-when-sorted:${op}` as const;
@@ -44,6 +46,7 @@ export type SurfaceFaultName = ReturnType<
   | typeof patchDropsOptional
   | typeof nullableNullKept
   | typeof answeredNotStored
+  | typeof nullAccepted
   | typeof tieBreakBroken
   | typeof filterDroppedWhenSorted
   | typeof orderIgnoredWhenSorted
@@ -172,13 +175,40 @@ function answeredNotStoredHooks(ctx: AppContext, o: Operation, kind: OddValue): 
   };
 }
 
+/**
+ * A null taken for one field §2 does not type as nullable, on one create or PATCH: left out of the
+ * body before it is checked, so the write goes on without the field (the request is answered as
+ * if the field had not been sent). Over every such field of every JSON write but the fields a
+ * create requires.
+ */
+function nullAcceptedFaults(ops: readonly Operation[]): Fault[] {
+  return ops.filter((o) => (o.kind === 'create' || o.kind === 'patch') && o.body && !o.multipart).flatMap((o) =>
+    // a field the create requires, left out, is refused as missing: no fault to show there
+    o.fields.filter((f) => !f.nullable && !f.required && f.name !== 'id').map((f): Fault => ({
+      name: nullAccepted(o.op, f.name),
+      requirements: ['RES-NON-NULL-WRITE-REFUSED'],
+      description: `${o.op} takes null for ${f.name}, which §2 does not type as nullable, instead of refusing it`,
+      shape: 'full',
+      hooks: () => ({
+        validate: (ex, next) => {
+          if (mine(o.op)(ex) && ex.body[f.name] === null) {
+            const { [f.name]: _taken, ...rest } = ex.body;
+            ex.body = rest;
+          }
+          next();
+        },
+      }),
+    }))
+  );
+}
+
 function oddValueFaults(ops: readonly Operation[]): Fault[] {
-  // a resource the API cannot create (projects) clears a field sent null by design (the ledger puts records back so)
+  // over the resources a run can create (a project the run did not make is put back by the ledger)
   const checked = ops.filter((o) => (o.kind === 'create' || o.kind === 'patch') && o.body && ops.some((x) => x.resource === o.resource && x.kind === 'create'));
   return checked.flatMap((o) =>
     (['null', 'wrong-type'] as const).map((kind): Fault => ({
       name: answeredNotStored(kind, o.op),
-      requirements: [o.kind === 'create' ? 'EP-CREATE-PERSISTS' : 'EP-PATCH-PERSISTS'],
+      requirements: [o.kind === 'create' ? 'EP-CREATE-PERSISTS' : 'EP-PATCH-PERSISTS', ...(kind === 'null' ? ['RES-NON-NULL-WRITE-REFUSED'] : [])],
       description: `${o.op} takes ${
         kind === 'null' ? 'null for a field typed non-null' : 'a value of another type'
       } and answers it applied, but stores the record without it`,
@@ -309,5 +339,13 @@ function textFaults(ops: readonly Operation[]): Fault[] {
 /** Every fault of the surface's families. */
 export function surfaceFaults(): Fault[] {
   const ops = served();
-  return [...referenceFaults(ops), ...patchFaults(ops), ...oddValueFaults(ops), ...listFaults(ops), ...keyFaults(ops), ...textFaults(ops)];
+  return [
+    ...referenceFaults(ops),
+    ...patchFaults(ops),
+    ...oddValueFaults(ops),
+    ...nullAcceptedFaults(ops),
+    ...listFaults(ops),
+    ...keyFaults(ops),
+    ...textFaults(ops),
+  ];
 }

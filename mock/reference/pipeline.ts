@@ -14,7 +14,7 @@ import type { Answer } from './hooks.js';
 import { canonicalJson } from './idempotency-store.js';
 import { withIdempotency } from './idempotency.js';
 import { isFormData } from './multipart.js';
-import { keptText, readNulls } from './nulls.js';
+import { keptText } from './nulls.js';
 import { endWhenIdle } from './protocol.js';
 import { type QueryRule, queryRules } from './query-rules.js';
 
@@ -235,9 +235,8 @@ export function register(app: FastifyInstance, ctx: AppContext, def: RouteDef, b
       ex.body = keptText(ctx, jsonBody(req));
       const schema = def.kind !== 'read' ? def.body : undefined;
       if (schema) {
-        const read = readNulls(ctx, schema, ex.body);
-        ex.body = read.body;
-        checkInput(ctx, ex, () => checkBody(schema, read.checked));
+        // every field as its schema types it: null only where §2 types the field nullable
+        checkInput(ctx, ex, () => checkBody(schema, ex.body));
       }
     }
     const work = (): Promise<Result> => {

@@ -48,8 +48,6 @@ export const readings = [
     '§2 gives each resource its older shape on its own ("A second, older shape of the project also appears"; "An older organization shape also appears"): organizations may come in the other shape than projects.'),
   r('request-noise', ['none', 'gateway'],
     '§7 fixes the error envelope, not the headers around it, and §9 allows "new response fields (REST clients must ignore unknown fields)": a deployment behind a gateway adds a per-request header (a latency, a request id) to its answers, and may put a per-request number (a timing) in its error bodies.'),
-  r('null-on-typed-field', ['refuse', 'clear', 'ignore'],
-    '§2 types most fields as a string, number, array or boolean, "Fields typed null in a response can be null" only where shown, and §4 says nothing of a null sent for another field: refused as a value of the wrong type, taken to clear the field, or ignored (the field kept) are all conforming. Projects always clear (the reading this mock serves for removing a field); a field the record cannot lack (an assignment\'s employee_id) is refused.'),
   r('text-normal-form', ['as-sent', 'nfc'],
     '§2 types names and notes as strings and shows no Unicode normal form: a server may store text as sent, or composed (NFC: "e" and a combining acute become "é"), which is the same text.'),
   r('timestamp-format', ['rfc3339-z', 'offset', 'space'],

@@ -21,11 +21,15 @@ export interface Entry {
 import { type Collection as ResourceName, COLLECTIONS as RESOURCE_NAMES } from '../../specs/registry.js';
 export { RESOURCE_NAMES, type ResourceName };
 
-/** The list order of sort values: null and absent first, numbers by value, anything else as strings. */
+/**
+ * The list order of sort values: null and absent first (one value: a cursor carries an absent
+ * value as null, and must sort where the record it came from sorts), numbers by value, anything
+ * else as strings.
+ */
 export function compareValues(a: unknown, b: unknown): number {
   if (a === b) return 0;
-  if (a === null || a === undefined) return -1;
-  if (b === null || b === undefined) return 1;
+  const [noA, noB] = [a === null || a === undefined, b === null || b === undefined];
+  if (noA || noB) return noA && noB ? 0 : noA ? -1 : 1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   const sa = String(a), sb = String(b);
   return sa < sb ? -1 : sa > sb ? 1 : 0;

@@ -8,8 +8,9 @@
 //   const why = c.ledger.irreversible(project, ['closed_at', ...]); // a change these fields cannot be undone?
 //   if (why) c.skip(why);                                            // ... then not on a pre-existing record
 // At the end of the suite file every touched record is compared with its snapshot (GET) and every
-// differing field is written back, or removed (sent as null) when it was absent before; the
-// record is read again and reported back as it was, or not, with the fields that still differ.
+// differing field is written back (one absent before cannot be removed: null is refused where §2
+// does not type a field nullable, and no other way is shown); the record is read again and
+// reported back as it was, or not, with the fields that still differ.
 import type { Rec } from '../../contract/json.js';
 import type { KeyName } from '../../contract/settings.js';
 import { type Collection, collectionOf, type RecordKind, resource } from '../../specs/registry.js';
@@ -244,10 +245,13 @@ export class Ledger {
       : [...(t.fields ?? Object.keys(t.before))].filter((k) => !IGNORED.has(k) && !UNWRITABLE.has(k));
     if (differing.length === 0) return { ...head, back: true, differences: [] };
     const value = (k: string) => (k in t.before ? t.before[k] : null);
+    // A field absent before cannot be removed: null is refused where §2 does not type a field
+    // nullable, and the document shows no other way (a status written back may undo a state field).
+    const back = (k: string) => k in t.before;
     const body: Rec = {};
-    for (const k of differing) if (!UNWRITABLE.has(k)) body[k] = value(k);
+    for (const k of differing) if (!UNWRITABLE.has(k) && back(k)) body[k] = value(k);
     if (differing.some((k) => STATE_FIELDS.includes(k))) {
-      for (const k of STATE_FIELDS) if (k in t.before || k in now) body[k] = value(k);
+      for (const k of STATE_FIELDS) if (back(k)) body[k] = value(k);
     }
     let last: Rec | string = now;
     if (Object.keys(body).length > 0) {

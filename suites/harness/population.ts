@@ -60,7 +60,7 @@ const TIED = 3;
 /**
  * For each list sort field the run can give records equal values of (harness/plan/table.ts tieReason):
  * records made with one value of it — created, or scratch projects changed to it (and put back
- * by the ledger).
+ * by the ledger); null, for a field typed nullable.
  */
 async function tiedRecords(c: CheckContext): Promise<Record<string, Rec[]>> {
   const ops = servedOperations(c.settings);
@@ -71,8 +71,10 @@ async function tiedRecords(c: CheckContext): Promise<Record<string, Rec[]>> {
       if (tieReason(ops, c.settings, list.resource, sort) || !sort) continue;
       const create = ops.find((o) => o.resource === list.resource && o.kind === 'create');
       const patch = ops.find((o) => o.resource === list.resource && o.kind === 'patch');
-      // one value of the field's type for the whole group (a name, a date), unique to the run where it is text
-      const value = filledBody(c, (create ?? patch)!.op)[sort];
+      // one value of the field's type for the whole group (a name, a date), unique to the run where it is text;
+      // null where §2 types the field "or null": walks then meet nulls in the sort field, tied among themselves
+      const nullable = (create ?? patch)!.fields.some((f) => f.name === sort && f.nullable);
+      const value = nullable ? null : filledBody(c, (create ?? patch)!.op)[sort];
       const records: Rec[] = [];
       if (create) {
         // the same references too: a filter by them narrows the list to the group

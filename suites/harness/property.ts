@@ -12,10 +12,23 @@ import { target } from './run/target.js';
 import { SetupFailure } from './setup.js';
 import { hashOf, reseedValues } from './value-seeds.js';
 
-export interface PropertyOptions {
+export interface PropertyOptions<T = unknown> {
   numRuns?: number;
   /** Bound on the whole run including shrinking, so a failing live target is not hammered. */
   timeLimitMs?: number;
+  /**
+   * Inputs run first on every seed, before the random ones (fast-check's examples): the cases a
+   * rule needs examined whatever the seed (every list, every sort), their values drawn by `drawn`.
+   */
+  examples?: readonly T[];
+}
+
+/**
+ * `n` values of `arb` drawn from the run's seed: the values of fixed cases (examples), which vary
+ * with the seed while the cases do not.
+ */
+export function drawn<T>(arb: fc.Arbitrary<T>, n: number): T[] {
+  return n > 0 ? fc.sample(arb, { seed: target().seed, numRuns: n }) : [];
 }
 
 /** The input of the last failing run: fast-check's last failure is the shrunk one. */
@@ -88,13 +101,14 @@ async function runOnce<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise
   return { result, failed };
 }
 
-export async function property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options: PropertyOptions = {}): Promise<void> {
+export async function property<T>(arb: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options: PropertyOptions<T> = {}): Promise<void> {
   const { seed, settings } = target();
   const base: fc.Parameters<[T]> = {
     seed,
     numRuns: options.numRuns ?? settings.numRuns,
     interruptAfterTimeLimit: options.timeLimitMs ?? 20_000,
     markInterruptAsFailure: false,
+    ...(options.examples?.length ? { examples: options.examples.map((e): [T] => [e]) } : {}),
   };
   const path = replayPath();
   let run: Awaited<ReturnType<typeof runOnce<T>>>;

@@ -330,5 +330,13 @@ export function canonical(value: unknown): string {
  * (a view may show fewer fields — that is a shape question, not a disagreement), minus `ignore`.
  */
 export function disagreements(expected: Rec, seen: Rec, ignore: readonly string[] = []): string[] {
-  return Object.keys(expected).filter((k) => !ignore.includes(k) && k in seen && !sameValue(k, expected[k], seen[k]));
+  return Object.keys(expected).filter((k) => {
+    if (ignore.includes(k) || !(k in seen)) return false;
+    const [e, s] = [expected[k], seen[k]];
+    // an embedded record (an assignment's employee) is compared as a record: on the fields both show, `ignore` aside
+    if (isRecord(e) && isRecord(s) && 'id' in e && e.id === s.id) return disagreements(e, s, ignore).length > 0;
+    return !sameValue(k, e, s);
+  });
 }
+
+const isRecord = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -134,13 +134,16 @@ export async function walk(c: CheckContext, list: ListSpec, o: WalkOptions = {})
 export async function walkWithin(c: CheckContext, list: ListSpec, o: WalkOptions = {}): Promise<BoundedWalk> {
   const pages: Page[] = [];
   const items: Record<string, unknown>[] = [];
-  const seenCursors = new Set<string>();
+  // the page (its response) each cursor came from, and each record first came in: a repeat fails with both pages
+  const seenCursors = new Map<string, ApiResponse>();
+  const seenItems = new Map<string, { item: Record<string, unknown>; res: ApiResponse; }>();
   const budget = o.maxPages ?? c.settings.walkPages;
   let cursor: string | undefined;
   for (let n = 0;; n += 1) {
     const res = await sendList(c, list.path, { ...list.query, ...o.query, limit: o.limit, sort: o.sort, order: o.order, cursor }, o.auth);
     if (n === 0 && o.refusedIsEmpty && res.status >= 400 && res.status < 500) return { items, pages, last: res, complete: true };
     const page = checkPage(list, o, res, cursor !== undefined);
+    expectNoRepeat(c, page, res, seenItems);
     pages.push(page);
     items.push(...page.data);
     if (o.stopAt && page.data.some(o.stopAt)) return { items, pages, last: res, complete: !page.page.hasMore };
@@ -154,13 +157,42 @@ export async function walkWithin(c: CheckContext, list: ListSpec, o: WalkOptions
     const next = page.page.nextCursor;
     ensure(typeof next === 'string' && next !== '', 'hasMore is true but nextCursor is missing or empty', res);
     // a walk that makes no progress is caught here, whether its pages hold items or not
-    ensure(!seenCursors.has(next), `nextCursor repeats an earlier cursor: the walk would never end`, res);
+    const earlier = seenCursors.get(next);
+    if (earlier) {
+      fail(`nextCursor repeats the one ${requestOf(earlier)} gave: the walk would never end`, res, { requirement: WALK_ONCE });
+    }
     // Allowed (§4 rule 3 only says to follow hasMore: a server that filters a scanned window may
     // find nothing in it), but a client pays a request for nothing.
     if (page.data.length === 0) c.warn(`list.empty-page-has-more${list.path}`, 'a page with hasMore true holds no items: a client pays a request for nothing');
-    seenCursors.add(next);
+    seenCursors.set(next, res);
     cursor = next;
     if (n + 1 >= budget) return { items, pages, last: res, complete: false };
+  }
+}
+
+/** Every record once in a walk (§4 rule 3): what a walk that returns a record again fails. */
+const WALK_ONCE = 'LIST-WALK-EVERY-RECORD-ONCE';
+
+const requestOf = (res: ApiResponse) => `${res.exchange.request.method} ${res.exchange.request.url}`;
+
+/**
+ * A page that returns a record an earlier page of the walk returned fails at once, naming both
+ * pages. A record changed between the two pages (another value of the field the list is sorted by,
+ * a write stamp) may have moved in the order while the walk went on: that is recorded, not failed.
+ */
+function expectNoRepeat(c: CheckContext, page: Page, res: ApiResponse, seen: Map<string, { item: Record<string, unknown>; res: ApiResponse; }>): void {
+  for (const item of page.data) {
+    const id = String(item.id);
+    const before = seen.get(id);
+    if (!before) {
+      seen.set(id, { item, res });
+      continue;
+    }
+    if (JSON.stringify(before.item) !== JSON.stringify(item)) {
+      c.reading('list.record-moved-during-walk', `${id} changed between two pages of a walk and showed on both`);
+      continue;
+    }
+    fail(`the walk returns record ${id} again: ${requestOf(before.res)} returned it already, unchanged`, res, { requirement: WALK_ONCE });
   }
 }
 

@@ -50,6 +50,10 @@ export const paginationFaults = [
   fault('page-boundary-repeats', ['LIST-WALK-EVERY-RECORD-ONCE'], 'each next page starts with the last item of the previous page', (ctx) => ({
     page: repeatBoundary(ctx, always),
   })),
+  fault('cursor-loop', ['LIST-WALK-EVERY-RECORD-ONCE', 'LIST-PAGE-WALK'],
+    'a page after the first gives as its nextCursor the cursor it was asked with: a walk that follows it never ends', () => ({
+      page: (ex, page, plan) => (plan.query.after && page.hasMore && typeof ex.query.cursor === 'string' ? { ...page, nextCursor: ex.query.cursor } : page),
+    })),
   fault('page-boundary-skips', ['LIST-WALK-EVERY-RECORD-ONCE'], 'each next page skips the first item after the cursor', () => ({
     page: (_ex, page, plan) => (plan.query.after && page.items.length > 0 ? { ...page, items: page.items.slice(1) } : page),
   })),

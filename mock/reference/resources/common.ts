@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { schema, type SchemaName } from '../../../specs/index.js';
 import type { AppContext } from '../context.js';
 import type { Result } from '../exchange.js';
-import { nullableFields } from '../nulls.js';
 import { nowIso, type Row } from '../store.js';
 
 /** A fresh id for a record created through the API (§2: a string in UUID format; here a canonical UUID v4). */
@@ -31,14 +30,10 @@ export function pick(body: Record<string, unknown>, fields: readonly string[]): 
 
 /**
  * A PATCH changes the fields it names (§4 "JSON subset of ... fields") and stamps updated_at; id
- * and created_at stay. A null left in the body for a field typed non-null clears it (reading
- * null-on-typed-field=clear; otherwise the body holds none).
+ * and created_at stay. A null reaches here only for a field typed nullable, and is kept as null.
  */
 export function patchedRow(cur: Row, body: Record<string, unknown>, name: SchemaName): Row {
-  const next: Row = { ...cur, ...pick(body, writableFields(name)), id: cur.id, created_at: cur.created_at, updated_at: nowIso() };
-  const keepNull = nullableFields(name);
-  for (const k of writableFields(name)) if (body[k] === null && !keepNull.has(k)) delete next[k];
-  return next;
+  return { ...cur, ...pick(body, writableFields(name)), id: cur.id, created_at: cur.created_at, updated_at: nowIso() };
 }
 
 export const json = (status: number, value: unknown): Result => ({ status, json: JSON.stringify(value) });

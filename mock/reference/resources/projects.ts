@@ -2,13 +2,11 @@
 // Readings: a stage change is written as `stage` ({ id } or { key }, or a key string),
 // or `stage_id` / `stage_key`; archiving is PATCH `archived_at` (a timestamp) or
 // `status: "archived"`; closing is PATCH with `close_reason`, `close_reason_category`,
-// `closed_at` or `status: "closed"` (a string value; null does not close). Clearing: a
-// writable field sent as null is removed from the record (absent, as before it was first set),
-// but for `stage` and `status`, which a project cannot lack: their null is refused;
-// `archived_at: null` unarchives, and the close fields sent as null reopen nothing by themselves
-// (send `status` too). Server-managed fields (id, created_at, updated_at, stage_changed_at,
-// archived_from_*) are ignored in bodies, null or not; updated_at is bumped.
-import { schema, validate } from '../../../specs/index.js';
+// `closed_at` or `status: "closed"`; unarchiving is a `status` other than archived. A null is
+// refused on every field §2 does not type as nullable (all of a project's writable fields), as
+// on every other write. Server-managed fields (id, created_at, updated_at, stage_changed_at,
+// archived_from_*) are ignored in bodies; updated_at is bumped.
+import { validate } from '../../../specs/index.js';
 import type { AppContext } from '../context.js';
 import { badRequest } from '../errors.js';
 import { findOwn } from '../lookup.js';
@@ -25,25 +23,9 @@ function stageRef(body: Record<string, unknown>): { id?: unknown; key?: unknown;
   return undefined;
 }
 
-/**
- * The fields a project cannot lack (§1: "engagements with a pipeline stage and a status"; §3: a
- * project carries a status): null for one of them is refused as a value of the wrong type.
- */
-const INHERENT = new Set((schema('project') as { required?: string[]; }).required ?? []);
-
-/** The writable fields the body sets to null: cleared to absent (those a project cannot lack aside). */
-function clearedFields(body: Record<string, unknown>): string[] {
-  return writableFields('project-patch').filter((k) => body[k] === null && !INHERENT.has(k));
-}
-
-/**
- * The body validated against specs/schemas/project-patch.json, except the writable fields sent as
- * null (the schema types them as non-null values; null is this mock's way to clear one).
- */
+/** The body validated against specs/schemas/project-patch.json: a null is refused where the field is not typed nullable. */
 function checkPatchBody(body: Record<string, unknown>): void {
-  const cleared = new Set(clearedFields(body));
-  const rest = Object.fromEntries(Object.entries(body).filter(([k]) => !cleared.has(k)));
-  const res = validate('project-patch', rest);
+  const res = validate('project-patch', body);
   if (res.valid) return;
   const detail: Record<string, string> = {};
   for (const e of res.errors) detail[e.path.replace(/^\//, '').replace(/\//g, '.') || 'body'] ??= e.message;
@@ -53,7 +35,6 @@ function checkPatchBody(body: Record<string, unknown>): void {
 export function applyProjectPatch(ctx: AppContext, team: TeamId, cur: Row, body: Record<string, unknown>): Row {
   const now = nowIso();
   const next: Row = { ...cur, ...pick(body, writableFields('project-patch')) };
-  for (const k of clearedFields(body)) delete next[k];
   const ref = stageRef(body);
   if (ref) {
     const stage = findStage(ctx.store, team, ref);
@@ -72,9 +53,9 @@ export function applyProjectPatch(ctx: AppContext, team: TeamId, cur: Row, body:
   } else if (cur.archived_at && typeof body.status === 'string' && body.status !== 'archived') {
     delete next.archived_at; // unarchived by a status change; the archived_from_* record stays
   }
-  const closing = ['close_reason', 'close_reason_category', 'closed_at'].some((k) => body[k] !== undefined && body[k] !== null) || body.status === 'closed';
+  const closing = ['close_reason', 'close_reason_category', 'closed_at'].some((k) => body[k] !== undefined) || body.status === 'closed';
   if (closing) {
-    const kept = (k: string, fallback: unknown) => (body[k] === null ? undefined : body[k] ?? cur[k] ?? fallback);
+    const kept = (k: string, fallback: unknown) => body[k] ?? cur[k] ?? fallback;
     next.closed_at = typeof body.closed_at === 'string' ? body.closed_at : now;
     next.close_reason = kept('close_reason', '');
     next.close_reason_category = kept('close_reason_category', 'other');
@@ -87,10 +68,10 @@ export function applyProjectPatch(ctx: AppContext, team: TeamId, cur: Row, body:
   return next;
 }
 
-/** The project's own rules: the PATCH of §3 (stage and state transitions, and null clearing a field). List and get are generic. */
+/** The project's own rules: the PATCH of §3 (stage and state transitions). List and get are generic. */
 export const projectRoutes: RouteHandler[] = [
   {
-    // The body is checked here rather than by the route (body: 'project-patch'): null clears a field.
+    // The body is checked here rather than by the route (body: 'project-patch'), before the §3 rules read it.
     operationId: 'updateProject',
     scope: 'projects:write',
     legacyErrors: true,
