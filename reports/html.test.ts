@@ -160,7 +160,7 @@ describe('index.html in headless Chromium', () => {
     expect(await page.textContent(`${row} .seed pre`)).toBe('seed: 42\npath: 3:1:0');
     expect(await page.textContent(`${row} .counterexample pre`)).toContain('<!-- not a comment -->');
     expect(await page.textContent(`${row} .replay pre`)).toBe(
-      'npm start -- --only LIST-CURSOR-UNDECODABLE,VER-CURSOR-400 --seed 7 --path 3:1:0 --fault field-mistyped --deprecate listCvs',
+      "npm start -- --only LIST-CURSOR-UNDECODABLE,VER-CURSOR-400 --check 'undecodable cursor answers 400 [LIST-CURSOR-UNDECODABLE, VER-CURSOR-400]' --seed 7 --path 3:1:0 --fault field-mistyped --deprecate listCvs",
     );
     expect(await page.$eval(`${row} details.failure`, (d) => (d as El).hasAttribute('open'))).toBe(true);
   });

@@ -9,6 +9,7 @@
 // rewrites the list and its figures from a report: by default the checked-in incremental file, which
 // holds every mutant's result as well (after a change of verdicts, it brings the figures up to date).
 import type { schema } from '@stryker-mutator/api/core';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
@@ -96,6 +97,15 @@ export function wilson95(k: number, n: number): [number, number] {
   return [pct(centre - half), pct(centre + half)];
 }
 
+/** The commit checked out, whose mock the run mutated; undefined outside a git checkout. */
+function headCommit(): string | undefined {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
 /** The figures of a run, with its survivors as classified. */
 export function figuresOf(report: Report, survivors: readonly Survivor[], seed: string, sample: SurvivorFigures['sample'] = SAMPLE): SurvivorFigures {
   const all = Object.values(report.files).flatMap((f) => f.mutants);
@@ -107,6 +117,7 @@ export function figuresOf(report: Report, survivors: readonly Survivor[], seed: 
   const unobservable = survivors.filter((s) => s.verdict === 'unobservable').length;
   const counted = mutants.length - unobservable;
   return {
+    ...(headCommit() ? { commit: headCommit() } : {}),
     seed,
     sample: { fraction: sample.fraction, seed: sample.seed },
     mutants: all.length,

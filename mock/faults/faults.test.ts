@@ -202,6 +202,9 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   await c('PATCH', `/projects/${pid}`, { body: { title: '['.repeat(70) } });
   const empty = await c('POST', '/attachments', { raw: uploadForm('', fields) });
   if (typeof empty.json?.id === 'string') await c('GET', `/attachments/${empty.json.id}/download`);
+  // a filename outside Latin-1, downloaded
+  const named = await c('POST', '/attachments', { raw: uploadForm('bytes', fields, 'Łódź 渡辺 😀.bin') });
+  if (typeof named.json?.id === 'string') await c('GET', `/attachments/${named.json.id}/download`);
   const unnamed = '--b\r\nContent-Disposition: form-data; name="file"\r\nContent-Type: application/octet-stream\r\n\r\nbytes\r\n--b--\r\n';
   await c('POST', '/files', { raw: unnamed, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
   await c('GET', `/attachments?entity_type=invoice&entity_id=${pid}`);

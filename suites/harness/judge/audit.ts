@@ -13,7 +13,7 @@
 import { isRecord, type Rec } from '../../../contract/json.js';
 import { API_PREFIX, type Settings } from '../../../contract/settings.js';
 import { join as joinPointer, lookup as valueAt, unescapeToken } from '../../../specs/diff/pointer.js';
-import { type SchemaError, type SchemaName, validate } from '../../../specs/index.js';
+import { schema, type SchemaError, type SchemaName, schemaNames, validate } from '../../../specs/index.js';
 import { endpoints } from '../../../specs/openapi/operations.js';
 import { escapeRegExp } from '../../../specs/patterns.js';
 import { collectionOf, type RecordKind, resource, resources } from '../../../specs/registry.js';
@@ -288,6 +288,32 @@ function schemaOf(kind: RecordKind, value: unknown): SchemaName {
 }
 
 /** A record's violations: its schema in the served shape, the shape it shows, its timestamps and dates. */
+/** Every property name the schemas of §2 give, at any depth: the names a client of the document reads. */
+const DOCUMENTED: ReadonlySet<string> = (() => {
+  const names = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!isRecord(node)) return;
+    if (isRecord(node.properties)) { for (const k of Object.keys(node.properties)) names.add(k); }
+    for (const v of Object.values(node)) visit(v);
+  };
+  for (const name of schemaNames) visit(schema(name));
+  return names;
+})();
+const spelling = (key: string) => key.replace(/[_\-\s]/g, '').toLowerCase();
+const BY_SPELLING = new Map([...DOCUMENTED].map((k) => [spelling(k), k]));
+
+/**
+ * The field §2 names that `key` spells another way (`firstName`, `FIRST_NAME` for `first_name`), when
+ * the record shows the key but not the documented name: a serializer that rewrote the name. An extra
+ * key beside the documented one is an addition (§9), never this.
+ */
+function respelled(key: string, node: Rec): string | undefined {
+  if (DOCUMENTED.has(key)) return undefined;
+  const named = BY_SPELLING.get(spelling(key));
+  return named !== undefined && !(named in node) ? named : undefined;
+}
+
 function judgeRecord(kind: RecordKind, value: unknown, at: string, out: Violation[]): void {
   const legacy = isShaped(kind) && servedShape(kind, value) === 'legacy';
   if (isRecord(value) && isShaped(kind)) {
@@ -324,6 +350,16 @@ function judgeRecord(kind: RecordKind, value: unknown, at: string, out: Violatio
     if (!isRecord(node)) return;
     for (const [field, v] of Object.entries(node)) {
       const here = joinPointer(pointer, field);
+      const named = respelled(field, node);
+      if (named !== undefined) {
+        const inner = innermost(kind, here);
+        out.push({
+          key: `record ${folded(inner.rel)} | respelled`,
+          requirements: [shapeRequirement(inner.kind)],
+          message: `${inner.kind} shows \`${field}\` where §2 names \`${named}\`, which it leaves out: a client reading \`${named}\` finds nothing`,
+          pointer: `${at}${here}`,
+        });
+      }
       if (/_(at|date)$/.test(field) && typeof v === 'string' && instantOf(v) === undefined) {
         const inner = innermost(kind, here);
         const what = field.endsWith('_at') ? 'timestamp' : 'date';
