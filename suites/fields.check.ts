@@ -243,8 +243,18 @@ for (const op of ops().filter((o) => o.kind === 'patch')) {
         continue;
       }
       // the listed examples of an open set (`value X`) are sent as themselves, where the record does not already hold them
-      const examples = (f.examples ?? []).filter((v) => run.has(`${f.path} value ${v}`)).map((v) => ({ v, sent: listedAs(f, v) }));
-      for (const { v, sent } of [{ v: value, sent: value }, ...examples]) {
+      const examples: { v: unknown; sent: unknown; aspect?: string; }[] = (f.examples ?? []).filter((v) => run.has(`${f.path} value ${v}`)).map((
+        v,
+      ) => ({ v, sent: listedAs(f, v) }));
+      // and those of a field of its items (`addresses[].type value billing`), in the first item of the value
+      for (const a of aspects) {
+        const m = /^[^ ]+\[\]\.([^ .[]+) value (.+)$/.exec(a);
+        const first: unknown = Array.isArray(value) ? value[0] : undefined;
+        if (m && a.startsWith(`${f.path}[].`) && first && typeof first === 'object') {
+          examples.push({ v: a, sent: [{ ...(first as Rec), [m[1]!]: m[2] }, ...(value as unknown[]).slice(1)], aspect: a });
+        }
+      }
+      for (const { v, sent, aspect } of [{ v: value, sent: value } as { v: unknown; sent: unknown; aspect?: string; }, ...examples]) {
         if (v !== value && canonical(sent) === canonical(expected[f.name])) continue;
         const body = { [f.name]: sent };
         const res = await send(c, op, { id: String(expected.id), sent: { body } });
@@ -255,7 +265,11 @@ for (const op of ops().filter((o) => o.kind === 'patch')) {
         for (const k of Object.keys(expected)) if (k !== f.name && k in after) keptUnnamed.add(k);
         // a cell is checked once its PATCH sent a value the record did not hold and the answer was compared
         const listedSent = (a: string) => a.startsWith(`${f.path} value `) && canonical(listedAs(f, a.slice(`${f.path} value `.length))) === canonical(sent);
-        for (const a of aspects) if ((v === value && !/ value /.test(a)) || listedSent(a)) exercised({ dimension: 'fields', subject: op.op, aspect: a });
+        for (const a of aspects) {
+          if ((v === value && !/ value /.test(a)) || (aspect === undefined && listedSent(a)) || a === aspect) {
+            exercised({ dimension: 'fields', subject: op.op, aspect: a });
+          }
+        }
         expected = after;
       }
     }
