@@ -58,7 +58,11 @@ export const BOUNDARIES = {
     { name: 'planes', value: 'Ω 𝄞 𠀀 \u{F0000} ẞ', reveals: 'characters outside the Basic Multilingual Plane lost or replaced (a 3-byte utf8 column)' },
     { name: 'decomposed', value: 'Cafe\u0301 n\u0303o Zu\u0308rich', reveals: 'combining marks dropped or text re-encoded' },
     { name: 'scripts', value: 'Müller Łódź Привет مرحبا 日本語 עברית', reveals: 'text decoded in another charset (latin1 mojibake)' },
-    { name: 'reserved', value: `<b>&amp;</b> "quoted" 'single' \\back/slash %_wild* ; -- \${x} {{y}}`, reveals: 'markup escaped, quotes or backslashes doubled, wildcards or templates interpreted' },
+    {
+      name: 'reserved',
+      value: `<b>&amp;</b> "quoted" 'single' \\back/slash %_wild* ; -- \${x} {{y}}`,
+      reveals: 'markup escaped, quotes or backslashes doubled, wildcards or templates interpreted',
+    },
     { name: 'nul', value: 'before\u0000after', reveals: 'a NUL character that the store rejects with a server error' },
   ],
   // strings whose name says what they hold (an email, a URL, a currency or country code): the legal spellings

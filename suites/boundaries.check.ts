@@ -38,8 +38,13 @@ interface Probe {
 function probesOf(f: Field): Probe[] {
   const out: Probe[] = [];
   for (const v of f.examples ?? []) {
-    if (f.items !== 'string') out.push({ field: f, entry: { name: `listed ${v}`, value: v, reveals: 'a value the document lists refused or changed', must: true }, value: v });
-    else out.push({ field: f, entry: { name: `listed [${v}]`, value: [v], reveals: 'a value the document lists refused or changed', must: true }, value: [v] });
+    if (f.items !== 'string') {
+      out.push({ field: f, entry: { name: `listed ${v}`, value: v, reveals: 'a value the document lists refused or changed', must: true }, value: v });
+    } else {out.push({
+        field: f,
+        entry: { name: `listed [${v}]`, value: [v], reveals: 'a value the document lists refused or changed', must: true },
+        value: [v],
+      });}
   }
   for (const type of boundaryTypesOf(f)) {
     for (const entry of BOUNDARIES[type] as readonly Boundary[]) {
@@ -145,49 +150,50 @@ for (const op of operations().filter((o) => o.kind === 'patch' && o.body)) {
   check([
     'EP-PATCH-PERSISTS',
     'EP-PATCH-PARTIAL',
-  ], `boundaries: ${op.op} takes every boundary value of each field's type, kept as sent in the answer and every view, or refused leaving no trace`, async (c) => {
-    const live = servedOperations(c.settings).find((o) => o.op === op.op)!;
-    const create = createOf(c, live.resource);
-    const marked = create ? textFieldOf(create)?.name : undefined;
-    let current = await patchTarget(c, live);
-    const id = String(current.id);
-    const markedValue = marked ? current[marked] : undefined;
-    const patch = async (probes: readonly Probe[]) => {
-      const body = Object.fromEntries(probes.map((p) => [p.field.name, p.value]));
-      return { body, res: await send(c, live, { id, sent: { body } }) };
-    };
-    for (const round of roundsOf(boundedFields(live, marked))) {
-      // a value the record already holds proves nothing: those go in a later round
-      const probes = round.filter((p) => canonical(current[p.field.name]) !== canonical(p.value));
-      if (!probes.length) continue;
-      const { res } = await patch(probes);
-      if (is2xx(res)) {
-        const after = expectResource(res, recordKind(live)!, `${live.op} answer`);
-        expectShown(c, live, probes, after, res, `${live.op} with boundary values`);
-        await expectGetShows(c, live, id, probes, `${live.op} with boundary values`);
-        current = after;
-        continue;
-      }
-      // one of them was refused: each alone, so that each value gets its own answer
-      for (const p of probes) {
-        const one = await patch([p]);
-        if (!is2xx(one.res)) {
-          refused(c, live, p, one.res);
-          // a refusal leaves no trace: the record still shows what it held
-          await expectGetShows(c, live, id, [{ ...p, value: current[p.field.name] }], `${live.op} with ${p.field.name} ${p.entry.name} refused`);
+  ], `boundaries: ${op.op} takes every boundary value of each field's type, kept as sent in the answer and every view, or refused leaving no trace`,
+    async (c) => {
+      const live = servedOperations(c.settings).find((o) => o.op === op.op)!;
+      const create = createOf(c, live.resource);
+      const marked = create ? textFieldOf(create)?.name : undefined;
+      let current = await patchTarget(c, live);
+      const id = String(current.id);
+      const markedValue = marked ? current[marked] : undefined;
+      const patch = async (probes: readonly Probe[]) => {
+        const body = Object.fromEntries(probes.map((p) => [p.field.name, p.value]));
+        return { body, res: await send(c, live, { id, sent: { body } }) };
+      };
+      for (const round of roundsOf(boundedFields(live, marked))) {
+        // a value the record already holds proves nothing: those go in a later round
+        const probes = round.filter((p) => canonical(current[p.field.name]) !== canonical(p.value));
+        if (!probes.length) continue;
+        const { res } = await patch(probes);
+        if (is2xx(res)) {
+          const after = expectResource(res, recordKind(live)!, `${live.op} answer`);
+          expectShown(c, live, probes, after, res, `${live.op} with boundary values`);
+          await expectGetShows(c, live, id, probes, `${live.op} with boundary values`);
+          current = after;
           continue;
         }
-        const after = expectResource(one.res, recordKind(live)!, `${live.op} answer`);
-        expectShown(c, live, [p], after, one.res, `${live.op} with ${p.field.name} ${p.entry.name}`);
-        await expectGetShows(c, live, id, [p], `${live.op} with ${p.field.name} ${p.entry.name}`);
-        current = after;
+        // one of them was refused: each alone, so that each value gets its own answer
+        for (const p of probes) {
+          const one = await patch([p]);
+          if (!is2xx(one.res)) {
+            refused(c, live, p, one.res);
+            // a refusal leaves no trace: the record still shows what it held
+            await expectGetShows(c, live, id, [{ ...p, value: current[p.field.name] }], `${live.op} with ${p.field.name} ${p.entry.name} refused`);
+            continue;
+          }
+          const after = expectResource(one.res, recordKind(live)!, `${live.op} answer`);
+          expectShown(c, live, [p], after, one.res, `${live.op} with ${p.field.name} ${p.entry.name}`);
+          await expectGetShows(c, live, id, [p], `${live.op} with ${p.field.name} ${p.entry.name}`);
+          current = after;
+        }
       }
-    }
-    // the last values, in every view of the record (the lists, the filters, the copies embedded elsewhere)
-    await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, current)), current, `after ${live.op} with boundary values`, WRITE_STAMPS);
-    // the record is named with the run id again (a record the API cannot delete is found by it)
-    if (marked && typeof markedValue === 'string') await send(c, live, { id, sent: { body: { [marked]: markedValue } } });
-  }, { mutates: true, timeout: 120_000 });
+      // the last values, in every view of the record (the lists, the filters, the copies embedded elsewhere)
+      await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, current)), current, `after ${live.op} with boundary values`, WRITE_STAMPS);
+      // the record is named with the run id again (a record the API cannot delete is found by it)
+      if (marked && typeof markedValue === 'string') await send(c, live, { id, sent: { body: { [marked]: markedValue } } });
+    }, { mutates: true, timeout: 120_000 });
 }
 
 // --- creates -----------------------------------------------------------------------------------
@@ -264,4 +270,3 @@ for (const op of operations().filter((o) => o.kind === 'create' && o.multipart))
     }
   }, { mutates: true, timeout: 120_000 });
 }
-

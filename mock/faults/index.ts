@@ -7,6 +7,7 @@ import type { Fault } from './fault.js';
 import { authFaults } from './written/auth.js';
 import { errorFaults } from './written/errors.js';
 import { idempotencyFaults } from './written/idempotency.js';
+import { inputFaults } from './written/inputs.js';
 import { intakeFaults } from './written/intake.js';
 import { isolationFaults } from './written/isolation.js';
 import { paginationFaults } from './written/pagination.js';
@@ -30,6 +31,7 @@ const written = [
   ...intakeFaults,
   ...versioningFaults,
   ...responseFaults,
+  ...inputFaults,
 ] as const;
 
 /** The hand-written faults, then the families generated over the endpoint table. */
