@@ -3,9 +3,10 @@
 // implementation makes with a truthiness test, a header decoded in another charset, a validator
 // that knows no null, a timestamp column its UPDATE forgets or rewrites.
 import { operations } from '../../../specs/surface.js';
-import { badRequest } from '../../reference/errors.js';
+import { ApiError, badRequest } from '../../reference/errors.js';
 import { nowIso, type Row } from '../../reference/store.js';
 import { fault, only } from '../fault.js';
+import { refuseList } from '../lists.js';
 import { operationsOf } from '../records.js';
 import { afterWrite, restored } from '../writes.js';
 
@@ -58,5 +59,12 @@ export const inputFaults = [
       handle: afterWrite(ctx, (ex) => ex.operationId === 'updateProject' && Object.keys(ex.body).length > 0, ({ entry }) => ({
         row: { ...entry.row, stage_changed_at: nowIso() },
       })),
+    })),
+  fault('search-walk-stops-early', ['LIST-Q'], 'with q, a page reached through a cursor says hasMore false: the rest of the results is unreachable', () => ({
+    page: (_ex, page, plan) => (plan.query.q && plan.query.after && page.hasMore ? { ...page, hasMore: false, nextCursor: '' } : page),
+  })),
+  fault('q-reserved-5xx', ['LIST-Q'],
+    'search text holding a quote, a backslash or a LIKE wildcard crashes the list with a 500 (the text spliced into the query)', () => ({
+      handle: refuseList((ex) => typeof ex.query.q === 'string' && /[%_'"\\]/.test(ex.query.q), () => new ApiError(500, 'internal_error', 'Internal error')),
     })),
 ] as const;
