@@ -67,4 +67,24 @@ export const inputFaults = [
     'search text holding a quote, a backslash or a LIKE wildcard crashes the list with a 500 (the text spliced into the query)', () => ({
       handle: refuseList((ex) => typeof ex.query.q === 'string' && /[%_'"\\]/.test(ex.query.q), () => new ApiError(500, 'internal_error', 'Internal error')),
     })),
+  fault('idem-key-ignores-endpoint', ['IDEM-REPLAY'],
+    'the idempotency store is keyed on the team and the body alone: DELETE /assignments/{y} with the key of DELETE /assignments/{x} replays its success, y not deleted',
+    () => ({
+      idempotency: { scope: (_ex, scope) => scope.slice(0, 1), fingerprint: (_ex, parts) => parts.slice(1) },
+    })),
+  fault('attachments-list-rejects-contact', ['EP-ATTACHMENTS-LIST'],
+    'GET /attachments?entity_type=contact answers 400: the list checks the type against the tables it can read', () => ({
+      validate: (ex, next) => {
+        if (ex.operationId === 'listAttachments' && ex.query.entity_type === 'contact') {
+          throw badRequest('Validation failed', { entity_type: 'is not supported' });
+        }
+        return next();
+      },
+    })),
+  fault('default-end-date-timestamp', ['RES-TIMESTAMPS-DATES-STRINGS'],
+    'an assignment created without end_date gets a default end date spelled as a full timestamp', (ctx) => ({
+      handle: afterWrite(ctx, (ex) => ex.operationId === 'createAssignment' && ex.body.end_date === undefined, ({ entry }) => ({
+        row: { ...entry.row, end_date: '2031-12-31T00:00:00.000Z' },
+      })),
+    })),
 ] as const;
