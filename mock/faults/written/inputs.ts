@@ -3,19 +3,44 @@
 // implementation makes with a truthiness test, a header decoded in another charset, a validator
 // that knows no null, a timestamp column its UPDATE forgets or rewrites.
 import { operations } from '../../../specs/surface.js';
-import { ApiError, badRequest } from '../../reference/errors.js';
+import { ApiError, badRequest, errorJson } from '../../reference/errors.js';
+import type { Answer } from '../../reference/hooks.js';
+import { JSON_TYPE } from '../../reference/pipeline.js';
+import { json } from '../../reference/resources/common.js';
 import { nowIso, type Row } from '../../reference/store.js';
 import { fault, only } from '../fault.js';
-import { refuseList } from '../lists.js';
-import { operationsOf } from '../records.js';
+import { isList, refuseList } from '../lists.js';
+import { collectionOf, operationsOf } from '../records.js';
 import { afterWrite, restored } from '../writes.js';
 
 const JSON_CREATES = only(operations().filter((o) => o.kind === 'create' && o.body).map((o) => o.op));
 const PATCHES = only(operationsOf('patch'));
+const DELETES = only(operationsOf('delete'));
 const UPLOADS = only(['uploadAttachment', 'uploadFile']);
 const falsy = (v: unknown) => v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
 /** The nullable request fields of each operation (favicon_url, the address identifiers…). */
 const nullable = new Map(operations().map((o) => [o.op, new Set(o.fields.filter((f) => f.nullable).map((f) => f.name))]));
+/** An error answered in the full envelope in place of `answer`. */
+const answered = (answer: Answer, api: ApiError): Answer => ({
+  status: api.status,
+  contentType: JSON_TYPE,
+  headers: answer.headers,
+  body: errorJson(api),
+  error: { api, envelope: 'full' },
+});
+const hasUpper = (id: string | undefined) => id !== undefined && /[A-F]/.test(id);
+/** A percent-decoder that knows only upper-case hex digits: `%c3%bc` is left as it is. */
+function decodeUpperHexOnly(raw: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i += 1) {
+    const m = /^%([0-9A-F]{2})/.exec(raw.slice(i, i + 3));
+    if (m) {
+      bytes.push(parseInt(m[1]!, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(raw[i]!, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
 
 export const inputFaults = [
   fault('falsy-values-dropped', ['EP-PATCH-PERSISTS', 'EP-CREATE-PERSISTS'],
@@ -86,5 +111,70 @@ export const inputFaults = [
       handle: afterWrite(ctx, (ex) => ex.operationId === 'createAssignment' && ex.body.end_date === undefined, ({ entry }) => ({
         row: { ...entry.row, end_date: '2031-12-31T00:00:00.000Z' },
       })),
+    })),
+  fault('json-media-type-exact', ['GEN-JSON-BODIES'],
+    'a JSON write whose Content-Type is not exactly "application/json" (a charset parameter, another case) answers 415', () => ({
+      validate: (ex, next) => {
+        const type = ex.headers['content-type'];
+        if ((PATCHES(ex.operationId) || JSON_CREATES(ex.operationId)) && type !== undefined && type !== 'application/json') {
+          throw new ApiError(415, 'unsupported_media_type', 'Unsupported Content-Type', { 'content-type': 'expected application/json' });
+        }
+        return next();
+      },
+    })),
+  fault('accept-exact-json', ['GEN-JSON-BODIES'], 'an Accept that does not name application/json (*/*, application/*) answers 406', () => ({
+    respond: (ex, answer) => {
+      const accept = ex?.headers.accept;
+      return accept !== undefined && !/application\/json/i.test(accept) ? answered(answer, new ApiError(406, 'not_acceptable', 'Not acceptable')) : answer;
+    },
+  })),
+  fault('upper-id-other-team', ['ISO-OTHER-TEAM-AS-MISSING', 'ISO-GET-OTHER-TEAM-404'],
+    'a path id in upper case is looked up case-insensitively in every team (the fallback query lower(id) = lower($1) has no team condition)', () => ({
+      lookup: (_ex, find, next) => (hasUpper(find.id) && find.access !== 'reference' ? find.collection.find(find.id) ?? next() : next()),
+    })),
+  fault('upper-id-write-lost', ['EP-PATCH-PERSISTS', 'EP-DELETE-GONE'],
+    'a PATCH or DELETE by an upper-case path id answers as done, but its UPDATE or DELETE ... WHERE id = $1 matches no row', (ctx) => ({
+      handle: async (ex, next) => {
+        if (!hasUpper(ex.params.id) || !(PATCHES(ex.operationId) || DELETES(ex.operationId))) return next();
+        const col = collectionOf(ctx, ex.operationId);
+        const was = col?.get(ex.principal.team, ex.params.id!);
+        if (!col || !was) return next();
+        if (DELETES(ex.operationId)) return json(200, { success: true });
+        const row = { ...was.row };
+        const result = await next();
+        const now = col.get(ex.principal.team, ex.params.id!);
+        if (now) col.replace(now, row);
+        return result;
+      },
+    })),
+  fault('q-lower-hex-undecoded', ['LIST-Q'], 'search text is percent-decoded by hand, upper-case hex digits only: q=%c3%bc is searched as "%c3%bc"', () => ({
+    validate: (ex, next) => {
+      const raw = /[?&]q=([^&]*)/.exec(ex.url)?.[1];
+      if (isList(ex.operationId) && raw !== undefined) ex.query.q = decodeUpperHexOnly(raw);
+      return next();
+    },
+  })),
+  fault('repeated-param-ignored', ['LIST-PARAMS-ALL-LISTS', 'LIST-FILTER-EMPLOYEE-ID'],
+    'a list parameter given twice is read as an array, fails a typeof check and is dropped: employee_id=x&employee_id=y lists every assignment', () => ({
+      validate: (ex, next) => {
+        if (isList(ex.operationId)) { for (const [k, v] of Object.entries(ex.query)) if (Array.isArray(v)) delete ex.query[k]; }
+        return next();
+      },
+    })),
+  fault('empty-param-5xx', ['LIST-PARAMS-ALL-LISTS'], 'a list parameter given empty (limit=, q=, employee_id=) reaches the query unchecked and answers 500',
+    () => ({
+      validate: (ex, next) => {
+        if (isList(ex.operationId) && Object.entries(ex.query).some(([k, v]) => v === '' && k !== 'cursor')) {
+          throw new ApiError(500, 'internal_error', 'Internal error');
+        }
+        return next();
+      },
+    })),
+  fault('malformed-json-5xx-on-patch', ['EP-INVALID-BODY-NO-EFFECT', 'ERR-ENVELOPES'],
+    'a PATCH whose body is not valid JSON answers 500: the parse error of the update routes is not mapped to a client error', () => ({
+      respond: (ex, answer) =>
+        ex?.method === 'PATCH' && answer.error?.api.code === 'bad_request' && answer.error.api.detail?.body === 'is not valid JSON'
+          ? answered(answer, new ApiError(500, 'internal_error', 'Internal error'))
+          : answer,
     })),
 ] as const;
