@@ -5,6 +5,7 @@
 import { type FamilyFaultName, familyFaults } from './families.js';
 import type { Fault } from './fault.js';
 import { authFaults } from './written/auth.js';
+import { concurrencyFaults } from './written/concurrency.js';
 import { errorFaults } from './written/errors.js';
 import { idempotencyFaults } from './written/idempotency.js';
 import { inputFaults } from './written/inputs.js';
@@ -32,6 +33,7 @@ const written = [
   ...versioningFaults,
   ...responseFaults,
   ...inputFaults,
+  ...concurrencyFaults,
 ] as const;
 
 /** The hand-written faults, then the families generated over the endpoint table. */
