@@ -61,30 +61,41 @@ function requiredQuery(op: Operation): Record<string, string> {
 
 const rawQuery = (pairs: readonly (readonly [string, string])[]) => pairs.map(([k, v]) => `${k}=${v}`).join('&');
 
+/** A JSON write sent once under each spelling of the media type: each answers what it sent, the last shows in every view. */
+const mediaTypes = (op: Operation) => async (c: CheckContext): Promise<void> => {
+  const w = live(c, op);
+  const field = textOf(w);
+  if (!field) return c.skip(`${w.op} names no free-text field to write`);
+  const target = w.kind === 'patch' ? await recordFor(c, w) : undefined;
+  let last: Rec | undefined;
+  for (const type of MEDIA_TYPES) {
+    const value = `${markedText(c)} ${type}`;
+    const sent = w.kind === 'patch' ? { body: { [field]: value } } : await bodyOf(c, w);
+    sent.body[field] = value;
+    const res = await send(c, w, { id: target ? String(target.id) : undefined, sent, contentType: type });
+    expectStatus(res, '2xx', `${w.op} with Content-Type: ${type}`);
+    const record = expectResource(res, recordKind(w)!, `${w.op} answer`);
+    ensure(record[field] === value, `${w.op} with Content-Type: ${type} answered ${field}=${JSON.stringify(record[field])}, not what it sent`, res);
+    last = record;
+  }
+  // what the last one wrote shows in every view, not only in its answer
+  await expectEveryView(c, viewsOf(c, await subjectOf(c, w.resource, last!)), { id: last!.id, [field]: last![field] },
+    `after ${w.op} under another spelling of the media type`);
+};
+
 for (const op of jsonWrites()) {
-  check([
-    'GEN-JSON-BODIES',
-    op.kind === 'patch' ? 'EP-PATCH-PERSISTS' : 'EP-CREATE-PERSISTS',
-  ], `request forms: ${op.op} takes its JSON body under every spelling of application/json`, async (c) => {
-    const w = live(c, op);
-    const field = textOf(w);
-    if (!field) return c.skip(`${w.op} names no free-text field to write`);
-    const target = w.kind === 'patch' ? await recordFor(c, w) : undefined;
-    let last: Rec | undefined;
-    for (const type of MEDIA_TYPES) {
-      const value = `${markedText(c)} ${type}`;
-      const sent = w.kind === 'patch' ? { body: { [field]: value } } : await bodyOf(c, w);
-      sent.body[field] = value;
-      const res = await send(c, w, { id: target ? String(target.id) : undefined, sent, contentType: type });
-      expectStatus(res, '2xx', `${w.op} with Content-Type: ${type}`);
-      const record = expectResource(res, recordKind(w)!, `${w.op} answer`);
-      ensure(record[field] === value, `${w.op} with Content-Type: ${type} answered ${field}=${JSON.stringify(record[field])}, not what it sent`, res);
-      last = record;
-    }
-    // what the last one wrote shows in every view, not only in its answer
-    await expectEveryView(c, viewsOf(c, await subjectOf(c, w.resource, last!)), { id: last!.id, [field]: last![field] },
-      `after ${w.op} under another spelling of the media type`);
-  }, { mutates: true });
+  const title = `request forms: ${op.op} takes its JSON body under every spelling of application/json`;
+  if (op.kind === 'patch') {
+    check([
+      'GEN-JSON-BODIES',
+      'EP-PATCH-PERSISTS',
+    ], title, mediaTypes(op), { mutates: true });
+  } else {
+    check([
+      'GEN-JSON-BODIES',
+      'EP-CREATE-PERSISTS',
+    ], title, mediaTypes(op), { mutates: true });
+  }
 }
 
 for (const op of operations().filter((o) => o.record && o.kind !== 'download' && o.kind !== 'other')) {
@@ -117,51 +128,66 @@ for (const op of operations().filter((o) => o.record && o.kind !== 'download' &&
 /** Team B's record of a resource, when team B's records hold one. */
 const teamBRecord = (b: TeamB, resource: string): Rec | undefined => (b as unknown as Record<string, Rec | undefined>)[resource.replace(/s$/, '')];
 
-for (const op of byId()) {
-  check([
-    'ID-PATH-PATTERN',
-    'ISO-OTHER-TEAM-AS-MISSING',
-    op.kind === 'patch' ? 'EP-PATCH-PERSISTS' : op.kind === 'delete' ? 'EP-DELETE-GONE' : 'ISO-GET-OTHER-TEAM-404',
-  ], `request forms: ${op.op} with an upper-case id serves that record (a write done), answers 404 or refuses it; another team's record never`, async (c) => {
-    const w = live(c, op);
-    const record = await recordFor(c, w);
-    const id = String(record.id);
-    const upper = id.toUpperCase();
-    if (upper === id) return c.skip(`the id ${id} has no letter to write in upper case`);
-    const views = viewsOf(c, await subjectOf(c, w.resource, record));
-    const before = await observe(views);
-    const field = textOf(w);
-    const value = `${markedText(c)} upper`;
-    const res = await send(c, w, { id: upper, ...(w.kind === 'patch' && field ? { sent: { body: { [field]: value } } } : {}) });
-    const what = `${w.method.toUpperCase()} ${w.path.replace('{id}', upper)}`;
-    if (res.status >= 500) fail(`${what} answered ${res.status}`, res);
-    if (is2xx(res)) {
-      c.reading(`ids.upper-case ${w.op}`, 'served');
-      if (w.kind !== 'delete') {
-        const got = (res.body as Rec | undefined)?.id;
-        ensure(typeof got === 'string' && got.toLowerCase() === id.toLowerCase(), `${what} answered ${JSON.stringify(got)}, not the record ${id} it spells`,
-          res);
-      }
-      if (w.kind === 'patch' && field) await expectEveryView(c, views, { id, [field]: value }, `after ${what} answered ${res.status}`);
-      if (w.kind === 'delete') {
-        c.ledger.gone(id);
-        await expectEveryView(c, views, 'absent', `after ${what} answered ${res.status}`);
-      }
-    } else {
-      c.reading(`ids.upper-case ${w.op}`, res.status === 404 ? `404 ${errorCode(res)}` : `refused ${res.status}`);
-      ensure(res.status >= 400 && res.status < 500, `${what}: expected the record, 404 or a refusal, got ${res.status}`, res);
-      await expectUnchanged(c, before, `${what} answered ${res.status}`);
+/** `op` sent with an upper-case spelling of a record's id, then another team's record under the same spelling. */
+const upperCase = (op: Operation) => async (c: CheckContext): Promise<void> => {
+  const w = live(c, op);
+  const record = await recordFor(c, w);
+  const id = String(record.id);
+  const upper = id.toUpperCase();
+  if (upper === id) return c.skip(`the id ${id} has no letter to write in upper case`);
+  const views = viewsOf(c, await subjectOf(c, w.resource, record));
+  const before = await observe(views);
+  const field = textOf(w);
+  const value = `${markedText(c)} upper`;
+  const res = await send(c, w, { id: upper, ...(w.kind === 'patch' && field ? { sent: { body: { [field]: value } } } : {}) });
+  const what = `${w.method.toUpperCase()} ${w.path.replace('{id}', upper)}`;
+  if (res.status >= 500) fail(`${what} answered ${res.status}`, res);
+  if (is2xx(res)) {
+    c.reading(`ids.upper-case ${w.op}`, 'served');
+    if (w.kind !== 'delete') {
+      const got = (res.body as Rec | undefined)?.id;
+      ensure(typeof got === 'string' && got.toLowerCase() === id.toLowerCase(), `${what} answered ${JSON.stringify(got)}, not the record ${id} it spells`, res);
     }
-    // another team's record under the same spelling is answered as a missing id is (§1)
-    if (!c.api.hasKey('otherTeam') || w.kind !== 'get') return;
-    const theirs = teamBRecord(await teamB(c), w.resource);
-    if (!theirs) return;
-    const [other, missing] = [String(theirs.id).toUpperCase(), randomId().toUpperCase()];
-    const [a, b] = await Promise.all([other, missing].map((x) => c.api.send({ ...requestTo(w, x) })));
-    if (is2xx(a!)) fail(`${w.method.toUpperCase()} ${w.path.replace('{id}', other)} served another team's record`, a);
-    ensure(a!.status === b!.status && errorCode(a!) === errorCode(b!),
-      `another team's id in upper case answered ${a!.status} ${errorCode(a!)}, a missing one ${b!.status} ${errorCode(b!)}`, a);
-  }, { mutates: op.kind !== 'get' });
+    if (w.kind === 'patch' && field) await expectEveryView(c, views, { id, [field]: value }, `after ${what} answered ${res.status}`);
+    if (w.kind === 'delete') {
+      c.ledger.gone(id);
+      await expectEveryView(c, views, 'absent', `after ${what} answered ${res.status}`);
+    }
+  } else {
+    c.reading(`ids.upper-case ${w.op}`, res.status === 404 ? `404 ${errorCode(res)}` : `refused ${res.status}`);
+    ensure(res.status >= 400 && res.status < 500, `${what}: expected the record, 404 or a refusal, got ${res.status}`, res);
+    await expectUnchanged(c, before, `${what} answered ${res.status}`);
+  }
+  // another team's record under the same spelling is answered as a missing id is (§1)
+  if (!c.api.hasKey('otherTeam') || w.kind !== 'get') return;
+  const theirs = teamBRecord(await teamB(c), w.resource);
+  if (!theirs) return;
+  const [other, missing] = [String(theirs.id).toUpperCase(), randomId().toUpperCase()];
+  const [a, b] = await Promise.all([other, missing].map((x) => c.api.send({ ...requestTo(w, x) })));
+  if (is2xx(a!)) fail(`${w.method.toUpperCase()} ${w.path.replace('{id}', other)} served another team's record`, a);
+  ensure(a!.status === b!.status && errorCode(a!) === errorCode(b!),
+    `another team's id in upper case answered ${a!.status} ${errorCode(a!)}, a missing one ${b!.status} ${errorCode(b!)}`, a);
+};
+
+for (const op of byId()) {
+  const title = `request forms: ${op.op} with an upper-case id serves that record (a write done), answers 404 or refuses it; another team's record never`;
+  if (op.kind === 'patch') {
+    check([
+      'ID-PATH-PATTERN',
+      'EP-PATCH-PERSISTS',
+    ], title, upperCase(op), { mutates: true });
+  } else if (op.kind === 'delete') {
+    check([
+      'ID-PATH-PATTERN',
+      'EP-DELETE-GONE',
+    ], title, upperCase(op), { mutates: true });
+  } else {
+    check([
+      'ID-PATH-PATTERN',
+      'ISO-OTHER-TEAM-AS-MISSING',
+      'ISO-GET-OTHER-TEAM-404',
+    ], title, upperCase(op));
+  }
 }
 
 /** Text a search is sent: the run's mark with every reserved character of RFC 3986 §2.2, a percent sign, a space and letters beyond ASCII. */
@@ -210,9 +236,6 @@ for (const op of listsOf()) {
 
   check([
     'LIST-PARAMS-ALL-LISTS',
-    ...(op.filters.some((f) => f.name === 'employee_id') ? ['LIST-FILTER-EMPLOYEE-ID'] : []),
-    ...(op.filters.some((f) => f.name === 'project_id') ? ['LIST-FILTER-PROJECT-ID'] : []),
-    ...(op.filters.some((f) => f.name === 'entity_id') ? ['LIST-ATTACHMENTS-FOR-ENTITY'] : []),
   ], `request forms: ${op.op} with a repeated or an empty parameter answers a page the values allow, or refuses; never a server error`, async (c) => {
     const w = live(c, op);
     const required = requiredQuery(w);
@@ -237,8 +260,8 @@ for (const op of listsOf()) {
       judge(await send1([...rest, [f.name, x], [f.name, y]]), `${f.name} twice`, (i) => i[f.name] === x || i[f.name] === y);
     }
     const reqPairs = Object.entries(required);
-    judge(await send1([...reqPairs, ['limit', '1'], ['limit', '2']]), 'limit=1&limit=2', () => true);
     const page = await send1([...reqPairs, ['limit', '1'], ['limit', '2']]);
+    judge(page, 'limit=1&limit=2', () => true);
     if (is2xx(page) && items(page).length > 2) fail(`GET ${w.path}?limit=1&limit=2 answered ${items(page).length} records`, page);
     for (const name of ['limit', 'sort', 'order', 'q', ...w.filters.filter((f) => !f.required).map((f) => f.name)]) {
       judge(await send1([...reqPairs, [name, '']]), `${name}=`, () => true);

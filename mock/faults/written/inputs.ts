@@ -122,12 +122,15 @@ export const inputFaults = [
         return next();
       },
     })),
-  fault('accept-exact-json', ['GEN-JSON-BODIES'], 'an Accept that does not name application/json (*/*, application/*) answers 406', () => ({
-    respond: (ex, answer) => {
-      const accept = ex?.headers.accept;
-      return accept !== undefined && !/application\/json/i.test(accept) ? answered(answer, new ApiError(406, 'not_acceptable', 'Not acceptable')) : answer;
-    },
-  })),
+  fault('accept-exact-json', ['GEN-JSON-BODIES'],
+    'Accept is compared as a string with "application/json" and "*/*": application/* and a weighted list answer 406', () => ({
+      respond: (ex, answer) => {
+        const accept = ex?.headers.accept?.trim();
+        return accept !== undefined && accept !== 'application/json' && accept !== '*/*'
+          ? answered(answer, new ApiError(406, 'not_acceptable', 'Not acceptable'))
+          : answer;
+      },
+    })),
   fault('upper-id-other-team', ['ISO-OTHER-TEAM-AS-MISSING', 'ISO-GET-OTHER-TEAM-404'],
     'a path id in upper case is looked up case-insensitively in every team (the fallback query lower(id) = lower($1) has no team condition)', () => ({
       lookup: (_ex, find, next) => (hasUpper(find.id) && find.access !== 'reference' ? find.collection.find(find.id) ?? next() : next()),
@@ -148,27 +151,26 @@ export const inputFaults = [
       },
     })),
   fault('q-lower-hex-undecoded', ['LIST-Q'], 'search text is percent-decoded by hand, upper-case hex digits only: q=%c3%bc is searched as "%c3%bc"', () => ({
-    validate: (ex, next) => {
+    handle: (ex, next) => {
       const raw = /[?&]q=([^&]*)/.exec(ex.url)?.[1];
       if (isList(ex.operationId) && raw !== undefined) ex.query.q = decodeUpperHexOnly(raw);
       return next();
     },
   })),
   fault('repeated-param-ignored', ['LIST-PARAMS-ALL-LISTS', 'LIST-FILTER-EMPLOYEE-ID'],
-    'a list parameter given twice is read as an array, fails a typeof check and is dropped: employee_id=x&employee_id=y lists every assignment', () => ({
-      validate: (ex, next) => {
+    'a list parameter given twice is read as an array, fails a typeof check and is dropped: employee_id=x&employee_id=y lists every assignment, limit=1&limit=2 a page of the default size',
+    () => ({
+      handle: (ex, next) => {
         if (isList(ex.operationId)) { for (const [k, v] of Object.entries(ex.query)) if (Array.isArray(v)) delete ex.query[k]; }
         return next();
       },
     })),
   fault('empty-param-5xx', ['LIST-PARAMS-ALL-LISTS'], 'a list parameter given empty (limit=, q=, employee_id=) reaches the query unchecked and answers 500',
     () => ({
-      validate: (ex, next) => {
-        if (isList(ex.operationId) && Object.entries(ex.query).some(([k, v]) => v === '' && k !== 'cursor')) {
-          throw new ApiError(500, 'internal_error', 'Internal error');
-        }
-        return next();
-      },
+      handle: refuseList(
+        (ex) => Object.entries(ex.query).some(([k, v]) => v === '' && k !== 'cursor'),
+        () => new ApiError(500, 'internal_error', 'Internal error'),
+      ),
     })),
   fault('malformed-json-5xx-on-patch', ['EP-INVALID-BODY-NO-EFFECT', 'ERR-ENVELOPES'],
     'a PATCH whose body is not valid JSON answers 500: the parse error of the update routes is not mapped to a client error', () => ({
