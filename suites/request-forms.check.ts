@@ -298,3 +298,43 @@ for (const op of jsonWrites()) {
     if (target) await expectUnchanged(c, before, `${w.op} with malformed bodies was refused`);
   }, { mutates: true });
 }
+
+/** Text of a JSON body at sizes the document does not limit: past a 64 KiB column, and past a 1 MiB body limit. */
+const LARGE = [70_000, 2 * 1024 * 1024];
+
+for (const op of jsonWrites().filter((o) => o.kind === 'patch')) {
+  check([
+    'EP-PATCH-PERSISTS',
+    'EP-INVALID-BODY-NO-EFFECT',
+  ], `request forms: ${op.op} with a large body stores its text whole, or refuses it with a client error leaving the record as it was`, async (c) => {
+    // §8 states the upload size only ("Upload size | POST /attachments, POST /files | 25 MB"): a
+    // JSON body may be limited at any size, but what is taken is kept whole, and what is not is a
+    // client error, never a server error.
+    const w = live(c, op);
+    const field = textOf(w);
+    if (!field) return c.skip(`${w.op} names no free-text field to write`);
+    const target = await recordFor(c, w);
+    const views = viewsOf(c, await subjectOf(c, w.resource, target));
+    const outcomes: string[] = [];
+    for (const size of LARGE) {
+      const before = await observe(views);
+      const mark = markedText(c);
+      const value = `${mark} ${'x'.repeat(Math.max(0, size - mark.length - 1))}`;
+      const res = await send(c, w, { id: String(target.id), sent: { body: { [field]: value } } });
+      const what = `${w.op} of ${field} with ${value.length} characters`;
+      if (res.status >= 500) fail(`${what} answered ${res.status}`, res);
+      outcomes.push(`${size}: ${res.status}`);
+      if (is2xx(res)) {
+        const shown = (res.body as Rec | undefined)?.[field];
+        ensure(echo(field, value, shown) !== 'differs', `${what} answered ${field} of ${typeof shown === 'string' ? shown.length : typeof shown} characters`,
+          res);
+        await expectEveryView(c, views, { id: target.id, [field]: shown }, `after ${what}`);
+      } else {
+        expectStatus(res, '4xx', what);
+        expectErrorEnvelope(res, what, w.resource === 'projects' || w.resource === 'organizations');
+        await expectUnchanged(c, before, `${what} was refused`);
+      }
+    }
+    c.reading(`request-forms.large-body ${w.op}`, outcomes.join(', '));
+  }, { mutates: true });
+}

@@ -245,6 +245,9 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   await c('GET', '/assignments/6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f', { key: 'none' });
   const thread = (await t.call('GET', '/projects?limit=1', { key: 'other', noValidate: true })).json?.data?.[0]?.source_external_id;
   if (typeof thread === 'string') await c('POST', '/intake/captures', { body: { source: 'email', external_id: thread } });
+  await c('PATCH', `/projects/${pid2}`, { body: { notes: 'n'.repeat(70_000) } });
+  await c('GET', `/projects/${pid2}`);
+  await c('PATCH', `/projects/${pid2}`, { body: { notes: 'n'.repeat(2 * 1024 * 1024) } });
   if (heavy !== undefined) {
     const file = bigMultipart(heavy);
     await c('POST', '/files', { raw: file.body, headers: { 'content-type': file.type } });

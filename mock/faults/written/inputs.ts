@@ -179,4 +179,17 @@ export const inputFaults = [
           ? answered(answer, new ApiError(500, 'internal_error', 'Internal error'))
           : answer,
     })),
+  fault('text-cut-at-64k', ['EP-PATCH-PERSISTS'], 'text over 65,535 characters is stored cut to 65,535 (a TEXT column), the write answered as stored',
+    (ctx) => ({
+      handle: afterWrite(ctx, (ex) => PATCHES(ex.operationId), ({ entry }) => {
+        const long = Object.keys(entry.row).filter((k) => typeof entry.row[k] === 'string' && String(entry.row[k]).length > 65_535);
+        return long.length ? { row: { ...entry.row, ...Object.fromEntries(long.map((k) => [k, String(entry.row[k]).slice(0, 65_535)])) } } : undefined;
+      }),
+    })),
+  fault('large-json-5xx', ['EP-INVALID-BODY-NO-EFFECT'], "a JSON body over the body limit answers 500: the framework's size error is not mapped to 413",
+    () => ({
+      respond: (ex, answer) => (ex && answer.error?.api.code === 'payload_too_large' && answer.error.api.detail?.body
+        ? answered(answer, new ApiError(500, 'internal_error', 'Internal error'))
+        : answer),
+    })),
 ] as const;
