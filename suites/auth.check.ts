@@ -3,11 +3,15 @@
 // a plan without API access answers the plan-limit error.
 import { randomBytes } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
+import { operations } from '../specs/surface.js';
 import { check, type CheckContext } from './harness/check.js';
 import { ensure, expectStatus, fail } from './harness/judge/assert.js';
 import { errorCode, expectErrorEnvelope, expectResource } from './harness/judge/problems.js';
-import { createAssignmentFixture, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
+import { type Operation, requestTo, servedOperations } from './harness/plan/operations.js';
+import { aProject, createAssignmentFixture, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
 import { setup, shared } from './harness/setup.js';
+import { createOf, made } from './harness/subjects.js';
+import { randomId, teamB } from './harness/team-b.js';
 import type { ApiRequest, ApiResponse, Auth } from './harness/transport/client.js';
 
 /**
@@ -167,3 +171,39 @@ check([
     c.reading('plan-limit.code', String(errorCode(res)));
   }
 }, { keys: ['noApiAccess'] });
+
+/** What a refusal shows of itself: its status, its code and the names of its body's fields (values vary: request ids, timings). */
+const refusalOf = (res: ApiResponse) => `${res.status} ${errorCode(res) ?? '-'} {${Object.keys((res.body as Rec | undefined) ?? {}).sort().join(',')}}`;
+
+/** A record of the team for each route by id (made through its create, or a project), team B's of the same resource, and none. */
+async function idsOf(c: CheckContext, op: Operation): Promise<Record<'own' | 'other team' | 'missing', string> | undefined> {
+  const own = createOf(c, op.resource) ? (await made(c, op.resource)).record : op.resource === 'projects' ? await aProject(c) : undefined;
+  const theirs = (await teamB(c) as unknown as Record<string, Rec | undefined>)[op.resource.replace(/s$/, '')];
+  if (!own || !theirs) return undefined;
+  return { own: String(own.id), 'other team': String(theirs.id), missing: randomId() };
+}
+
+for (const op of operations().filter((o) => o.path.includes('{id}'))) {
+  check([
+    'AUTH-BEARER-REQUIRED',
+    'ISO-OTHER-TEAM-NO-EXISTENCE-LEAK',
+  ], `${op.op} without a key, or with an unknown one, is refused alike whether the id names a record of the team, of another team or none`, async (c) => {
+    const w = servedOperations(c.settings).find((o) => o.op === op.op);
+    if (!w) return c.skip(`${op.op} is not served at a known path`);
+    const ids = await idsOf(c, w);
+    if (!ids) return c.skip(`no record of ${w.resource} to name`);
+    const unknown: Auth = { authorization: `Bearer mock_${randomBytes(32).toString('base64url')}` };
+    for (const [label, auth] of [['without a key', 'none'], ['with an unknown key', unknown]] as const) {
+      const answers = await Promise.all(Object.values(ids).map((id) => c.api.send({ ...requestTo(w, id), ...(w.kind === 'patch' ? { json: {} } : {}), auth })));
+      for (const res of answers) expectRefused(res, `${w.op} ${label}`);
+      const shown = answers.map(refusalOf);
+      const names = Object.keys(ids);
+      for (const [i, s] of shown.entries()) {
+        if (s !== shown[2]) {
+          fail(`${w.op} ${label} answered ${s} for an id of ${names[i]}, but ${shown[2]} for a missing one: the refusal tells whether the record exists`,
+            answers[i]);
+        }
+      }
+    }
+  }, { mutates: true, keys: ['otherTeam'] });
+}

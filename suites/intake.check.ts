@@ -1,5 +1,10 @@
 // §1 capture intake (path configurable): a capture answers a pending review item; deduplication on
-// (team, source, external_id); a repeat answers the existing item with 200.
+// (team, source, external_id); a repeat answers the existing item with 200. The capture's fields
+// are not shown (§1: "Their fields and paths: not shown"): a capture sends the triple and a title
+// and a subject, so that a repeat changing everything but the triple tells whether anything else
+// is compared. "returns a pending review item with a proposed project mapping": a mapping names a
+// project of the caller's team or none (§1 "A record that belongs to another team is reported as
+// missing").
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
@@ -9,6 +14,7 @@ import { ensure, expectStatus, fail, is2xx, step } from './harness/judge/assert.
 import { type Cell, exercised, type Refusal, skippedCell, titles } from './harness/plan/cells.js';
 import { cellsOf } from './harness/plan/table.js';
 import type { ApiResponse, Auth } from './harness/transport/client.js';
+import { lists, SAMPLE_PAGES, walkWithin } from './harness/walk.js';
 
 const opts = { mutates: true, needs: ['captureIntake' as const] };
 
@@ -17,6 +23,16 @@ interface Capture {
   title?: string;
   auth?: Auth;
   idempotencyKey?: string;
+}
+
+/** The project ids an item names, at any depth (`proposed_project_id`, `proposed_mapping.project_id`, a nested project's id). */
+function projectIdsIn(v: unknown, key = '', into: string[] = []): string[] {
+  if (typeof v === 'string' && /(^|_)project_id$/.test(key)) into.push(v);
+  else if (Array.isArray(v)) v.forEach((x) => projectIdsIn(x, key, into));
+  else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) projectIdsIn(x, k === 'id' && /project$/.test(key) ? 'project_id' : k, into);
+  }
+  return into;
 }
 
 async function capture(c: CheckContext, externalId: string, o: Capture | Auth = {}): Promise<ApiResponse> {
@@ -28,7 +44,14 @@ async function capture(c: CheckContext, externalId: string, o: Capture | Auth = 
     method: e.method,
     path: e.path,
     auth,
-    json: { source, external_id: externalId, title, url: `https://example.invalid/${encodeURIComponent(title)}/${externalId}`, thread: { messages: [] } },
+    json: {
+      source,
+      external_id: externalId,
+      title,
+      subject: title,
+      url: `https://example.invalid/${encodeURIComponent(title)}/${externalId}`,
+      thread: { messages: [{ subject: title }] },
+    },
     ...(idempotencyKey ? { idempotencyKey } : {}),
   });
   // The document shows no way to delete a capture: each one the run makes is left behind, and counted.
@@ -90,16 +113,20 @@ check([
 check([
   'INTAKE-DEDUP-TRIPLE',
   'INTAKE-REPEAT-200',
-], 'deduplication is on exactly (team, source, external_id): another source is another thread, another title the same thread', async (c) => {
+], 'deduplication is on exactly (team, source, external_id): another source is another thread, another title, subject and url the same thread', async (c) => {
   const id = externalId(c);
   const first = await capture(c, id, { source: 'conformance-a' });
   expectStatus(first, '2xx', 'first capture');
   const otherSource = await capture(c, id, { source: 'conformance-b' });
   expectStatus(otherSource, '2xx', 'the same external_id from another source');
   ensure(idOf(otherSource) !== idOf(first), 'the same external_id from another source answered the item of the first source', otherSource);
-  const retitled = await capture(c, id, { source: 'conformance-a', title: `conformance ${c.target.runId} (edited)` });
-  expectStatus(retitled, 200, 'the same thread captured again with another title and url');
-  ensure(idOf(retitled) === idOf(first), 'the same (source, external_id) with another title answered another item', retitled);
+  const retitled = await capture(c, id, { source: 'conformance-a', title: `Re: conformance ${c.target.runId} (edited)` });
+  expectStatus(retitled, 200, 'the same thread captured again with another title, subject and url');
+  ensure(idOf(retitled) === idOf(first), 'the same (source, external_id) with another title, subject and url answered another item', retitled);
+  // and the other source's thread is its own: a repeat of it answers its item, not the first source's
+  const otherAgain = await capture(c, id, { source: 'conformance-b', title: `Re: conformance ${c.target.runId}` });
+  expectStatus(otherAgain, 200, "a repeat of the other source's thread");
+  ensure(idOf(otherAgain) === idOf(otherSource), "a repeat of the other source's thread answered another item than its first", otherAgain);
 }, opts);
 
 check([
@@ -169,3 +196,28 @@ check([
     exercised(refusalCell('reused-key'));
   });
 }, { ...opts, cells: cellsOf(titles.intakeRefused) });
+
+check([
+  'INTAKE-PENDING-REVIEW',
+  'ISO-OTHER-TEAM-AS-MISSING',
+], "a capture's proposed project is a project of the caller's team, never the other team's project of the same thread", async (c) => {
+  // a thread the other team's project came from: the capture names its external id
+  const theirs = (await walkWithin(c, lists.projects, { limit: 100, auth: 'otherTeam', maxPages: SAMPLE_PAGES })).items
+    .filter((p) => typeof p.source_external_id === 'string' && p.source_external_id !== '');
+  if (!theirs.length) return c.skip("the other team's first pages of projects name no source_external_id to capture");
+  const ownIds = new Set<string>();
+  for (const project of theirs.slice(0, 2)) {
+    const res = await capture(c, String(project.source_external_id), {
+      source: typeof project.source === 'string' && project.source ? project.source : 'email',
+    });
+    expectStatus(res, '2xx', "capture of the other team's project's thread");
+    for (const pid of projectIdsIn(res.body)) {
+      if (pid === project.id) fail(`the capture of thread ${String(project.source_external_id)} proposes the other team's project ${pid}`, res);
+      if (ownIds.has(pid)) continue;
+      const own = await c.api.send({ method: 'GET', path: `/projects/${encodeURIComponent(pid)}` });
+      ensure(is2xx(own), `the capture proposes project ${pid}, which GET /projects/{id} with the caller's key answers ${own.status}: not the caller's`, res);
+      ownIds.add(pid);
+    }
+  }
+  c.reading('intake.proposed-for-other-team-thread', ownIds.size ? "a project of the caller's team" : 'none');
+}, { ...opts, keys: ['otherTeam'] });

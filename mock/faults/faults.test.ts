@@ -69,7 +69,7 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   const out: string[] = [];
   const c = async (m: string, p: string, o: Parameters<TestMock['call']>[2] = {}, h: string[] = []) => {
     const r = await t.call(m, p, { ...o, noValidate: true });
-    out.push(`${m} ${p.replace(/[0-9a-f-]{36}/g, 'ID').replace(/cursor=[^&]+/, 'cursor=C')} → ${norm(r, h)}`);
+    out.push(`${m} ${p.replace(/[0-9a-fA-F-]{36}/g, 'ID').replace(/cursor=[^&]+/, 'cursor=C')} → ${norm(r, h)}`);
     return r;
   };
   const first = await c('GET', '/projects?limit=2', {}, ['deprecation', 'sunset', 'content-type']);
@@ -208,6 +208,55 @@ async function battery(t: TestMock, heavy: number | undefined): Promise<string[]
   const unnamed = '--b\r\nContent-Disposition: form-data; name="file"\r\nContent-Type: application/octet-stream\r\n\r\nbytes\r\n--b--\r\n';
   await c('POST', '/files', { raw: unnamed, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
   await c('GET', `/attachments?entity_type=invoice&entity_id=${pid}`);
+  // values at their boundaries, stamps, request forms, requests in flight together
+  await c('POST', '/files', { raw: uploadForm('named', {}, 'Müller.pdf') });
+  const org = await c('POST', '/organizations', { body: { name: 'Null' } });
+  if (typeof org.json?.id === 'string') await c('PATCH', `/organizations/${org.json.id}`, { body: { favicon_url: null } });
+  await c('PATCH', `/projects/${pid2}`, { body: { notes: 'n' } });
+  await c('GET', `/projects/${pid2}`);
+  const searched = await c('GET', '/projects?q=a&limit=1');
+  const next = searched.json?.page?.nextCursor;
+  if (typeof next === 'string' && next) await c('GET', `/projects?q=a&limit=1&cursor=${encodeURIComponent(next)}`);
+  await c('GET', '/projects?q=%25');
+  await c('GET', '/projects?q=%6f&limit=2');
+  await c('GET', '/projects?limit=1&limit=2');
+  await c('GET', '/projects?q=');
+  await c('GET', `/attachments?entity_type=contact&entity_id=${pid}`);
+  const [x, y] = await Promise.all([1, 2].map(() => t.call('POST', '/assignments', { body: { employee_id: eid, project_id: pid }, noValidate: true })));
+  const [xid, yid] = [x?.json?.id, y?.json?.id].map((v) => (typeof v === 'string' ? v : pid));
+  await c('DELETE', `/assignments/${xid}`, { headers: { 'idempotency-key': 'scope' } });
+  await c('DELETE', `/assignments/${yid}`, { headers: { 'idempotency-key': 'scope' } });
+  await c('GET', `/assignments/${yid}`);
+  await c('PATCH', `/projects/${pid}`, { raw: '{"notes": "typed"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+  await c('GET', '/projects?limit=1', { headers: { accept: 'application/*' } });
+  await c('GET', `/projects/${bPid.toUpperCase()}`);
+  const up = await t.call('POST', '/assignments', { body: { employee_id: eid, project_id: pid, role: 'lower' }, noValidate: true });
+  const upId = typeof up.json?.id === 'string' ? up.json.id : pid;
+  await c('PATCH', `/assignments/${upId.toUpperCase()}`, { body: { role: 'upper' } });
+  await c('GET', `/assignments/${upId}`);
+  await c('PATCH', `/projects/${pid}`, { raw: '{bad', headers: { 'content-type': 'application/json' } });
+  await Promise.all([
+    t.call('PATCH', `/assignments/${upId}`, { body: { role: 'together' }, noValidate: true }),
+    t.call('PATCH', `/assignments/${upId}`, { body: { bill_rate: 7 }, noValidate: true }),
+  ]);
+  await c('GET', `/assignments/${upId}`);
+  // both teams' creates in flight together: counted, as their order in a list is not fixed
+  await Promise.all(
+    [0, 1, 2, 3, 4, 5].map((i) =>
+      t.call('POST', '/organizations', { body: { name: `${i % 2 ? 'B' : 'A'} together ${i}` }, key: i % 2 ? 'other' : 'team', noValidate: true })
+    ),
+  );
+  const misplaced = async (key: string, stranger: string) =>
+    ((await t.call('GET', '/organizations?q=together&limit=100', { key, noValidate: true })).json?.data ?? [])
+      .filter((o: { name?: string; }) => o.name?.startsWith(stranger)).length;
+  out.push(`together: ${await misplaced('team', 'B ')} of B's in A, ${await misplaced('other', 'A ')} of A's in B`);
+  await c('GET', `/assignments/${upId}`, { key: 'none' });
+  await c('GET', '/assignments/6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f', { key: 'none' });
+  const thread = (await t.call('GET', '/projects?limit=1', { key: 'other', noValidate: true })).json?.data?.[0]?.source_external_id;
+  if (typeof thread === 'string') await c('POST', '/intake/captures', { body: { source: 'email', external_id: thread } });
+  await c('PATCH', `/projects/${pid2}`, { body: { notes: 'n'.repeat(70_000) } });
+  await c('GET', `/projects/${pid2}`);
+  await c('PATCH', `/projects/${pid2}`, { body: { notes: 'n'.repeat(2 * 1024 * 1024) } });
   if (heavy !== undefined) {
     const file = bigMultipart(heavy);
     await c('POST', '/files', { raw: file.body, headers: { 'content-type': file.type } });

@@ -6,8 +6,10 @@ import { type FamilyFaultName, familyFaults } from './families.js';
 import type { Fault } from './fault.js';
 import { type ModeFaultName, modeFaults } from './modes/index.js';
 import { authFaults } from './written/auth.js';
+import { concurrencyFaults } from './written/concurrency.js';
 import { errorFaults } from './written/errors.js';
 import { idempotencyFaults } from './written/idempotency.js';
+import { inputFaults } from './written/inputs.js';
 import { intakeFaults } from './written/intake.js';
 import { isolationFaults } from './written/isolation.js';
 import { paginationFaults } from './written/pagination.js';
@@ -32,6 +34,8 @@ const written = [
   ...intakeFaults,
   ...versioningFaults,
   ...responseFaults,
+  ...inputFaults,
+  ...concurrencyFaults,
 ] as const;
 
 /** The hand-written faults, then the families generated over the endpoint table. */

@@ -44,7 +44,16 @@ export function textFieldOf(op: Operation): Field | undefined {
 export async function send(
   c: CheckContext,
   op: Operation,
-  o: { id?: string; sent?: Sent; auth?: KeyName; idempotencyKey?: string; } = {},
+  o: {
+    id?: string;
+    sent?: Sent;
+    auth?: KeyName;
+    idempotencyKey?: string;
+    /** The JSON body sent as text under this Content-Type instead of `application/json`. */
+    contentType?: string;
+    headers?: Record<string, string>;
+    omit?: readonly string[];
+  } = {},
 ): Promise<ApiResponse> {
   const { method, path } = requestTo(op, o.id);
   const auth = o.auth ?? 'team';
@@ -52,12 +61,15 @@ export async function send(
   const upload = op.multipart && o.sent?.file
     ? { upload: { fields: Object.fromEntries(Object.entries(body ?? {}).map(([k, v]) => [k, String(v)])), file: o.sent.file } }
     : {};
+  const json = body === undefined ? {} : o.contentType ? { rawBody: JSON.stringify(body) } : { json: body };
   const res = await c.api.send({
     method,
     path,
     auth,
-    ...(op.multipart ? upload : body !== undefined ? { json: body } : {}),
+    ...(op.multipart ? upload : json),
     ...(o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : {}),
+    headers: { ...o.headers, ...(o.contentType && !op.multipart ? { 'content-type': o.contentType } : {}) },
+    ...(o.omit ? { omit: o.omit } : {}),
   });
   const id = (res.body as Rec | undefined)?.id;
   const role = roleOf(op);

@@ -2,10 +2,11 @@
 import { ALL_SCOPES, BEARER } from '../../reference/auth.js';
 import type { Principal } from '../../reference/auth.js';
 import type { AppContext } from '../../reference/context.js';
-import type { ApiError } from '../../reference/errors.js';
+import { type ApiError, notFound } from '../../reference/errors.js';
 import type { Exchange } from '../../reference/exchange.js';
 import type { Hooks } from '../../reference/hooks.js';
 import { fault } from '../fault.js';
+import { collectionOf } from '../records.js';
 import { letThrough, TEAM_A } from '../refusals.js';
 
 /** An authenticate hook serving `instead(...)` where the reference refuses with `code` (undefined: refused still). */
@@ -34,4 +35,13 @@ export const authFaults = [
   fault('plan-not-enforced', ['AUTH-PLAN-NO-API-ACCESS', 'LIMIT-PLAN-ERROR-FIELDS'], 'the key of the plan without API access is served', (ctx) => ({
     authenticate: lift('plan_limit_exceeded', ownKey(ctx)),
   })),
+  fault('auth-after-lookup', ['AUTH-BEARER-REQUIRED', 'ISO-OTHER-TEAM-NO-EXISTENCE-LEAK'],
+    "the record a path id names is looked up before the key is checked: without a key a missing id answers 404, an existing one (any team's) 401", (ctx) => ({
+      authenticate: (ex, next) =>
+        letThrough(next, (err) => {
+          const id = ex.params.id;
+          if (err.status === 401 && id !== undefined && !collectionOf(ctx, ex.operationId)?.find(id)) throw notFound();
+          throw err;
+        }),
+    })),
 ] as const;

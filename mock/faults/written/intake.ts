@@ -77,4 +77,19 @@ export const intakeFaults = [
       return undefined;
     }, ctx),
   })),
+  fault('capture-proposes-other-team-project', ['ISO-OTHER-TEAM-AS-MISSING'],
+    "a capture whose external_id is another team's project's source_external_id proposes that project: the thread lookup has no team condition", (ctx) => ({
+      handle: async (ex, next) => {
+        const result = await next();
+        if (ex.operationId !== 'createCapture' || result.status !== 201) return result;
+        const theirs = ctx.store.collections.projects.entries().find((e) => e.team !== ex.principal.team && e.row.source_external_id === ex.body.external_id);
+        const item = JSON.parse(String(result.json)) as Record<string, unknown>;
+        const stored = ctx.store.collections.captures.get(ex.principal.team, String(item.id));
+        if (!theirs || !stored || item.proposed_project_id !== null) return result;
+        const pid = theirs.row.id;
+        const row = { ...stored.row, proposed_project_id: pid, proposed_mapping: { project_id: pid, action: 'link', confidence: 1 } };
+        ctx.store.collections.captures.replace(stored, row);
+        return json(result.status, row);
+      },
+    })),
 ] as const;

@@ -74,7 +74,8 @@ function fieldCells(o: Operation, settings: Pick<Settings, 'scratchProjects'>, o
       for (const r of f.references) {
         const cannot = why ?? makeable(ops, settings, r);
         cell(f, `reference own ${r}`, changeCheck(o), cannot);
-        cell(f, `reference other team ${r}`, probe, cannot);
+        // another team's record is read from that team's list, never made: only a resource no operation serves is out of reach
+        cell(f, `reference other team ${r}`, probe, why ?? (ops.some((x) => x.resource === r) ? undefined : cannot));
       }
       cell(f, 'reference missing', probe, why ?? (served ? undefined : makeable(ops, settings, f.references[0]!)));
     } else cell(f, 'filled', changeCheck(o), why);

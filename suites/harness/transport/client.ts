@@ -27,6 +27,8 @@ export interface ApiRequest {
   query?: Record<string, string | number | undefined>;
   auth?: Auth; // default: team
   headers?: Record<string, string>;
+  /** Headers the client sends by default that this request leaves out (an absent Accept). */
+  omit?: readonly string[];
   json?: unknown;
   rawBody?: string;
   idempotencyKey?: string;
@@ -133,6 +135,7 @@ export class ApiClient {
 
   private headersFor(req: ApiRequest): { real: Record<string, string>; shown: Record<string, string>; } {
     const real: Record<string, string> = { accept: 'application/json', ...req.headers };
+    for (const name of req.omit ?? []) delete real[name];
     const shown: Record<string, string> = { ...real };
     const auth = req.auth ?? 'team';
     if (typeof auth === 'object') {

@@ -1,0 +1,109 @@
+// Requests in flight together, on every write of the operation table, answered as if each ran alone:
+// - two PATCHes of different fields of one record both persist (§4 "JSON subset of … fields": a
+//   PATCH changes the fields it names, and only those; one that lands beside another loses nothing);
+// - retries of one create sent together with one idempotency key make one record (§4 "Every
+//   mutating endpoint takes an optional header `idempotency-key`"; Upload rule 2 "a retry replays
+//   the original response"; §1 "so the caller can retry safely");
+// - both teams writing at once keep isolation (§1 "Every record belongs to a team. A record that
+//   belongs to another team is reported as missing"): each record is its writer's, shown to it in
+//   every view and to the other team in none.
+// A few requests each: enough to meet in a server's window between reading and writing.
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Rec } from '../contract/json.js';
+import type { KeyName } from '../contract/settings.js';
+import { operations } from '../specs/surface.js';
+import { expectEveryView } from './harness/agreement.js';
+import { check, type CheckContext } from './harness/check.js';
+import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { type Field, type Operation, servedOperations } from './harness/plan/operations.js';
+import { markedText } from './harness/records.js';
+import { bodyOf, copiesOf, patchTarget, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
+import { echo, viewsOf } from './harness/views.js';
+
+const live = (c: CheckContext, op: Operation) => servedOperations(c.settings).find((o) => o.op === op.op)!;
+
+/** Fields of a §3 transition (a stage change, closing, archiving): not changed by a check of plain fields. */
+const TRANSITIONS = new Set(['status', 'stage', 'stage_id', 'stage_key', 'close_reason', 'close_reason_category']);
+
+/** Two plain top-level fields a PATCH can set to a fresh value: free text first, then numbers. */
+function twoFields(op: Operation): Field[] {
+  const plain = op.fields.filter((f) =>
+    f.path === f.name && f.name !== 'id' && !TRANSITIONS.has(f.name) && !f.references && !f.enum && !f.examples && !f.format && !/_(at|date)$/.test(f.name)
+  );
+  const text = plain.filter((f) => f.types.includes('string') && !f.types.includes('array') && !f.types.includes('object'));
+  const numbers = plain.filter((f) => f.types.includes('number') || f.types.includes('integer'));
+  const first = textFieldOf(op);
+  const ordered = [...(first ? [first] : []), ...text.filter((f) => f.name !== first?.name), ...numbers];
+  return ordered.slice(0, 2);
+}
+
+const freshValue = (c: CheckContext, f: Field) => (f.types.includes('string') ? `${markedText(c)} ${f.name}` : 100 + randomInt(1_000_000));
+
+for (const op of operations().filter((o) => o.kind === 'patch' && o.body)) {
+  check([
+    'EP-PATCH-PERSISTS',
+    'EP-PATCH-PARTIAL',
+  ], `concurrency: two ${op.op} of different fields of one record, sent together, both persist in every view`, async (c) => {
+    const w = live(c, op);
+    const fields = twoFields(w);
+    if (fields.length < 2) return c.skip(`${w.op} names fewer than two plain fields`);
+    const before = await patchTarget(c, w);
+    const values = fields.map((f) => freshValue(c, f));
+    const answers = await Promise.all(fields.map((f, i) => send(c, w, { id: String(before.id), sent: { body: { [f.name]: values[i] } } })));
+    answers.forEach((res, i) => expectStatus(res, '2xx', `${w.op} of ${fields[i]!.name}, sent beside one of ${fields[1 - i]!.name}`));
+    // each as its own answer shows it: text may come back in another Unicode normal form (§2 shows none)
+    const shown = fields.map((f, i) => (answers[i]!.body as Rec | undefined)?.[f.name]);
+    fields.forEach((f, i) =>
+      ensure(echo(f.name, values[i], shown[i]) !== 'differs', `${w.op} of ${f.name} answered ${JSON.stringify(shown[i])}, not what it sent`, answers[i])
+    );
+    const expected: Rec = { id: before.id, ...Object.fromEntries(fields.map((f, i) => [f.name, shown[i]])) };
+    await expectEveryView(c, viewsOf(c, await subjectOf(c, w.resource, before)), expected, `after ${w.op} of ${
+      fields.map((f) => f.name).join(' and ')
+    } together`);
+  }, { mutates: true });
+}
+
+/** Whether a listed record is one made of `sent` (its marked text, or an upload's name and size). */
+function madeOf(op: Operation, sent: Sent): (i: Rec) => boolean {
+  const text = textFieldOf(op)?.name;
+  if (text && typeof sent.body[text] === 'string') return (i) => i[text] === sent.body[text];
+  if (sent.file) return (i) => i.filename === sent.file!.filename && i.size === sent.file!.size;
+  return () => false;
+}
+
+for (const op of operations().filter((o) => o.kind === 'create' && o.record)) {
+  check([
+    'IDEM-REPLAY',
+  ], `concurrency: three ${op.op} retries sent together with one idempotency key make one record`, async (c) => {
+    const w = live(c, op);
+    const sent = await bodyOf(c, w);
+    const key = randomUUID();
+    const answers = await Promise.all([0, 1, 2].map(() => send(c, w, { sent, idempotencyKey: key })));
+    ensure(answers.some(is2xx), `no ${w.op} of the three succeeded`, answers[0]);
+    const ids = new Set(answers.filter(is2xx).map((a) => String((a.body as Rec | undefined)?.id)));
+    if (ids.size !== 1) fail(`three ${w.op} with one key answered ${ids.size} different records`, answers.find(is2xx));
+    const record = answers.find(is2xx)!.body as Rec;
+    const stored = await copiesOf(c, w.resource, { ...sent.body, ...record }, madeOf(w, sent));
+    if (stored === undefined) c.reading(`concurrency.retries-count ${w.op}`, 'no view read whole');
+    else if (stored > 1) fail(`three ${w.op} with one key answered one record, but ${stored} are listed`, answers.find(is2xx));
+    c.reading(`concurrency.retries-statuses ${w.op}`, answers.map((a) => a.status).sort().join(','));
+  }, { mutates: true });
+
+  check([
+    'ISO-LIST-OWN-TEAM-ONLY',
+    'ISO-OTHER-TEAM-AS-MISSING',
+  ], `concurrency: both teams' ${op.op} in flight together each make a record of the writer's team, shown to it and never to the other`, async (c) => {
+    const w = live(c, op);
+    const teams: KeyName[] = ['team', 'otherTeam', 'team', 'otherTeam'];
+    const bodies = await Promise.all(teams.map((auth) => bodyOf(c, w, { auth })));
+    const answers = await Promise.all(teams.map((auth, i) => send(c, w, { sent: bodies[i], auth })));
+    for (const [i, res] of answers.entries()) {
+      expectStatus(res, '2xx', `${w.op} as ${teams[i]}, beside the other team's`);
+      const record = res.body as Rec;
+      const subject = await subjectOf(c, w.resource, record, { auth: teams[i] });
+      await expectEveryView(c, viewsOf(c, subject, teams[i]), { id: record.id }, `${w.op} as ${teams[i]}, made beside the other team's: its own views`);
+      const other: KeyName = teams[i] === 'team' ? 'otherTeam' : 'team';
+      await expectEveryView(c, viewsOf(c, subject, other), 'absent', `${w.op} as ${teams[i]}, made beside the other team's: the other team's views`);
+    }
+  }, { mutates: true, keys: ['otherTeam'] });
+}
