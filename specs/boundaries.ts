@@ -51,7 +51,9 @@ const long = (n: number, unit: string) => unit.repeat(Math.ceil(n / unit.length)
 export const BOUNDARIES = {
   text: [
     { name: 'empty', value: '', reveals: 'an empty string ignored by a truthiness test (`body.x || old.x`) or stored as null' },
-    { name: 'padded', value: '  padded value \n', reveals: 'whitespace and line breaks at the ends dropped', compare: 'trim' },
+    // §2 types the field a string: the string sent is the value, its ends included (a store that trims is a failure mode)
+    { name: 'padded', value: '  padded value \n', reveals: 'whitespace and line breaks at the ends dropped' },
+    { name: 'numeric', value: '007', reveals: 'numeric-looking text stored as a number: its leading zeros and its type lost' },
     { name: 'lines', value: 'line one\r\nline two\n\tindented', reveals: 'inner line breaks and tabs rewritten (CRLF to LF) or collapsed' },
     { name: 'long-256', value: long(256, 'abcdefghij'), reveals: 'truncation at a 255-character column' },
     { name: 'long-multibyte', value: long(300, 'é東😀'), reveals: 'a length counted in bytes or UTF-16 units: truncation mid-character' },
@@ -68,6 +70,9 @@ export const BOUNDARIES = {
   // strings whose name says what they hold (an email, a URL, a currency or country code): the legal spellings
   formatted: [
     { name: 'empty', value: '', reveals: 'an empty string ignored by a truthiness test or stored as null' },
+    // a format may refuse these (formats are not shown, §2); one it takes is kept as sent
+    { name: 'non-ascii', value: 'Müller Łódź 日本', reveals: 'text outside ASCII replaced or decoded in another charset' },
+    { name: 'numeric', value: '0042', reveals: 'numeric-looking text stored as a number: its leading zeros and its type lost' },
   ],
   listed: [
     { name: 'upper', value: (v: string) => v.toUpperCase(), reveals: 'a listed value in another letter case answered otherwise than kept or refused' },

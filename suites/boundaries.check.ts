@@ -210,8 +210,10 @@ for (const op of operations().filter((o) => o.kind === 'create' && o.body)) {
       return { sent, res: await send(c, live, { sent }) };
     };
     // a create takes the values its defaults are applied over, and those the document gives the field;
-    // the rest of the catalog goes through the PATCH of the same fields
-    for (const probes of roundsOf(boundedFields(live, marked), (p) => falsy(p.value) || p.entry.must === true)) {
+    // the rest of the catalog goes through the PATCH of the same fields, but for a resource the API
+    // deletes (its records are cleaned up): there a create takes every value, as a create stores it
+    const deletable = operations().some((o) => o.resource === live.resource && o.kind === 'delete');
+    for (const probes of roundsOf(boundedFields(live, marked), (p) => deletable || falsy(p.value) || p.entry.must === true)) {
       const { res } = await create(probes);
       if (is2xx(res)) {
         const record = expectResource(res, recordKind(live)!, `${live.op} answer`);
