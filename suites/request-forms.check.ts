@@ -36,7 +36,10 @@ const ACCEPTS = ['*/*', 'application/*', 'application/json;q=0.9, */*;q=0.1', un
 /** Bodies no JSON parser reads (RFC 8259): cut short, single quotes, a trailing comma, a bare word. */
 const MALFORMED = ['{"x": ', "{'x': 1}", '{"x": 1,}', 'nul'];
 
-const live = (c: CheckContext, op: Operation) => servedOperations(c.settings).find((o) => o.op === op.op)!;
+/** The operation as the target serves it; an endpoint §4 does not show, with no path set for it, is skipped saying which setting serves it. */
+const live = (c: CheckContext, op: Operation): Operation =>
+  servedOperations(c.settings).find((o) => o.op === op.op)
+    ?? c.skip(`${op.op} is not served here: its path is not shown by the document (set its CONFORMANCE_PATH_* setting)`);
 const jsonWrites = () => operations().filter((o) => (o.kind === 'create' || o.kind === 'patch') && o.body && !o.multipart && o.record);
 const byId = () => operations().filter((o) => o.path.includes('{id}') && o.record && (o.kind === 'get' || o.kind === 'patch' || o.kind === 'delete'));
 const listsOf = () => operations().filter((o) => o.kind === 'list');
