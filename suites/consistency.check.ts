@@ -25,7 +25,7 @@ import {
 import { send, siblings, subjectOf } from './harness/subjects.js';
 import type { ApiRequest, ApiResponse } from './harness/transport/client.js';
 import { canonical, type Subject, viewsOf } from './harness/views.js';
-import { notAsSent } from './harness/wrong-fields.js';
+import { embeddedFindingKey, notAsSent } from './harness/wrong-fields.js';
 
 const opts = { mutates: true };
 /** Stamped by the server on any write (§2 lists them; their rules are not shown). */
@@ -196,7 +196,9 @@ check([
   needs(res, ['/employee_id', '/employee/id']);
   ensure(record.employee_id === second.id, `the answer carries employee_id ${show(record.employee_id)}`, res);
   ensure((record.employee as Rec | undefined)?.id === second.id,
-    `the answer embeds employee ${show((record.employee as Rec | undefined)?.id)}, not the new ${String(second.id)}`, res);
+    `the answer embeds employee ${show((record.employee as Rec | undefined)?.id)}, not the new ${String(second.id)}`, res, {
+    finding: embeddedFindingKey('assignments', 'employee'),
+  });
   await expectEveryView(c, viewsOf(c, { kind: 'employee', id: String(second.id), assignments: [String(assignment.id)] }), second,
     'after reassigning, the new employee', WRITE_STAMPS);
   const moved: Subject = { kind: 'assignment', id: String(assignment.id), employee_id: String(second.id), project_id: String(project.id) };

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import { collectionOf, type RecordKind } from '../specs/registry.js';
-import { expectEveryView } from './harness/agreement.js';
+import { expectEveryView, ownFields } from './harness/agreement.js';
 import { check, type CheckContext } from './harness/check.js';
 import { expectStatus, fail, is2xx, step } from './harness/judge/assert.js';
 import { expectResource } from './harness/judge/problems.js';
@@ -184,7 +184,7 @@ class Patch implements Cmd {
     expectStatus(res, '2xx', `${op.op} ${f.name}`);
     const record = expectResource(res, recordKind(op)!, { what: `${op.op} answer`, reads: [f.name] });
     notAsSent(res, echoes(body, record).differs, body, record, { resource: op.resource, write: writeKindOf(op) });
-    const changed = disagreements(expectedOf(m, id), record, [f.name, ...WRITE_STAMPS]);
+    const changed = ownFields(res, op.resource, disagreements(expectedOf(m, id), record, [f.name, ...WRITE_STAMPS]), expectedOf(m, id), record);
     if (changed.length) fail(`${op.op} ${f.name} also changed ${changed.join(', ')}`, res);
     m.live.set(id, { resource: this.resource, record });
     m.last = { op, id, sent: { body }, key, answer: res, touched: [id, ...named(record)] };

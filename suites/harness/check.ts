@@ -125,7 +125,7 @@ export async function runCheck(def: CheckDefinition, meta: CheckMeta, skip: (rea
   const reason = skipReasonFor(t, def.requirements, def.options) ?? otherCheck(def.name);
   if (reason) skipFor(reason);
   await installInspectors();
-  const state = beginCheck();
+  const state = beginCheck(def.requirements);
   try {
     await def.fn({ api: api(), target: t, settings: t.settings, ledger: theLedger(), reading: recordReading, warn: recordWarning, skip: skipFor });
     if (state.inspections.length) throw new Error(`response inspection failed: ${state.inspections.join('\n')}`);

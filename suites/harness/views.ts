@@ -25,6 +25,10 @@ export interface View {
   name: string;
   /** The surface's view it is (specs/surface.ts), as the coverage table's view cells name it; set by viewsOf and viewsMatching. */
   surface?: string;
+  /** The resource whose record it shows; set by viewsOf and viewsMatching. */
+  resource?: string;
+  /** For a copy embedded in another resource's records: where (`assignments`, `employee`). */
+  embedding?: { parent: string; property: string; };
   /** The filter values a list view applies (`employee_id` → the id it names). */
   filters?: Record<string, string>;
   read(): Promise<Seen>;
@@ -218,7 +222,14 @@ export function viewsMatching(c: CheckContext, resource: string, record: Rec, ma
 
 function bindAll(c: CheckContext, s: RecordSubject, matches: (item: Rec) => boolean, auth: KeyName, id?: string): View[] {
   const views = [...servedViews(c.settings, s.resource)].sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
-  return views.flatMap((v): View[] => bind(c, v, s, matches, auth, id).map((bound) => ({ ...bound, surface: v.name })));
+  return views.flatMap((v): View[] =>
+    bind(c, v, s, matches, auth, id).map((bound) => ({
+      ...bound,
+      surface: v.name,
+      resource: s.resource,
+      ...(v.embedded ? { embedding: { parent: v.embedded.parent.resource, property: v.embedded.property } } : {}),
+    }))
+  );
 }
 
 function listOf(c: CheckContext, v: SurfaceView): ListSpec {

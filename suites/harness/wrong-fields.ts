@@ -40,6 +40,15 @@ export function fieldRequirements(resource: string, field: string, write: WriteK
   return [write === 'patch' ? 'EP-PATCH-PERSISTS' : 'EP-CREATE-PERSISTS'];
 }
 
+/**
+ * The requirement of each embedded copy (registry embeddedIn: parent resource and property):
+ * §2 Assignment shows `employee` "embedded in responses", a copy of the employee as it is now.
+ */
+export const EMBEDDED_RULE: Record<string, string> = { 'assignments.employee': 'RES-ASSIGNMENT-EMBEDDED-CURRENT' };
+
+/** One finding per embedding, whichever field or record showed it stale. */
+export const embeddedFindingKey = (parent: string, property: string) => `embedded ${parent}.${property} | not the record as it is`;
+
 export const fieldFindingKey = (resource: string, field: string) => `field ${FIELD_OWNER[resource] ?? resource}.${field} | not as sent`;
 
 const show = (v: unknown) => JSON.stringify(v) ?? 'undefined';

@@ -1,6 +1,6 @@
 // Failures that carry their evidence: the exchange that shows the problem, and — where a check
 // covering several requirements says so — the requirement the failing assertion is about.
-import type { Exchange } from '../run/current.js';
+import { currentCheck, type Exchange } from '../run/current.js';
 import type { ApiResponse } from '../transport/client.js';
 import { type Difference, differencesText } from './differences.js';
 
@@ -36,13 +36,16 @@ export class CheckFailure extends Error {
  * attribution (they are not the step's failure).
  */
 export async function step<T>(requirement: string | readonly string[], fn: () => Promise<T>): Promise<T> {
+  const ids = typeof requirement === 'string' ? [requirement] : [...requirement];
+  const running = currentCheck();
+  running?.steps.push(ids);
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof CheckFailure && e.requirements === undefined && e.finding === undefined) {
-      e.requirements = typeof requirement === 'string' ? [requirement] : [...requirement];
-    }
+    if (e instanceof CheckFailure && e.requirements === undefined && e.finding === undefined) e.requirements = ids;
     throw e;
+  } finally {
+    running?.steps.pop();
   }
 }
 

@@ -31,6 +31,10 @@ export interface CheckState {
   findings: Map<string, Finding>;
   /** Per requirement the audit judges: how many responses it judged. */
   judged: Record<string, number>;
+  /** The requirements the check is tagged with: what its failures may fail. */
+  requirements: readonly string[];
+  /** The requirements of the steps running (judge/assert.ts step), innermost last. */
+  steps: (readonly string[])[];
 }
 
 /** How many exchanges a check keeps (the latest ones). */
@@ -41,8 +45,20 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 let current: CheckState | undefined;
 
-export function beginCheck(): CheckState {
-  current = { transcript: [], writes: [], order: new WeakMap(), requests: 0, readings: {}, warnings: [], inspections: [], findings: new Map(), judged: {} };
+export function beginCheck(requirements: readonly string[] = []): CheckState {
+  current = {
+    transcript: [],
+    writes: [],
+    order: new WeakMap(),
+    requests: 0,
+    readings: {},
+    warnings: [],
+    inspections: [],
+    findings: new Map(),
+    judged: {},
+    requirements,
+    steps: [],
+  };
   return current;
 }
 
@@ -96,3 +112,11 @@ export function recordJudged(requirements: readonly string[], times = 1): void {
   if (!current) return;
   for (const id of requirements) current.judged[id] = (current.judged[id] ?? 0) + times;
 }
+
+/** What a failure now would be about: the innermost running step's requirements, else the check's. */
+export function activeRequirements(): readonly string[] {
+  return current ? (current.steps.at(-1) ?? current.requirements) : [];
+}
+
+/** Whether a step (judge/assert.ts step) is running. */
+export const inStep = (): boolean => (current?.steps.length ?? 0) > 0;
