@@ -23,21 +23,24 @@ const arrange = (c: CheckContext, m: Mutation, r: Refusal) => setup(`the records
 
 async function refusedLeavesNoTrace(c: CheckContext, m: Mutation, r: Exclude<Refusal, 'reused-key'>): Promise<void> {
   const arranged = await arrange(c, m, r);
-  exercised({ dimension: 'refusals', subject: m.op, aspect: r });
+  const cell = { dimension: 'refusals', subject: m.op, aspect: r } as const;
   const before = await observe(arranged.views);
   const res = await sendTracked(c, m, { ...arranged.request(r === 'invalid-body' ? 'invalid' : 'valid'), auth: auths[r] });
   if (is2xx(res)) {
     // a deployment may accept more than the types say (§9: relaxed validation is non-breaking)
-    if (r === 'invalid-body') return c.reading(`validation.${m.op}`, 'a field of the wrong type is accepted');
+    if (r === 'invalid-body') {
+      exercised(cell);
+      return c.reading(`validation.${m.op}`, 'a field of the wrong type is accepted');
+    }
     fail(`${m.name} ${why[r]} answered ${res.status}`, res);
   }
   await expectUnchanged(c, before, `${m.name} ${why[r]} answered ${res.status}`);
+  exercised(cell);
 }
 
 /** The first request with key K is applied; a different request with K is refused or replays the first, changing nothing. */
 async function reusedKeyLeavesNoTrace(c: CheckContext, m: Mutation): Promise<void> {
   const arranged = await arrange(c, m, 'reused-key');
-  exercised({ dimension: 'refusals', subject: m.op, aspect: 'reused-key' });
   const key = randomUUID();
   const first = await setup(`${m.name} with a fresh idempotency key`, async () => {
     const res = await sendTracked(c, m, { ...arranged.request('valid'), idempotencyKey: key });
@@ -52,6 +55,7 @@ async function reusedKeyLeavesNoTrace(c: CheckContext, m: Mutation): Promise<voi
   }
   c.reading(`idempotency.reused-key.${m.op}`, replay ? 'replays the first answer' : String(second.status));
   await expectUnchanged(c, before, `${m.name} ${why['reused-key']} answered ${second.status}`);
+  exercised({ dimension: 'refusals', subject: m.op, aspect: 'reused-key' });
 }
 
 const opts = (m: Mutation, r: Refusal, extra: CheckOptions = {}): CheckOptions => ({

@@ -109,7 +109,7 @@ async function readBack(c: CheckContext, after: Rec, what: string, recorded: rea
   // What the transition records must be stored, not only answered: GET by id shows it too.
   const missing = recorded.filter((f) => f in after && !(f in got.record));
   ensure(missing.length === 0, `after ${what}: ${byId!.name} does not show ${missing.join(', ')}, which the PATCH answered`, got.res);
-  if (!listMayHide) return expectEveryView(c, [list!], after, `after ${what}`);
+  if (!listMayHide) return void (await expectEveryView(c, [list!], after, `after ${what}`));
   const seen = await list!.read();
   if (seen.state !== 'present') return c.reading(`state.listed-after.${what}`, seen.state === 'absent' ? 'left out' : 'not reached');
   const diff = disagreements(after, seen.record);

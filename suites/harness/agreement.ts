@@ -78,7 +78,7 @@ const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !
 
 /**
  * Every view shows `expected` (each field it shows equals the expected value, `ignore` aside), or
- * — with 'absent' — none shows the record.
+ * — with 'absent' — none shows the record. Returns the views it judged (not those left unread).
  *
  * One wrong field is one cause wherever it shows: a field every view read shows otherwise is that
  * field's (the finding key of a field not as sent), a field only some views show otherwise is
@@ -91,7 +91,7 @@ export async function expectEveryView(
   expected: Rec | 'absent',
   what: string,
   ignore: readonly string[] = [],
-): Promise<void> {
+): Promise<View[]> {
   // reads: sent together (the client bounds how many are in flight), judged in order
   const seens = await Promise.all(views.map((v) => v.read()));
   const diffs = views.map((_, i) => {
@@ -104,9 +104,11 @@ export async function expectEveryView(
     return !v.embedding && seens[i]!.state === 'present' ? [diffs[i]!.filter((f) => !copies.includes(f))] : [];
   });
   const everywhere = (f: string) => direct.length > 0 && direct.every((d) => d.includes(f));
+  const judged: View[] = [];
   for (const [i, view] of views.entries()) {
     const seen = seens[i]!;
     if (unread(c, view, seen)) continue;
+    judged.push(view);
     if (expected === 'absent') {
       if (seen.state === 'present') fail(`${what}: ${view.name} still shows it`, seen.res);
       continue;
@@ -131,6 +133,7 @@ export async function expectEveryView(
     const concerning = persists.length ? { finding: key, requirement: inStep() ? rule : persists } : undefined;
     failDiffering(`${what}: ${view.name} shows otherwise`, fieldDifferences(seen.record, expected, diff), seen.res, concerning);
   }
+  return judged;
 }
 
 export interface Observation {
