@@ -20,6 +20,7 @@ import { testFile } from './harness/records.js';
 import { bodyOf, createOf, patchTarget, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, echo, viewsOf } from './harness/views.js';
+import { fieldFindingKey, writeConcern } from './harness/wrong-fields.js';
 
 /** Stamped by the server on any write (§2 lists them; their rules are not shown). */
 const WRITE_STAMPS = ['updated_at', 'last_activity_at'];
@@ -116,12 +117,16 @@ function judge(p: Probe, got: unknown, present: boolean): Verdict {
 /** Records each accepted probe's verdict; fails on the first value shown otherwise than sent. */
 function expectShown(c: CheckContext, op: Operation, probes: readonly Probe[], record: Rec, res: ApiResponse, where: string): void {
   const wrong: string[] = [];
+  let first: string | undefined;
   for (const p of probes) {
     const v = judge(p, record[p.field.name], p.field.name in record);
-    if (!v.ok) wrong.push(`${p.field.name} (${p.entry.name}: ${p.entry.reveals}) ${v.why}`);
-    else if (v.note) c.reading(`boundaries.${op.op}.${p.field.name}.${p.entry.name}`, v.note);
+    if (!v.ok) {
+      first ??= p.field.name;
+      wrong.push(`${p.field.name} (${p.entry.name}: ${p.entry.reveals}) ${v.why}`);
+    } else if (v.note) c.reading(`boundaries.${op.op}.${p.field.name}.${p.entry.name}`, v.note);
   }
-  if (wrong.length) fail(`${where}: ${wrong.join('; ')}`, res);
+  // the first field shown otherwise is the cause wherever else it shows (harness/wrong-fields.ts)
+  if (first !== undefined) fail(`${where}: ${wrong.join('; ')}`, res, writeConcern(fieldFindingKey(op.resource, first)));
 }
 
 /** A refusal is one of the answers the document leaves open for the value, or fails where it is explicit. */

@@ -6,7 +6,7 @@ import type { Rec } from '../contract/json.js';
 import { EXTENSION_SETTINGS, operations } from '../specs/surface.js';
 import { expectEveryView } from './harness/agreement.js';
 import { check, type CheckContext } from './harness/check.js';
-import { ensure, expectStatus, fail } from './harness/judge/assert.js';
+import { ensure, expectStatus, fail, step } from './harness/judge/assert.js';
 import { expectResource, needs, type Resource } from './harness/judge/problems.js';
 import { exercised, titles } from './harness/plan/cells.js';
 import { operationNamed } from './harness/plan/operations.js';
@@ -17,6 +17,7 @@ import {
   createAssignmentFixture,
   createEmployee,
   createOrganization,
+  markedText,
   marker,
   testFile,
   uploadAttachment,
@@ -25,7 +26,7 @@ import {
 import { send, siblings, subjectOf } from './harness/subjects.js';
 import type { ApiRequest, ApiResponse } from './harness/transport/client.js';
 import { canonical, type Subject, viewsOf } from './harness/views.js';
-import { embeddedFindingKey, notAsSent } from './harness/wrong-fields.js';
+import { embeddedFindingKey, fieldFindingKey, notAsSent, writeConcern } from './harness/wrong-fields.js';
 
 const opts = { mutates: true };
 /** Stamped by the server on any write (§2 lists them; their rules are not shown). */
@@ -55,7 +56,10 @@ function expectOnlyNamedChanged(before: Rec, after: Rec, body: Rec, res: ApiResp
   // a named field shown otherwise than sent is that field's finding, wherever it shows (harness/wrong-fields.ts)
   notAsSent(res, Object.keys(body).filter((k) => canonical(after[k]) !== canonical(body[k])), body, after, { resource: `${resource}s`, write: 'patch' });
   const changed = Object.keys(before).filter((k) => !(k in body) && !WRITE_STAMPS.includes(k) && k in after && canonical(before[k]) !== canonical(after[k]));
-  if (changed.length) fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res);
+  if (changed.length) {
+    fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res,
+      writeConcern(fieldFindingKey(`${resource}s`, changed[0]!)));
+  }
 }
 
 /**
@@ -97,13 +101,20 @@ check([
 check([
   'EP-CREATE-PERSISTS',
   'RES-ASSIGNMENT-EMBEDDED-CURRENT',
-], 'a created employee reads back the same embedded in its assignments', async (c) => {
+], 'a created employee reads back the same embedded in its assignments, and a PATCH of it shows in every copy', async (c) => {
   const employee = await createEmployee(c, employeeBody(c));
   const project = await aProject(c);
   const assignment = await createAssignment(c, { employee_id: employee.id, project_id: project.id });
+  const views = () => viewsOf(c, { kind: 'employee', id: String(employee.id), assignments: [String(assignment.id)] });
   // Assigning it may stamp the employee (updated_at's rules are not shown): the stamps aside.
-  await expectEveryView(c, viewsOf(c, { kind: 'employee', id: String(employee.id), assignments: [String(assignment.id)] }), employee, 'after POST /employees',
-    WRITE_STAMPS);
+  await step('EP-CREATE-PERSISTS', () => expectEveryView(c, views(), employee, 'after POST /employees', WRITE_STAMPS));
+  await step('RES-ASSIGNMENT-EMBEDDED-CURRENT', async () => {
+    const { res, record } = await sendResource(c, { method: 'PATCH', path: `/employees/${String(employee.id)}`, json: { title: markedText(c) } }, 'employee',
+      'PATCH /employees/{id} {title}');
+    needs(res, ['/title']);
+    // the copies follow the change (§2 Assignment: `employee` is "embedded in responses", the employee as it is)
+    await expectEveryView(c, views(), { id: record.id, title: record.title }, 'after PATCH /employees/{id}');
+  });
 }, opts);
 
 check([
@@ -198,6 +209,7 @@ check([
   ensure((record.employee as Rec | undefined)?.id === second.id,
     `the answer embeds employee ${show((record.employee as Rec | undefined)?.id)}, not the new ${String(second.id)}`, res, {
     finding: embeddedFindingKey('assignments', 'employee'),
+    requirement: 'RES-ASSIGNMENT-EMBEDDED-CURRENT',
   });
   await expectEveryView(c, viewsOf(c, { kind: 'employee', id: String(second.id), assignments: [String(assignment.id)] }), second,
     'after reassigning, the new employee', WRITE_STAMPS);

@@ -22,7 +22,7 @@ import { filledBody } from './harness/records.js';
 import { anotherReference, bodyOf, createOf, made, patchTarget, send, type Sent, shownOf, subjectOf, textFieldOf } from './harness/subjects.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, echoes, type RecordSubject, viewsMatching, viewsOf } from './harness/views.js';
-import { notAsSent, writeKindOf } from './harness/wrong-fields.js';
+import { fieldFindingKey, notAsSent, writeConcern, writeKindOf } from './harness/wrong-fields.js';
 
 /** Stamped by the server on any write (§2 lists them; their rules are not shown). */
 const WRITE_STAMPS = ['updated_at', 'last_activity_at'];
@@ -197,7 +197,10 @@ async function expectOnlyNamed(c: CheckContext, op: Operation, before: Rec, afte
   // a copy embedded by reference (an assignment's employee) follows the reference the body names
   const named = (k: string) => k in body || `${k}_id` in body;
   const changed = Object.keys(before).filter((k) => !named(k) && !WRITE_STAMPS.includes(k) && k in after && canonical(before[k]) !== canonical(after[k]));
-  if (changed.length) fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res);
+  if (changed.length) {
+    fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res,
+      writeConcern(fieldFindingKey(op.resource, changed[0]!)));
+  }
   let gone = Object.keys(before).filter((k) => !named(k) && !(k in after));
   const get = servedOperations(c.settings).find((o) => o.resource === op.resource && o.kind === 'get');
   if (gone.length && get) {

@@ -21,7 +21,7 @@ import { bodyOf, patchTarget, send, type Sent, shownOf } from './harness/subject
 import { type TeamB, teamB } from './harness/team-b.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, disagreements, echoes, type RecordSubject, type View, viewsOf } from './harness/views.js';
-import { notAsSent, writeKindOf } from './harness/wrong-fields.js';
+import { fieldFindingKey, notAsSent, writeConcern, writeKindOf } from './harness/wrong-fields.js';
 
 /**
  * A record of the team as the model knows it: as last answered. Every view of it is derived from
@@ -185,7 +185,7 @@ class Patch implements Cmd {
     const record = expectResource(res, recordKind(op)!, { what: `${op.op} answer`, reads: [f.name] });
     notAsSent(res, echoes(body, record).differs, body, record, { resource: op.resource, write: writeKindOf(op) });
     const changed = ownFields(res, op.resource, disagreements(expectedOf(m, id), record, [f.name, ...WRITE_STAMPS]), expectedOf(m, id), record);
-    if (changed.length) fail(`${op.op} ${f.name} also changed ${changed.join(', ')}`, res);
+    if (changed.length) fail(`${op.op} ${f.name} also changed ${changed.join(', ')}`, res, writeConcern(fieldFindingKey(op.resource, changed[0]!)));
     m.live.set(id, { resource: this.resource, record });
     m.last = { op, id, sent: { body }, key, answer: res, touched: [id, ...named(record)] };
     await agree(m, r, m.last.touched, `after ${op.op} ${f.name}`, rule);

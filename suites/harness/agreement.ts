@@ -6,11 +6,11 @@ import type { CheckContext } from './check.js';
 import { fail, failDiffering } from './judge/assert.js';
 import { fieldDifferences } from './judge/differences.js';
 import { needs } from './judge/problems.js';
-import { activeRequirements, inStep, recordFinding } from './run/current.js';
+import { activeRequirements, recordFinding } from './run/current.js';
 import type { ApiResponse } from './transport/client.js';
 import { excerptAt } from './transport/excerpt.js';
 import { canonical, disagreements, type Seen, type View } from './views.js';
-import { EMBEDDED_RULE, embeddedFindingKey, fieldFindingKey, whereOf } from './wrong-fields.js';
+import { EMBEDDED_RULE, embeddedFindingKey, fieldFindingKey, whereOf, writeConcern } from './wrong-fields.js';
 
 /** A view that cannot be read within the page budget is recorded, not guessed. */
 function unread(c: CheckContext, view: View, seen: Seen): boolean {
@@ -18,9 +18,6 @@ function unread(c: CheckContext, view: View, seen: Seen): boolean {
   c.reading(`views.unread ${view.name}`, seen.why);
   return true;
 }
-
-/** The requirements a record's persistence is checked under (§4): a view disagreeing with a write fails one of them. */
-const PERSISTS = ['EP-CREATE-PERSISTS', 'EP-PATCH-PERSISTS', 'STATE-EMPLOYEE-IS-ACTIVE', 'EP-ORGANIZATIONS-PATCH'];
 
 /**
  * An embedded copy that disagrees: the embedding's finding (one cause however many fields, records
@@ -117,20 +114,22 @@ export async function expectEveryView(
     // A field the audit found wrong in that response cannot be compared: the check is blocked by it.
     needs(seen.res, diffs[i]!.map((f) => `${seen.at}/${f}`));
     if (view.embedding) {
-      if (diffs[i]!.length) staleCopy({ ...view, embedding: view.embedding }, seen, expected, diffs[i]!);
-      continue;
+      if (!diffs[i]!.length) continue;
+      // After a create, a copy made since cannot be stale: it shows what was stored (the record's
+      // persistence, the field's cause). After a change, it is the embedding's, and the check reads on.
+      if (!activeRequirements().includes('EP-CREATE-PERSISTS')) {
+        staleCopy({ ...view, embedding: view.embedding }, seen, expected, diffs[i]!);
+        continue;
+      }
     }
     // a copy the record embeds (an assignment's employee) shown stale is the embedding's finding
-    const diff = view.resource ? ownFields(seen.res, view.resource, diffs[i]!, expected, seen.record, seen.at) : diffs[i]!;
+    const diff = view.resource && !view.embedding ? ownFields(seen.res, view.resource, diffs[i]!, expected, seen.record, seen.at) : diffs[i]!;
     if (!diff.length) continue;
-    // inside a step, the step's rule (a view's own with it); else the check's persistence rules alone
-    const rule = activeRequirements();
-    const persists = rule.filter((id) => PERSISTS.includes(id));
     const field = diff.find(everywhere);
     const key = field !== undefined && view.resource
       ? fieldFindingKey(view.resource, field)
       : `view ${view.surface ?? view.name} | shows a write otherwise`;
-    const concerning = persists.length ? { finding: key, requirement: inStep() ? rule : persists } : undefined;
+    const concerning = writeConcern(key);
     failDiffering(`${what}: ${view.name} shows otherwise`, fieldDifferences(seen.record, expected, diff), seen.res, concerning);
   }
   return judged;

@@ -4,7 +4,8 @@
 // that met it. The check that met it records the finding and compares the other fields; the cause
 // lists every place the field showed wrong (C5 `findings`, reported as the audit's are).
 import type { Rec } from '../../contract/json.js';
-import { recordFinding } from './run/current.js';
+import type { Concerning } from './judge/assert.js';
+import { activeRequirements, inStep, recordFinding } from './run/current.js';
 import type { ApiResponse } from './transport/client.js';
 import { excerptAt } from './transport/excerpt.js';
 
@@ -50,6 +51,21 @@ export const EMBEDDED_RULE: Record<string, string> = { 'assignments.employee': '
 export const embeddedFindingKey = (parent: string, property: string) => `embedded ${parent}.${property} | not the record as it is`;
 
 export const fieldFindingKey = (resource: string, field: string) => `field ${FIELD_OWNER[resource] ?? resource}.${field} | not as sent`;
+
+/** The requirements a record's persistence is checked under (§4 and §3's is_active): what a write shown otherwise fails. */
+const PERSISTS = ['EP-CREATE-PERSISTS', 'EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL', 'STATE-EMPLOYEE-IS-ACTIVE', 'EP-ORGANIZATIONS-PATCH'];
+
+/**
+ * What a failure about a write shown otherwise is about, so that every check meeting one bug
+ * reports one cause: the finding `key` (a field's, a limit's), failing the running step's rule
+ * (a view's own with it) or else the check's persistence rules alone. Undefined when the check
+ * checks no persistence rule: the failure then stays the check's own.
+ */
+export function writeConcern(key: string): Concerning | undefined {
+  const rule = activeRequirements();
+  const persists = rule.filter((id) => PERSISTS.includes(id));
+  return persists.length ? { finding: key, requirement: inStep() ? rule : persists } : undefined;
+}
 
 const show = (v: unknown) => JSON.stringify(v) ?? 'undefined';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
