@@ -76,6 +76,12 @@ export const BOUNDARIES = {
   ],
   listed: [
     { name: 'upper', value: (v: string) => v.toUpperCase(), reveals: 'a listed value in another letter case answered otherwise than kept or refused' },
+    // §2: "Sets of allowed values of enumerated fields are not shown": a value outside the listed ones may be refused; one taken is kept as sent
+    {
+      name: 'non-ascii',
+      value: (v: string) => `${v} Müller 東京`,
+      reveals: 'text outside ASCII in an enumerated field answered in another charset (latin1 mojibake) by a view',
+    },
   ],
   date: [
     { name: 'year-start', value: '2031-01-01', reveals: 'a day read as local midnight and shifted to the day before', must: true, compare: 'instant' },
@@ -141,6 +147,13 @@ export const BOUNDARIES = {
     { name: 'spaces', value: (token: string) => `  ${token}  `, reveals: 'search text not trimmed: a padded token finds nothing', compare: 'trim' },
   ],
 } as const satisfies Record<BoundaryType, readonly Boundary[]>;
+
+/**
+ * The entry of each text type whose value holds text outside ASCII, in more than one script: what
+ * a field is left holding after its boundary values, so that every view of the record is read with
+ * such text in every string field that takes it (a view that decodes it in another charset shows).
+ */
+export const NON_ASCII: Partial<Record<BoundaryType, string>> = { text: 'scripts', formatted: 'non-ascii', listed: 'non-ascii' };
 
 /** Strings whose name says what they hold: the values a client sends there are of that format. */
 const FORMATTED = /(^|_)email$|^electronic_address$|(^|_)url$|^website$|^currency$|country$|^phone$|^postal_code$|^vat_id$|_scheme$|^buyer_identifier$/;

@@ -9,7 +9,7 @@
 // refused, leaving no trace; where it is explicit (a boolean, null on a field typed "or null", a
 // listed value) a refusal fails.
 import type { Rec } from '../contract/json.js';
-import { BOUNDARIES, type Boundary, boundaryTypesOf, type Compare } from '../specs/boundaries.js';
+import { BOUNDARIES, type Boundary, boundaryTypesOf, type Compare, NON_ASCII } from '../specs/boundaries.js';
 import { type Field, operations } from '../specs/surface.js';
 import { expectEveryView } from './harness/agreement.js';
 import { check, type CheckContext } from './harness/check.js';
@@ -35,9 +35,15 @@ interface Probe {
   value: unknown;
 }
 
-/** The catalog entries of a field, its listed values first (§2 "value seen": values the field takes). */
+/**
+ * The catalog entries of a field, its listed values first (§2 "value seen": values the field takes),
+ * and its text outside ASCII last (NON_ASCII): the value the field holds when every view of the
+ * record is read after the rounds, so that each view is read with such text in every string field
+ * that takes it.
+ */
 function probesOf(f: Field): Probe[] {
   const out: Probe[] = [];
+  const last: Probe[] = [];
   for (const v of f.examples ?? []) {
     if (f.items !== 'string') {
       out.push({ field: f, entry: { name: `listed ${v}`, value: v, reveals: 'a value the document lists refused or changed', must: true }, value: v });
@@ -49,18 +55,19 @@ function probesOf(f: Field): Probe[] {
   }
   for (const type of boundaryTypesOf(f)) {
     for (const entry of BOUNDARIES[type] as readonly Boundary[]) {
+      const into = NON_ASCII[type] === entry.name ? last : out;
       if (typeof entry.value === 'function') {
-        // an entry derived from the field's listed values (another letter case)
+        // an entry derived from the field's listed values (another letter case, text outside ASCII)
         for (const v of f.examples ?? []) {
           const value = (entry.value as (s: string) => string)(v);
-          if (value !== v) out.push({ field: f, entry: { ...entry, name: `${entry.name} ${v}` }, value });
+          if (value !== v) into.push({ field: f, entry: { ...entry, name: `${entry.name} ${v}` }, value });
         }
         continue;
       }
-      out.push({ field: f, entry, value: entry.value });
+      into.push({ field: f, entry, value: entry.value });
     }
   }
-  return out;
+  return [...out, ...last];
 }
 
 /**
@@ -250,15 +257,28 @@ for (const op of operations().filter((o) => o.kind === 'create' && o.multipart))
     const filenames = BOUNDARIES.filename as readonly Boundary[];
     const listed = live.fields.filter((f) => f.examples && !f.references);
     const n = Math.max(filenames.length, ...listed.map((f) => f.examples!.length));
-    for (let i = 0; i < n; i += 1) {
+    // then once more, each listed field with text outside ASCII (the catalog's NON_ASCII entry of a
+    // listed value): §2 "Sets of allowed values of enumerated fields are not shown", so it may be
+    // refused; taken, every view must show it as sent
+    const nonAscii = (BOUNDARIES.listed as readonly Boundary[]).find((e) => e.name === NON_ASCII.listed)!;
+    for (let i = 0; i <= n; i += 1) {
+      const extra = i === n;
+      if (extra && !listed.length) break;
       const sent: Sent = await bodyOf(c, live);
-      const name = filenames[i];
+      const name = extra ? undefined : filenames[i];
       const file = { ...testFile(c, 64 + i), ...(name ? { filename: String(name.value) } : {}) };
       const probes: Probe[] = [];
       for (const f of listed) {
-        const v = f.examples![i % f.examples!.length]!;
+        const listedValue = f.examples![i % f.examples!.length]!;
+        const v = extra ? (nonAscii.value as (s: string) => string)(listedValue) : listedValue;
         sent.body[f.name] = v;
-        probes.push({ field: f, entry: { name: `listed ${v}`, value: v, reveals: 'a value the document lists refused or changed', must: true }, value: v });
+        probes.push({
+          field: f,
+          entry: extra
+            ? { ...nonAscii, name: `${nonAscii.name} ${listedValue}`, value: v }
+            : { name: `listed ${v}`, value: v, reveals: 'a value the document lists refused or changed', must: true },
+          value: v,
+        });
       }
       const res = await send(c, live, { sent: { ...sent, file } });
       const filenameProbe: Probe | undefined = name
@@ -268,7 +288,8 @@ for (const op of operations().filter((o) => o.kind === 'create' && o.multipart))
         if (res.status >= 500) fail(`${live.op} with the filename ${show(file.filename)} answered ${res.status}`, res);
         // a name the document says nothing about may be refused; the listed values may not
         if (probes.some((p) => p.entry.must) && !name) fail(`${live.op} refused a listed value with ${res.status}`, res);
-        c.reading(`boundaries.${live.op}.filename.${name?.name ?? 'plain'}`, `refused ${res.status}`);
+        if (extra) { for (const p of probes) c.reading(`boundaries.${live.op}.${p.field.name}.${p.entry.name}`, `refused ${res.status}`); }
+        else c.reading(`boundaries.${live.op}.filename.${name?.name ?? 'plain'}`, `refused ${res.status}`);
         continue;
       }
       const record = expectResource(res, recordKind(live)!, `${live.op} answer`);

@@ -15,7 +15,7 @@ import { operationNamed, recordKind, servedOperations, servedViews, type View } 
 import { cellsOf, listViews, orderName, ORDERS, sortName, sortsOf } from './harness/plan/table.js';
 import { type Population, population } from './harness/population.js';
 import { drawn, property } from './harness/property.js';
-import { searchProbe } from './harness/views.js';
+import { searchFieldOf, searchProbe } from './harness/views.js';
 import { type BoundedWalk, duplicates, fetchPage, lists, type ListSpec, walkWithin } from './harness/walk.js';
 
 const pageable: readonly ListResource[] = listResources;
@@ -203,6 +203,57 @@ check([
   const page = expectPage(res, 'project', 'the page of GET /projects?limit=0');
   c.reading('limit.zero', `served ${page.data.length} records`);
 });
+
+// --- search × sort × order -------------------------------------------------------------------
+
+/**
+ * Search text that finds several records of a list: the word most of its first records share in
+ * the field `q` is probed with (a run's records share its run id; a deployment's CVs a word of their
+ * names). Undefined when no word is shared by two records (§4 q is "search text" of unknown reach).
+ */
+function sharedWord(items: readonly Rec[], field: string | undefined): string | undefined {
+  if (!field) return undefined;
+  const counts = new Map<string, number>();
+  for (const i of items) {
+    const words = new Set(String(i[field] ?? '').split(/\s+/).filter((w) => w.length >= 2 && /^[\x21-\x7e]+$/.test(w)));
+    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  const best = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  return best && best[1] >= 2 ? best[0] : undefined;
+}
+
+check([
+  'LIST-SORT',
+  'LIST-ORDER',
+], 'a search (q) of every list is ordered by each sort field in each order, as the list is', async (c) => {
+  // §4 "List query parameters (all list endpoints)": sort and order are parameters of every list
+  // request, q among them; nothing says a search answers in another order than the one asked for
+  await population(c);
+  const ops = servedOperations(c.settings);
+  for (const op of ops.filter((o) => o.kind === 'list')) {
+    const view = servedViews(c.settings, op.resource).find((v) => v.kind === 'q' && v.op === op.op);
+    const sorts = sortsOf(c.settings, op).filter((s): s is string => s !== undefined);
+    if (!view || !sorts.length) continue;
+    const spec: ListSpec = { path: op.path, resource: recordKind(op)! };
+    const first = await walkWithin(c, spec, { limit: 100, maxPages: 1, refusedIsEmpty: true });
+    const q = sharedWord(first.items, searchFieldOf(op.record));
+    if (!q) {
+      c.reading(`list.${op.resource}.q-sorted`, 'no word shared by two records to search for');
+      continue;
+    }
+    for (const sort of sorts) {
+      for (const order of ['asc', 'desc'] as const) {
+        const found = await walkWithin(c, spec, { limit: 100, sort, order, query: { q }, maxPages: 2 });
+        const describe = `GET ${op.path}?q=${q} (sort ${sort}, order ${order}, ${found.items.length} records)`;
+        if (distinctValues(found.items, sort) < 2) continue;
+        if (isOrdered(found.items, sort, order)) continue;
+        // ordered by the field the other way: the order was not followed; else the sort field was not
+        const other = isOrdered(found.items, sort, order === 'asc' ? 'desc' : 'asc');
+        fail(`${describe} is not ordered by ${sort} ${order}`, found.last, { requirement: other ? 'LIST-ORDER' : 'LIST-SORT' });
+      }
+    }
+  }
+}, { timeout: 120_000 });
 
 // --- the table: every list and filter × sort × order (harness/table.ts walks) ---------------------
 

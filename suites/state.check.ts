@@ -169,7 +169,8 @@ check([
   const project = await touch(c, candidate);
   // A category value the deployment already holds, where one shows: the set of values is not shown (§2).
   const { project: categorized } = await listedProject(c, (p) => typeof p.close_reason_category === 'string' && p.close_reason_category !== '');
-  const body = { close_reason: `conformance ${c.target.runId}`, close_reason_category: String(categorized?.close_reason_category ?? 'other') };
+  // close_reason is free text (§2 string): text outside ASCII too, so that a view answering it in another charset shows
+  const body = { close_reason: `conformance ${c.target.runId} Müller 東京`, close_reason_category: String(categorized?.close_reason_category ?? 'other') };
   const { res, after } = await patchTaking(c, project, [body, { ...body, status: 'closed' }],
     (a) => a.close_reason === body.close_reason || (typeof a.closed_at === 'string' && a.closed_at !== ''), 'closes');
   ensure(after.close_reason === body.close_reason && after.close_reason_category === body.close_reason_category,

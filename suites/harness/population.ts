@@ -51,8 +51,31 @@ const populate = shared('population of lists to page through', async (c: CheckCo
     expectStatus(res, '2xx', 'POST /attachments');
     attachments.push(res.body as Rec);
   }
+  await withoutValues(c, employees[0]!, organizations, attachments);
   return { project, employees, assignments, elsewhere, organizations, attachments, ties };
 });
+
+/**
+ * Records without a value in a sort field, where the document lets a request leave one out: a walk
+ * sorted by the field then meets them on a page after the first in one of the orders (a keyset
+ * compared with an empty or null value drops them there). An attachment whose file part has an
+ * empty name (§4 names "one `file` part" and no rule for its name; RFC 7578 §4.2 makes the
+ * filename parameter optional), and an organization whose name is the empty string (§2 types it a
+ * string; the organization is one of the run's, put back named with the run id by the ledger at
+ * the end of the suite file). A value refused is a reading: the document leaves it open.
+ */
+async function withoutValues(c: CheckContext, employee: Rec, organizations: Rec[], attachments: Rec[]): Promise<void> {
+  const unnamed = await uploadAttachment(c, { type: 'employee', id: String(employee.id) }, { ...testFile(c, 19), filename: '' });
+  if (unnamed.status >= 500) expectStatus(unnamed, '2xx', 'POST /attachments with an empty filename');
+  if (unnamed.status < 300) attachments.push(unnamed.body as Rec);
+  else c.reading('population.attachment-empty-filename', `refused ${unnamed.status}`);
+  const org = await createOrganization(c);
+  const before = await c.ledger.before('organizations', org, { fields: ['name'] });
+  const emptied = await c.api.send({ method: 'PATCH', path: `/organizations/${String(before.id)}`, json: { name: '' } });
+  if (emptied.status >= 500) expectStatus(emptied, '2xx', 'PATCH /organizations/{id} with an empty name');
+  organizations.push(emptied.status < 300 ? emptied.body as Rec : org);
+  if (emptied.status >= 300) c.reading('population.organization-empty-name', `refused ${emptied.status}`);
+}
 
 /** How many records share a sort value: enough that a walk at limit 1 crosses two boundaries inside them. */
 const TIED = 3;

@@ -32,6 +32,7 @@ const project = (n: number, extra: Record<string, unknown> = {}) => ({
   status: 'active',
   stage: { id: id(99), key: 'lead', label: 'Lead', kind: 'open', color: 'slate', hidden: false, sort: 1 },
   created_at: '2026-01-02T03:04:05.678Z',
+  last_activity_at: null,
   ...extra,
 });
 
@@ -127,6 +128,25 @@ describe('the audit of every response', () => {
     judge(settings, received('GET', `/projects/${id(1)}`, 200, project(1, { stage_changed_at: '2026-01-02T03:04:05Z' })));
     const drift = judge(settings, received('GET', `/projects/${id(2)}`, 200, project(2, { client_org_id: id(9) })));
     expect(drift.violations).toMatchObject([{ requirements: ['RES-SHAPE-CONSISTENT'], readable: true }]);
+  });
+
+  test("a key respelled is judged against its own object's names: an assignment's endDate is a respelling, a CV item's endDate is §2's", () => {
+    const employee = { id: id(3), first_name: 'Ada' };
+    const assignment = { id: id(1), employee_id: id(3), project_id: id(2), employee, start_date: '2026-01-02', endDate: '2026-02-03' };
+    const seen = judge(settings, received('GET', `/assignments/${id(1)}`, 200, assignment));
+    expect(seen.violations).toMatchObject([{ key: 'record /endDate | respelled', requirements: ['RES-ASSIGNMENT-SHAPE'], pointer: '/endDate' }]);
+    const inEmployee = judge(settings,
+      received('GET', `/assignments/${id(1)}`, 200, { ...assignment, end_date: '2026-02-03', endDate: undefined, employee: { id: id(3), firstName: 'Ada' } }));
+    expect(inEmployee.violations).toMatchObject([{ requirements: ['RES-EMPLOYEE-SHAPE'], pointer: '/employee/firstName' }]);
+    const cv = { id: id(4), employee_id: id(3), name: 'CV', data: { work: [{ name: 'W', startDate: '2020-01', endDate: '2021-01', hidden: false }] } };
+    expect(judge(settings, received('GET', '/cvs', 200, { data: [cv], page: { hasMore: false } })).violations).toEqual([]);
+  });
+
+  test('a field typed "or null" left out is missing (§2: its empty value is null); one typed plain string may be left out', () => {
+    const { last_activity_at: _, ...without } = project(1);
+    const seen = judge(settings, received('GET', `/projects/${id(1)}`, 200, without));
+    expect(seen.violations).toMatchObject([{ key: 'record /last_activity_at | null left out', requirements: ['RES-NULLABLE-FIELDS', 'RES-PROJECT-SHAPE'] }]);
+    expect(judge(settings, received('GET', `/projects/${id(1)}`, 200, project(1))).violations).toEqual([]);
   });
 });
 

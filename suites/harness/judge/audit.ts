@@ -287,7 +287,6 @@ function schemaOf(kind: RecordKind, value: unknown): SchemaName {
   return legacy && isShaped(kind) && servedShape(kind, value) === 'legacy' ? legacy : record!;
 }
 
-/** A record's violations: its schema in the served shape, the shape it shows, its timestamps and dates. */
 /** Every property name the schemas of §2 give, at any depth: the names a client of the document reads. */
 const DOCUMENTED: ReadonlySet<string> = (() => {
   const names = new Set<string>();
@@ -303,17 +302,71 @@ const DOCUMENTED: ReadonlySet<string> = (() => {
 const spelling = (key: string) => key.replace(/[_\-\s]/g, '').toLowerCase();
 const BY_SPELLING = new Map([...DOCUMENTED].map((k) => [spelling(k), k]));
 
+/** A schema node as read: `$ref`s (`employee.json`, `project.json#/properties/title`) followed to what they name. */
+type Node = Record<string, unknown>;
+
+function resolved(node: unknown, base: SchemaName): { node: Node; base: SchemaName; } | undefined {
+  let n = node;
+  let b = base;
+  for (let hops = 0; isRecord(n) && typeof n.$ref === 'string' && hops < 8; hops += 1) {
+    const [file, pointer = ''] = n.$ref.split('#');
+    const name = file ? file.replace(/^.*\//, '').replace(/\.json$/, '') : b;
+    if (!(schemaNames as readonly string[]).includes(name)) return undefined;
+    b = name as SchemaName;
+    n = valueAt(schema(b), pointer);
+  }
+  return isRecord(n) ? { node: n, base: b } : undefined;
+}
+
+const typesOf = (node: Node): string[] => (Array.isArray(node.type) ? node.type.map(String) : typeof node.type === 'string' ? [node.type] : []);
+
+/** The schema of a property of an object node (a listed one, else what the node allows besides). */
+function propertyNode(at: { node: Node; base: SchemaName; } | undefined, key: string) {
+  if (!at) return undefined;
+  const props = isRecord(at.node.properties) ? at.node.properties : {};
+  if (key in props) return resolved(props[key], at.base);
+  return isRecord(at.node.additionalProperties) ? resolved(at.node.additionalProperties, at.base) : undefined;
+}
+
+const itemsNode = (at: { node: Node; base: SchemaName; } | undefined) => (at && isRecord(at.node.items) ? resolved(at.node.items, at.base) : undefined);
+
 /**
  * The field §2 names that `key` spells another way (`firstName`, `FIRST_NAME` for `first_name`), when
  * the record shows the key but not the documented name: a serializer that rewrote the name. An extra
- * key beside the documented one is an addition (§9), never this.
+ * key beside the documented one is an addition (§9), never this. Where the schema of the object is
+ * known, the names are its own: `endDate` is a CV item's name, and an assignment's `end_date`
+ * answered as `endDate` is still a respelling there. Elsewhere (an element whose shape is not
+ * shown) any name §2 gives anywhere.
  */
-function respelled(key: string, node: Rec): string | undefined {
+function respelled(key: string, node: Rec, at: { node: Node; base: SchemaName; } | undefined): string | undefined {
+  const props = at && isRecord(at.node.properties) ? Object.keys(at.node.properties) : undefined;
+  if (props) {
+    if (props.includes(key)) return undefined;
+    const named = props.find((k) => spelling(k) === spelling(key));
+    return named !== undefined && !(named in node) ? named : undefined;
+  }
   if (DOCUMENTED.has(key)) return undefined;
   const named = BY_SPELLING.get(spelling(key));
   return named !== undefined && !(named in node) ? named : undefined;
 }
 
+/**
+ * The fields of an object's schema typed "or null" that the object leaves out. §2: "Fields typed
+ * `null` in a response can be null." For those fields the document gives the value a record without
+ * one shows: null (a field typed plain string has no such value, and one without a value may only be
+ * left out, as `archived_at` of a project never archived). Left out, the field is missing where the
+ * document's table lists it with its empty value: a serializer that drops nulls.
+ */
+function nullableLeftOut(node: Rec, at: { node: Node; base: SchemaName; } | undefined): string[] {
+  if (!at || !isRecord(at.node.properties)) return [];
+  return Object.entries(at.node.properties).filter(([k, p]) => {
+    if (k in node) return false;
+    const r = resolved(p, at.base);
+    return r !== undefined && typesOf(r.node).includes('null');
+  }).map(([k]) => k);
+}
+
+/** A record's violations: its schema in the served shape, the shape it shows, its timestamps and dates. */
 function judgeRecord(kind: RecordKind, value: unknown, at: string, out: Violation[]): void {
   const legacy = isShaped(kind) && servedShape(kind, value) === 'legacy';
   if (isRecord(value) && isShaped(kind)) {
@@ -345,12 +398,22 @@ function judgeRecord(kind: RecordKind, value: unknown, at: string, out: Violatio
     });
   }
   // §2: timestamps and dates are strings; their formats are not shown, so any common spelling reads.
-  const walk = (node: unknown, pointer: string): void => {
-    if (Array.isArray(node)) return node.forEach((x, i) => walk(x, `${pointer}/${i}`));
+  const walk = (node: unknown, pointer: string, sch: { node: Node; base: SchemaName; } | undefined): void => {
+    if (Array.isArray(node)) return node.forEach((x, i) => walk(x, `${pointer}/${i}`, itemsNode(sch)));
     if (!isRecord(node)) return;
+    for (const field of nullableLeftOut(node, sch)) {
+      const here = joinPointer(pointer, field);
+      const inner = innermost(kind, here);
+      out.push({
+        key: `record ${folded(inner.rel)} | null left out`,
+        requirements: ['RES-NULLABLE-FIELDS', shapeRequirement(inner.kind)],
+        message: `${inner.kind}.${fieldName(inner.rel)} is missing, where §2 types it "or null": a record without a value shows it as null`,
+        pointer: `${at}${here}`,
+      });
+    }
     for (const [field, v] of Object.entries(node)) {
       const here = joinPointer(pointer, field);
-      const named = respelled(field, node);
+      const named = respelled(field, node, sch);
       if (named !== undefined) {
         const inner = innermost(kind, here);
         out.push({
@@ -369,10 +432,11 @@ function judgeRecord(kind: RecordKind, value: unknown, at: string, out: Violatio
           message: `${inner.kind}.${fieldName(inner.rel)} is ${describe(v)}, which reads as no ${what} in any common format`,
           pointer: `${at}${here}`,
         });
-      } else if (typeof v === 'object') walk(v, here);
+      } else if (typeof v === 'object') walk(v, here, propertyNode(sch, field));
     }
   };
-  walk(value, '');
+  const name = schemaOf(kind, value);
+  walk(value, '', resolved(schema(name), name));
 }
 
 function judgeSuccess(op: JudgedOperation, body: unknown, out: Violation[], judged: Set<string>, records: ShownRecord[]): void {
