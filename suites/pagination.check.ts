@@ -225,7 +225,9 @@ function sharedWord(items: readonly Rec[], field: string | undefined): string | 
 check([
   'LIST-SORT',
   'LIST-ORDER',
-], 'a search (q) of every list is ordered by each sort field in each order, as the list is', async (c) => {
+  'LIST-Q',
+  'LIST-WALK-EVERY-RECORD-ONCE',
+], 'a search (q) of every list holds across its pages, and is ordered by each sort field in each order, as the list is', async (c) => {
   // §4 "List query parameters (all list endpoints)": sort and order are parameters of every list
   // request, q among them; nothing says a search answers in another order than the one asked for
   await population(c);
@@ -233,13 +235,31 @@ check([
   for (const op of ops.filter((o) => o.kind === 'list')) {
     const view = servedViews(c.settings, op.resource).find((v) => v.kind === 'q' && v.op === op.op);
     const sorts = sortsOf(c.settings, op).filter((s): s is string => s !== undefined);
-    if (!view || !sorts.length) continue;
+    if (!view) continue;
     const spec: ListSpec = { path: op.path, resource: recordKind(op)! };
     const first = await walkWithin(c, spec, { limit: 100, maxPages: 1, refusedIsEmpty: true });
     const q = sharedWord(first.items, searchFieldOf(op.record));
     if (!q) {
       c.reading(`list.${op.resource}.q-sorted`, 'no word shared by two records to search for');
       continue;
+    }
+    // Whatever q reaches, one search is one list: walked in small pages it holds the records of one
+    // large page, in that order (a later page that forgets the search shows others).
+    const whole = await walkWithin(c, spec, { limit: 100, query: { q }, maxPages: 3 });
+    if (whole.complete && whole.items.length >= 2) {
+      const limit = Math.max(1, Math.ceil(whole.items.length / 4));
+      const paged = await walkWithin(c, spec, { limit, query: { q }, maxPages: 6 });
+      const [a, b] = [whole.items.map((i) => String(i.id)), paged.items.map((i) => String(i.id))];
+      const stray = b.find((id) => !a.includes(id));
+      if (stray !== undefined) {
+        fail(`GET ${op.path}?q=${q} in pages of ${limit} shows ${stray}, which the same search in one page does not`, paged.last, { requirement: 'LIST-Q' });
+      }
+      // the same records, each once (the order of records tied on the default sort is not shown)
+      if (paged.complete && (b.length !== a.length || a.some((id) => !b.includes(id)))) {
+        fail(`GET ${op.path}?q=${q} in pages of ${limit} shows ${b.length} records, in one page ${a.length}`, paged.last, {
+          requirement: 'LIST-WALK-EVERY-RECORD-ONCE',
+        });
+      }
     }
     for (const sort of sorts) {
       for (const order of ['asc', 'desc'] as const) {
