@@ -88,8 +88,9 @@ export const BOUNDARIES = {
     { name: 'long', value: long(300, 'abcdefghij'), reveals: 'a value cut at a column width (64 characters, 255 bytes)' },
     {
       name: 'mixed',
-      value: ` Müller Łódź\r\n日本 😀 ${long(60, 'abcdefghij')} `,
-      reveals: 'text outside Latin-1 replaced or re-encoded, ends trimmed, line breaks collapsed, letter case folded, a value cut at 64 characters',
+      value: ` Müller Łódź\r\n日本 😀 ${long(240, 'abcdefghij')} `,
+      reveals:
+        'text outside Latin-1 replaced or re-encoded, ends trimmed, line breaks collapsed, letter case folded, a value cut at 64 characters or 255 bytes',
       few: true,
     },
   ],
@@ -98,12 +99,14 @@ export const BOUNDARIES = {
   listed: [
     { name: 'empty', value: '', reveals: 'an empty string ignored by a truthiness test or stored as absent or null' },
     { name: 'upper', value: (v: string) => v.toUpperCase(), reveals: 'a listed value in another letter case answered otherwise than kept or refused' },
+    { name: 'numeric', value: '0042', reveals: 'numeric-looking text stored as a number: its leading zeros and its type lost', few: true },
     {
-      name: 'other-script',
-      value: (v: string) => `${v} Łódź 東京 😀`,
-      reveals: 'text outside Latin-1 replaced or re-encoded',
+      name: 'mixed',
+      value: (v: string) => ` ${v} Łódź\r\n東京 😀 ${long(70, 'abcdefghij')}\t`,
+      reveals: 'text outside Latin-1 replaced or re-encoded, ends trimmed, line breaks collapsed, letter case folded, a value cut at 64 characters',
       few: true,
     },
+    { name: 'other-script', value: (v: string) => `${v} Łódź 東京 😀`, reveals: 'text outside Latin-1 replaced or re-encoded' },
     {
       name: 'spaced',
       value: (v: string) => ` ${v}\r\n${v}\t`,
