@@ -49,6 +49,8 @@ export interface Boundary {
    * record on the target): together with the empty and the explicit values, one per failure mode.
    */
   few?: boolean;
+  /** Only for the fields whose name this matches (a value in the spelling of one format: a URL, an email). */
+  fits?: RegExp;
 }
 
 const long = (n: number, unit: string) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
@@ -85,6 +87,21 @@ export const BOUNDARIES = {
     { name: 'non-ascii', value: 'Müller Łódź 日本', reveals: 'text outside ASCII replaced or decoded in another charset' },
     { name: 'numeric', value: '0042', reveals: 'numeric-looking text stored as a number: its leading zeros and its type lost', few: true },
     { name: 'spaced', value: ' Line one\r\nline two\t', reveals: 'whitespace at the ends trimmed or line breaks collapsed' },
+    // the format's own spelling with text outside Latin-1 in it, for a server that refuses anything else (IRIs, RFC 6531 addresses)
+    {
+      name: 'iri',
+      value: 'https://example.org/Łódź/日本?q=😀',
+      reveals: 'text outside Latin-1 replaced or re-encoded in a URL',
+      few: true,
+      fits: /(^|_)url$|^website$/,
+    },
+    {
+      name: 'intl-email',
+      value: 'łódź.日本@example.org',
+      reveals: 'text outside Latin-1 replaced or re-encoded in an email address',
+      few: true,
+      fits: /(^|_)email$/,
+    },
     { name: 'long', value: long(300, 'abcdefghij'), reveals: 'a value cut at a column width (64 characters, 255 bytes)' },
     {
       name: 'mixed',

@@ -50,6 +50,7 @@ function probesOf(f: Field, keep: (p: Probe) => boolean = () => true): Probe[] {
   }
   for (const type of boundaryTypesOf(f)) {
     for (const entry of BOUNDARIES[type] as readonly Boundary[]) {
+      if (entry.fits && !entry.fits.test(f.name)) continue;
       if (typeof entry.value === 'function') {
         // an entry derived from the field's listed values (another letter case, other text beside it)
         for (const v of f.examples ?? []) {
