@@ -7,7 +7,14 @@
 // numbers as numbers). Where the document is silent on a value (§2: "Formats of timestamps and
 // dates, and the currency code format, are not shown"; no length or range is shown) it may be
 // refused, leaving no trace; where it is explicit (a boolean, null on a field typed "or null", a
-// listed value) a refusal fails.
+// listed value) a refusal fails. A value taken and answered without its field, where the record
+// shows the field otherwise, was not kept ("" is a string, not the field's absence).
+//
+// The fields of an array's items (`addresses[].postal_code`) take their catalogs in one item per
+// write. The field the run names its records with takes the values too: a PATCH names the record
+// again at its end; a create of a resource the API cannot delete (its records stay on the target)
+// takes one value per failure mode (`few`), the run id carried by another free-text field that
+// takes no value in that create.
 import type { Rec } from '../contract/json.js';
 import { BOUNDARIES, type Boundary, boundaryTypesOf, type Compare } from '../specs/boundaries.js';
 import { type Field, operations } from '../specs/surface.js';
