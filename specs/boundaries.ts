@@ -44,6 +44,13 @@ export interface Boundary {
   reveals: string;
   must?: boolean;
   compare?: Compare;
+  /**
+   * One of the few values a create of a resource the API cannot delete takes (each create leaves a
+   * record on the target): together with the empty and the explicit values, one per failure mode.
+   */
+  few?: boolean;
+  /** Only for the fields whose name this matches (a value in the spelling of one format: a URL, an email). */
+  fits?: RegExp;
 }
 
 const long = (n: number, unit: string) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
@@ -53,10 +60,16 @@ export const BOUNDARIES = {
     { name: 'empty', value: '', reveals: 'an empty string ignored by a truthiness test (`body.x || old.x`) or stored as null' },
     // §2 types the field a string: the string sent is the value, its ends included (a store that trims is a failure mode)
     { name: 'padded', value: '  padded value \n', reveals: 'whitespace and line breaks at the ends dropped' },
-    { name: 'numeric', value: '007', reveals: 'numeric-looking text stored as a number: its leading zeros and its type lost' },
+    { name: 'numeric', value: '007', reveals: 'numeric-looking text stored as a number: its leading zeros and its type lost', few: true },
+    {
+      name: 'mixed',
+      value: ' Łódź 𝄞 Cafe\u0301 "Q" \\ <b>&amp;</b> %_\r\nLine TWO\tend \n',
+      reveals: 'ends trimmed, line breaks collapsed, text outside Latin-1 replaced or re-encoded, letter case folded, quotes or markup rewritten',
+      few: true,
+    },
     { name: 'lines', value: 'line one\r\nline two\n\tindented', reveals: 'inner line breaks and tabs rewritten (CRLF to LF) or collapsed' },
     { name: 'long-256', value: long(256, 'abcdefghij'), reveals: 'truncation at a 255-character column' },
-    { name: 'long-multibyte', value: long(300, 'é東😀'), reveals: 'a length counted in bytes or UTF-16 units: truncation mid-character' },
+    { name: 'long-multibyte', value: long(300, 'é東😀'), reveals: 'a length counted in bytes or UTF-16 units: truncation mid-character', few: true },
     { name: 'planes', value: 'Ω 𝄞 𠀀 \u{F0000} ẞ', reveals: 'characters outside the Basic Multilingual Plane lost or replaced (a 3-byte utf8 column)' },
     { name: 'decomposed', value: 'Cafe\u0301 n\u0303o Zu\u0308rich', reveals: 'combining marks dropped or text re-encoded' },
     { name: 'scripts', value: 'Müller Łódź Привет مرحبا 日本語 עברית', reveals: 'text decoded in another charset (latin1 mojibake)' },
@@ -72,43 +85,83 @@ export const BOUNDARIES = {
     { name: 'empty', value: '', reveals: 'an empty string ignored by a truthiness test or stored as null' },
     // a format may refuse these (formats are not shown, §2); one it takes is kept as sent
     { name: 'non-ascii', value: 'Müller Łódź 日本', reveals: 'text outside ASCII replaced or decoded in another charset' },
-    { name: 'numeric', value: '0042', reveals: 'numeric-looking text stored as a number: its leading zeros and its type lost' },
+    { name: 'numeric', value: '0042', reveals: 'numeric-looking text stored as a number: its leading zeros and its type lost', few: true },
+    { name: 'spaced', value: ' Line one\r\nline two\t', reveals: 'whitespace at the ends trimmed or line breaks collapsed' },
+    // the format's own spelling with text outside Latin-1 in it, for a server that refuses anything else (IRIs, RFC 6531 addresses)
+    {
+      name: 'iri',
+      value: 'https://example.org/Łódź/日本?q=😀',
+      reveals: 'text outside Latin-1 replaced or re-encoded in a URL',
+      few: true,
+      fits: /(^|_)url$|^website$/,
+    },
+    {
+      name: 'intl-email',
+      value: 'łódź.日本@example.org',
+      reveals: 'text outside Latin-1 replaced or re-encoded in an email address',
+      few: true,
+      fits: /(^|_)email$/,
+    },
+    { name: 'long', value: long(300, 'abcdefghij'), reveals: 'a value cut at a column width (64 characters, 255 bytes)' },
+    {
+      name: 'mixed',
+      value: ` Müller Łódź\r\n日本 😀 ${long(240, 'abcdefghij')} `,
+      reveals:
+        'text outside Latin-1 replaced or re-encoded, ends trimmed, line breaks collapsed, letter case folded, a value cut at 64 characters or 255 bytes',
+      few: true,
+    },
   ],
+  // a field with values seen (§2 "Only the values that appear in the interface are listed, as
+  // examples"): the set is open and not shown, so another value may be refused, but one taken is kept
   listed: [
+    { name: 'empty', value: '', reveals: 'an empty string ignored by a truthiness test or stored as absent or null' },
     { name: 'upper', value: (v: string) => v.toUpperCase(), reveals: 'a listed value in another letter case answered otherwise than kept or refused' },
     // §2: "Sets of allowed values of enumerated fields are not shown": a value outside the listed ones may be refused; one taken is kept as sent
+    { name: 'numeric', value: '0042', reveals: 'numeric-looking text stored as a number: its leading zeros and its type lost', few: true },
     {
-      name: 'non-ascii',
-      value: (v: string) => `${v} Müller 東京`,
-      reveals: 'text outside ASCII in an enumerated field answered in another charset (latin1 mojibake) by a view',
+      name: 'mixed',
+      value: (v: string) => ` ${v} Łódź\r\n東京 😀 ${long(70, 'abcdefghij')}\t`,
+      reveals: 'text outside Latin-1 replaced or re-encoded, ends trimmed, line breaks collapsed, letter case folded, a value cut at 64 characters',
+      few: true,
+    },
+    { name: 'other-script', value: (v: string) => `${v} Łódź 東京 😀`, reveals: 'text outside Latin-1 replaced or re-encoded' },
+    {
+      name: 'spaced',
+      value: (v: string) => ` ${v}\r\n${v}\t`,
+      reveals: 'whitespace at the ends trimmed or line breaks collapsed',
+    },
+    {
+      name: 'long',
+      value: (v: string) => `${v}-${long(80, 'abcdefghij')}`,
+      reveals: 'a value cut at a column width (64 characters)',
     },
   ],
   date: [
     { name: 'year-start', value: '2031-01-01', reveals: 'a day read as local midnight and shifted to the day before', must: true, compare: 'instant' },
     { name: 'year-end', value: '2031-12-31', reveals: 'a day shifted across a year boundary by a time zone', compare: 'instant' },
-    { name: 'leap-day', value: '2032-02-29', reveals: 'a leap day refused or rolled to March 1', compare: 'instant' },
+    { name: 'leap-day', value: '2032-02-29', reveals: 'a leap day refused or rolled to March 1', compare: 'instant', few: true },
     { name: 'old', value: '1999-12-31', reveals: 'a two-digit year or a lower bound on dates', compare: 'instant' },
   ],
   timestamp: [
     { name: 'utc', value: '2031-03-01T09:30:00Z', reveals: 'a timestamp without fraction refused or shifted', must: true, compare: 'instant' },
     { name: 'millis', value: '2031-03-01T09:30:00.123Z', reveals: 'milliseconds dropped', compare: 'instant' },
     { name: 'offset-plus', value: '2031-03-01T11:30:00+02:00', reveals: 'an offset ignored: the wall time stored as UTC', compare: 'instant' },
-    { name: 'offset-minus', value: '2031-03-01T04:00:00-05:30', reveals: 'a negative half-hour offset ignored or misread', compare: 'instant' },
+    { name: 'offset-minus', value: '2031-03-01T04:00:00-05:30', reveals: 'a negative half-hour offset ignored or misread', compare: 'instant', few: true },
     { name: 'year-end', value: '2031-12-31T23:59:59.999Z', reveals: 'rounding of the fraction carried into the next year', compare: 'instant' },
   ],
   number: [
     { name: 'zero', value: 0, reveals: 'zero ignored by a truthiness test (`body.x || old.x`) or stored as null' },
     { name: 'integer', value: 100, reveals: 'an integral number turned into a string or another type' },
-    { name: 'fraction', value: 0.5, reveals: 'a fraction truncated to an integer column' },
+    { name: 'fraction', value: 0.5, reveals: 'a fraction truncated to an integer column', few: true },
     { name: 'many-decimals', value: 12.345678, reveals: 'decimals cut to an integer, or a rounding error shown as binary noise', compare: 'rounded' },
-    { name: 'large', value: 2147483648, reveals: 'a 32-bit column overflowing into a server error or a wrapped value' },
+    { name: 'large', value: 2147483648, reveals: 'a 32-bit column overflowing into a server error or a wrapped value', few: true },
     { name: 'negative', value: -1, reveals: 'a sign dropped' },
   ],
   money: [
     { name: 'zero', value: 0, reveals: 'zero ignored by a truthiness test (`body.x || old.x`) or stored as null' },
-    { name: 'cents', value: 0.01, reveals: 'cents lost to an integer or float column' },
+    { name: 'cents', value: 0.01, reveals: 'cents lost to an integer or float column', few: true },
     { name: 'integer', value: 120, reveals: 'an integral amount turned into a string or another type' },
-    { name: 'large', value: 9999999.99, reveals: 'a NUMERIC column too narrow: a server error or a changed amount' },
+    { name: 'large', value: 9999999.99, reveals: 'a NUMERIC column too narrow: a server error or a changed amount', few: true },
     { name: 'many-decimals', value: 95.125, reveals: 'decimals beyond cents cut to an integer', compare: 'rounded' },
   ],
   boolean: [
@@ -117,8 +170,8 @@ export const BOUNDARIES = {
   ],
   strings: [
     { name: 'empty', value: [], reveals: 'an empty array ignored by a length test, so nothing can be cleared' },
-    { name: 'comma', value: ['C++, Go', 'Node.js'], reveals: 'items joined with commas and split again' },
-    { name: 'order', value: ['zeta', 'alpha', 'Ölmühle 東京'], reveals: 'items reordered or re-encoded', compare: 'set' },
+    { name: 'comma', value: ['C++, Go', 'Node.js'], reveals: 'items joined with commas and split again', few: true },
+    { name: 'order', value: ['zeta', 'alpha', 'Ölmühle 東京'], reveals: 'items reordered or re-encoded', compare: 'set', few: true },
     { name: 'many', value: Array.from({ length: 60 }, (_, i) => `item-${String(i).padStart(2, '0')}`), reveals: 'items cut at a fixed count' },
   ],
   'listed-strings': [
@@ -153,7 +206,7 @@ export const BOUNDARIES = {
  * a field is left holding after its boundary values, so that every view of the record is read with
  * such text in every string field that takes it (a view that decodes it in another charset shows).
  */
-export const NON_ASCII: Partial<Record<BoundaryType, string>> = { text: 'scripts', formatted: 'non-ascii', listed: 'non-ascii' };
+export const NON_ASCII: Partial<Record<BoundaryType, string>> = { text: 'scripts', formatted: 'non-ascii', listed: 'other-script' };
 
 /** Strings whose name says what they hold: the values a client sends there are of that format. */
 const FORMATTED = /(^|_)email$|^electronic_address$|(^|_)url$|^website$|^currency$|country$|^phone$|^postal_code$|^vat_id$|_scheme$|^buyer_identifier$/;

@@ -7,7 +7,14 @@
 // numbers as numbers). Where the document is silent on a value (§2: "Formats of timestamps and
 // dates, and the currency code format, are not shown"; no length or range is shown) it may be
 // refused, leaving no trace; where it is explicit (a boolean, null on a field typed "or null", a
-// listed value) a refusal fails.
+// listed value) a refusal fails. A value taken and answered without its field, where the record
+// shows the field otherwise, was not kept ("" is a string, not the field's absence).
+//
+// The fields of an array's items (`addresses[].postal_code`) take their catalogs in one item per
+// write. The field the run names its records with takes the values too: a PATCH names the record
+// again at its end; a create of a resource the API cannot delete (its records stay on the target)
+// takes one value per failure mode (`few`), the run id carried by another free-text field that
+// takes no value in that create.
 import type { Rec } from '../contract/json.js';
 import { BOUNDARIES, type Boundary, boundaryTypesOf, type Compare, NON_ASCII } from '../specs/boundaries.js';
 import { type Field, operations } from '../specs/surface.js';
@@ -16,7 +23,7 @@ import { check, type CheckContext } from './harness/check.js';
 import { fail, is2xx } from './harness/judge/assert.js';
 import { expectResource } from './harness/judge/problems.js';
 import { type Operation, recordKind, requestTo, servedOperations } from './harness/plan/operations.js';
-import { testFile } from './harness/records.js';
+import { markedText, testFile } from './harness/records.js';
 import { bodyOf, createOf, patchTarget, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, echo, viewsOf } from './harness/views.js';
@@ -33,6 +40,8 @@ interface Probe {
   field: Field;
   entry: Boundary;
   value: unknown;
+  /** An array of objects sent with one item holding these values of its fields (`addresses[].city`). */
+  parts?: readonly Probe[];
 }
 
 /**
@@ -41,7 +50,7 @@ interface Probe {
  * record is read after the rounds, so that each view is read with such text in every string field
  * that takes it.
  */
-function probesOf(f: Field): Probe[] {
+function probesOf(f: Field, keep: (p: Probe) => boolean = () => true): Probe[] {
   const out: Probe[] = [];
   const last: Probe[] = [];
   for (const v of f.examples ?? []) {
@@ -55,9 +64,10 @@ function probesOf(f: Field): Probe[] {
   }
   for (const type of boundaryTypesOf(f)) {
     for (const entry of BOUNDARIES[type] as readonly Boundary[]) {
+      if (entry.fits && !entry.fits.test(f.name)) continue;
       const into = NON_ASCII[type] === entry.name ? last : out;
       if (typeof entry.value === 'function') {
-        // an entry derived from the field's listed values (another letter case, text outside ASCII)
+        // an entry derived from the field's listed values (another letter case, other text beside it)
         for (const v of f.examples ?? []) {
           const value = (entry.value as (s: string) => string)(v);
           if (value !== v) into.push({ field: f, entry: { ...entry, name: `${entry.name} ${v}` }, value });
@@ -67,8 +77,26 @@ function probesOf(f: Field): Probe[] {
       into.push({ field: f, entry, value: entry.value });
     }
   }
-  return [...out, ...last];
+  const kept = [...out, ...last].filter(keep);
+  // an array of objects also takes one item whose fields take their own catalogs, the i-th value of
+  // each field in the i-th item (the fields of the item are fields of the write: §2 Address)
+  if (f.items === 'object' && f.fields) {
+    for (const parts of roundsOf(f.fields.filter(bounded), keep)) {
+      if (parts.length) kept.push(itemProbe(f, parts));
+    }
+  }
+  return kept;
 }
+
+/** The probe of an array of objects sent with one item holding `parts`. */
+function itemProbe(f: Field, parts: readonly Probe[]): Probe {
+  const item = Object.fromEntries(parts.map((p) => [p.field.name, p.value]));
+  const name = parts.length === 1 ? `item ${parts[0]!.field.name} ${parts[0]!.entry.name}` : `item of ${parts.length} boundary values`;
+  return { field: f, entry: { name, value: [item], reveals: parts.map((p) => `${p.field.name}: ${p.entry.reveals}`).join('; ') }, value: [item], parts };
+}
+
+/** A probe split into probes of one value each, for a refusal to be told apart (an item's fields each alone). */
+const singles = (p: Probe): Probe[] => (p.parts && p.parts.length > 1 ? p.parts.map((part) => itemProbe(p.field, [part])) : [p]);
 
 /**
  * The fields of a project's §3 states: "Archiving records the prior stage and status in
@@ -78,9 +106,12 @@ function probesOf(f: Field): Probe[] {
  */
 const STATE_FIELDS = new Set(['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category']);
 
-/** The fields of `op` a boundary can be sent to: top-level, not a reference, not an array of unshown items, not a §3 state, not the run's marked text. */
-function boundedFields(op: Operation, marked?: string): Field[] {
-  return op.fields.filter((f) => !f.references && f.items !== 'unknown' && f.name !== 'id' && f.name !== marked && !STATE_FIELDS.has(f.name));
+/** Whether a boundary can be sent to the field: not a reference, not an array of unshown items, not an id, not a §3 state. */
+const bounded = (f: Field) => !f.references && f.items !== 'unknown' && f.name !== 'id' && !STATE_FIELDS.has(f.name);
+
+/** The top-level fields of `op` a boundary can be sent to. */
+function boundedFields(op: Operation): Field[] {
+  return op.fields.filter(bounded);
 }
 
 /** A value a truthiness or length test drops (`body.x || default`): what a create's defaults are applied over. */
@@ -88,23 +119,27 @@ const falsy = (v: unknown) => v === '' || v === 0 || v === false || v === null |
 
 /** Rounds: the i-th probe of every field together (one request per round while every value is taken). */
 function roundsOf(fields: readonly Field[], keep: (p: Probe) => boolean = () => true): Probe[][] {
-  const per = fields.map((f) => probesOf(f).filter(keep));
+  const per = fields.map((f) => probesOf(f, keep));
   const n = Math.max(0, ...per.map((p) => p.length));
   return Array.from({ length: n }, (_, i) => per.map((p) => p[i]).filter((p): p is Probe => p !== undefined));
 }
 
-type Verdict = { ok: true; note?: string; } | { ok: false; why: string; };
+type Verdict = { ok: true; note?: string; } | { ok: false; why: string; } | { absent: true; };
 
 const numbersClose = (a: unknown, b: unknown) => typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= 0.005 + 1e-9;
 
-/** Whether `got` shows the sent value as the entry's comparison reads it. */
+/**
+ * Whether `got` shows the sent value as the entry's comparison reads it. A field answered without
+ * is `absent`: what it means is known once the record is seen to show the field (below).
+ */
 function judge(p: Probe, got: unknown, present: boolean): Verdict {
   const f = p.field;
   if (p.value === null) {
+    // §2 "Fields typed `null` in a response can be null": it is silent on leaving them out
     if (!present) return { ok: true, note: 'answered without the field' };
     return got === null ? { ok: true } : { ok: false, why: `null was answered as ${show(got)}` };
   }
-  if (!present) return { ok: true, note: 'answered without the field' };
+  if (!present) return { absent: true };
   const e = echo(f.name, p.value, got);
   if (e === 'same') return { ok: true };
   if (e === 'normalized') return { ok: true, note: 'stored in another Unicode normal form' };
@@ -121,39 +156,92 @@ function judge(p: Probe, got: unknown, present: boolean): Verdict {
   return { ok: false, why: `sent ${show(p.value)}, answered ${show(got)}` };
 }
 
+const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The fields the records of a check were seen to show (an item's by path: `addresses[].city`),
+ * and the values answered without their field. §2 lists the fields of each record, and a value
+ * sent is the field's value: `""`, `0`, `false` and `[]` are values, not the field's absence. A
+ * deployment may leave a field out of every record (a shape question, not this check's); a field
+ * its records show, left out once a value was sent to it, is a value not kept.
+ */
+class Shown {
+  private readonly seen = new Set<string>();
+  private readonly missing: { path: string; message: string; res: ApiResponse; }[] = [];
+
+  see(record: Rec): void {
+    for (const [k, v] of Object.entries(record)) {
+      this.seen.add(k);
+      if (Array.isArray(v)) { for (const item of v) if (isRec(item)) { for (const ik of Object.keys(item)) this.seen.add(`${k}[].${ik}`); } }
+    }
+  }
+
+  absent(path: string, message: string, res: ApiResponse): void {
+    if (this.seen.has(path)) fail(message, res);
+    this.missing.push({ path, message, res });
+  }
+
+  /** Fails on a value answered without its field, where a record of the check showed the field. */
+  settle(): void {
+    const m = this.missing.find((x) => this.seen.has(x.path));
+    if (m) fail(`${m.message}, a field the record shows otherwise`, m.res);
+  }
+}
+
 /** Records each accepted probe's verdict; fails on the first value shown otherwise than sent. */
-function expectShown(c: CheckContext, op: Operation, probes: readonly Probe[], record: Rec, res: ApiResponse, where: string): void {
+function expectShown(c: CheckContext, shown: Shown, op: Operation, probes: readonly Probe[], record: Rec, res: ApiResponse, where: string): void {
+  shown.see(record);
   const wrong: string[] = [];
   let first: string | undefined;
+  const absent: Probe[] = [];
+  const verdict = (p: Probe, v: Verdict) => {
+    if ('absent' in v) absent.push(p);
+    else if (!v.ok) {
+      first ??= p.field.path.split(/[.[]/)[0];
+      wrong.push(`${p.field.path} (${p.entry.name}: ${p.entry.reveals}) ${v.why}`);
+    } else if (v.note) c.reading(`boundaries.${op.op}.${p.field.path}.${p.entry.name}`, v.note);
+  };
   for (const p of probes) {
-    const v = judge(p, record[p.field.name], p.field.name in record);
-    if (!v.ok) {
+    const got = record[p.field.name];
+    if (!p.parts || !(p.field.name in record)) {
+      verdict(p, judge(p, got, p.field.name in record));
+      continue;
+    }
+    // one item was sent: the record shows one item, holding each value as sent
+    const item = Array.isArray(got) && got.length === 1 && isRec(got[0]) ? got[0] : undefined;
+    if (!item) {
       first ??= p.field.name;
-      wrong.push(`${p.field.name} (${p.entry.name}: ${p.entry.reveals}) ${v.why}`);
-    } else if (v.note) c.reading(`boundaries.${op.op}.${p.field.name}.${p.entry.name}`, v.note);
+      wrong.push(`${p.field.path} (${p.entry.name}) sent one item, answered ${show(got)}`);
+      continue;
+    }
+    for (const part of p.parts) verdict(part, judge(part, item[part.field.name], part.field.name in item));
   }
   // the first field shown otherwise is the cause wherever else it shows (harness/wrong-fields.ts)
   if (first !== undefined) fail(`${where}: ${wrong.join('; ')}`, res, writeConcern(fieldFindingKey(op.resource, first)));
+  for (const p of absent) {
+    shown.absent(p.field.path, `${where}: ${p.field.path} (${p.entry.name}: ${p.entry.reveals}) sent ${show(p.value)}, answered without the field`, res);
+  }
 }
 
 /** A refusal is one of the answers the document leaves open for the value, or fails where it is explicit. */
 function refused(c: CheckContext, op: Operation, p: Probe, res: ApiResponse): void {
-  if (res.status >= 500) fail(`${op.op} with ${p.field.name} ${p.entry.name} (${show(p.value)}) answered ${res.status}: ${p.entry.reveals}`, res);
-  if (p.entry.must) {
-    fail(`${op.op} refused ${p.field.name}=${show(p.value)} with ${res.status}, a value the document gives the field (${p.entry.reveals})`, res);
+  if (res.status >= 500) fail(`${op.op} with ${p.field.path} ${p.entry.name} (${show(p.value)}) answered ${res.status}: ${p.entry.reveals}`, res);
+  const must = p.parts ? p.parts.find((x) => x.entry.must) : p.entry.must ? p : undefined;
+  if (must) {
+    fail(`${op.op} refused ${must.field.path}=${show(must.value)} with ${res.status}, a value the document gives the field (${must.entry.reveals})`, res);
   }
-  c.reading(`boundaries.${op.op}.${p.field.name}.${p.entry.name}`, `refused ${res.status}`);
+  c.reading(`boundaries.${op.op}.${p.field.path}.${p.entry.name}`, `refused ${res.status}`);
 }
 
 const getOf = (c: CheckContext, op: Operation) => servedOperations(c.settings).find((o) => o.resource === op.resource && o.kind === 'get');
 
 /** GET by id (where the resource has one) shows what the write answered, on the probed fields. */
-async function expectGetShows(c: CheckContext, op: Operation, id: string, probes: readonly Probe[], what: string): Promise<void> {
+async function expectGetShows(c: CheckContext, shown: Shown, op: Operation, id: string, probes: readonly Probe[], what: string): Promise<void> {
   const get = getOf(c, op);
   if (!get) return;
   const res = await c.api.send(requestTo(get, id));
   if (!is2xx(res)) fail(`${what}: ${get.method.toUpperCase()} ${get.path} answered ${res.status}`, res);
-  expectShown(c, op, probes, res.body as Rec, res, `${what}, then ${get.method.toUpperCase()} ${get.path}`);
+  expectShown(c, shown, op, probes, res.body as Rec, res, `${what}, then ${get.method.toUpperCase()} ${get.path}`);
 }
 
 // --- PATCH -------------------------------------------------------------------------------------
@@ -170,45 +258,79 @@ for (const op of operations().filter((o) => o.kind === 'patch' && o.body)) {
       let current = await patchTarget(c, live);
       const id = String(current.id);
       const markedValue = marked ? current[marked] : undefined;
+      const shown = new Shown();
+      shown.see(current);
       const patch = async (probes: readonly Probe[]) => {
         const body = Object.fromEntries(probes.map((p) => [p.field.name, p.value]));
         return { body, res: await send(c, live, { id, sent: { body } }) };
       };
-      for (const round of roundsOf(boundedFields(live, marked))) {
-        // a value the record already holds proves nothing: those go in a later round
-        const probes = round.filter((p) => canonical(current[p.field.name]) !== canonical(p.value));
-        if (!probes.length) continue;
-        const { res } = await patch(probes);
-        if (is2xx(res)) {
-          const after = expectResource(res, recordKind(live)!, `${live.op} answer`);
-          expectShown(c, live, probes, after, res, `${live.op} with boundary values`);
-          await expectGetShows(c, live, id, probes, `${live.op} with boundary values`);
-          current = after;
-          continue;
-        }
-        // one of them was refused: each alone, so that each value gets its own answer
-        for (const p of probes) {
-          const one = await patch([p]);
-          if (!is2xx(one.res)) {
-            refused(c, live, p, one.res);
-            // a refusal leaves no trace: the record still shows what it held
-            await expectGetShows(c, live, id, [{ ...p, value: current[p.field.name] }], `${live.op} with ${p.field.name} ${p.entry.name} refused`);
+      try {
+        // the field the run names its records with takes the values too: it is named again below
+        for (const round of roundsOf(boundedFields(live))) {
+          // a value the record already holds proves nothing: those go in a later round
+          const probes = round.filter((p) => canonical(current[p.field.name]) !== canonical(p.value));
+          if (!probes.length) continue;
+          const { res } = await patch(probes);
+          if (is2xx(res)) {
+            const after = expectResource(res, recordKind(live)!, `${live.op} answer`);
+            expectShown(c, shown, live, probes, after, res, `${live.op} with boundary values`);
+            await expectGetShows(c, shown, live, id, probes, `${live.op} with boundary values`);
+            current = after;
             continue;
           }
-          const after = expectResource(one.res, recordKind(live)!, `${live.op} answer`);
-          expectShown(c, live, [p], after, one.res, `${live.op} with ${p.field.name} ${p.entry.name}`);
-          await expectGetShows(c, live, id, [p], `${live.op} with ${p.field.name} ${p.entry.name}`);
-          current = after;
+          // one of them was refused: each alone (an item's values each alone), so that each value gets its own answer
+          for (const p of probes.flatMap(singles)) {
+            const one = await patch([p]);
+            if (!is2xx(one.res)) {
+              refused(c, live, p, one.res);
+              // a refusal leaves no trace: the record still shows what it held
+              await expectGetShows(c, shown, live, id, [{ field: p.field, entry: p.entry, value: current[p.field.name] }],
+                `${live.op} with ${p.field.path} ${p.entry.name} refused`);
+              continue;
+            }
+            const after = expectResource(one.res, recordKind(live)!, `${live.op} answer`);
+            expectShown(c, shown, live, [p], after, one.res, `${live.op} with ${p.field.path} ${p.entry.name}`);
+            await expectGetShows(c, shown, live, id, [p], `${live.op} with ${p.field.path} ${p.entry.name}`);
+            current = after;
+          }
         }
+        shown.settle();
+        // the last values, in every view of the record (the lists, the filters, the copies embedded elsewhere)
+        await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, current)), current, `after ${live.op} with boundary values`, WRITE_STAMPS);
+      } finally {
+        // the record is named with the run id again (a record the API cannot delete is found by it), whatever the check found
+        if (marked && typeof markedValue === 'string') await send(c, live, { id, sent: { body: { [marked]: markedValue } } });
       }
-      // the last values, in every view of the record (the lists, the filters, the copies embedded elsewhere)
-      await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, current)), current, `after ${live.op} with boundary values`, WRITE_STAMPS);
-      // the record is named with the run id again (a record the API cannot delete is found by it)
-      if (marked && typeof markedValue === 'string') await send(c, live, { id, sent: { body: { [marked]: markedValue } } });
     }, { mutates: true, timeout: 120_000 });
 }
 
 // --- creates -----------------------------------------------------------------------------------
+
+/** Free text a person reads (no listed values, no format): fields a record can be named with the run id in. */
+const namable = (f: Field) => boundaryTypesOf(f).includes('text');
+
+/**
+ * The creates that send each field its values: the i-th value of every field in the i-th create,
+ * but for the field `carrying` each create's run id (a record the API cannot delete is left on the
+ * target named with it). That field is the one with the fewest values left among `carriers` (the
+ * field the run names records with first), so that each takes its values in another create.
+ */
+function createRounds(fields: readonly Field[], keep: (p: Probe) => boolean, carriers: readonly string[]): { probes: Probe[]; carrying?: string; }[] {
+  const queues = new Map(fields.map((f) => [f.name, probesOf(f, keep)]));
+  const left = () => [...queues.values()].some((q) => q.length > 0);
+  const out: { probes: Probe[]; carrying?: string; }[] = [];
+  while (left()) {
+    const others = (name: string) => [...queues].some(([n, q]) => n !== name && q.length > 0);
+    const carrying = [...carriers].sort((a, b) => (queues.get(a)?.length ?? 0) - (queues.get(b)?.length ?? 0)).find(others);
+    if (carriers.length && !carrying) {
+      // only a carrier has values left, and no other field can carry the run id
+      break;
+    }
+    const probes = [...queues].filter(([n]) => n !== carrying).flatMap(([, q]) => (q.length ? [q.shift()!] : []));
+    out.push({ probes, ...(carrying ? { carrying } : {}) });
+  }
+  return out;
+}
 
 for (const op of operations().filter((o) => o.kind === 'create' && o.body)) {
   check([
@@ -216,34 +338,41 @@ for (const op of operations().filter((o) => o.kind === 'create' && o.body)) {
   ], `boundaries: ${op.op} takes every boundary value of each field's type, kept as sent in the answer and every view, or refused`, async (c) => {
     const live = servedOperations(c.settings).find((o) => o.op === op.op)!;
     const marked = textFieldOf(live)?.name;
-    const create = async (probes: readonly Probe[]) => {
+    const shown = new Shown();
+    // a resource the API deletes has its records cleaned up by id: its creates take every value,
+    // the field the run names records with too. A record the API cannot delete stays on the target
+    // (someone's staging): those creates are few, each value one per failure mode (`few`) beside the
+    // empty values its defaults are applied over and those the document gives the field, and each
+    // is named with the run id in a free-text field that takes no value in that create
+    const deletable = operations().some((o) => o.resource === live.resource && o.kind === 'delete');
+    const keep = (p: Probe) => deletable || falsy(p.value) || p.entry.must === true || p.entry.few === true;
+    const carriers = deletable || !marked ? [] : [marked, ...boundedFields(live).filter((f) => f.name !== marked && namable(f)).map((f) => f.name)];
+    const create = async (probes: readonly Probe[], carrying?: string) => {
       const sent = await bodyOf(c, live);
       for (const p of probes) sent.body[p.field.name] = p.value;
+      if (carrying) sent.body[carrying] = markedText(c);
       return { sent, res: await send(c, live, { sent }) };
     };
-    // a create takes the values its defaults are applied over, and those the document gives the field;
-    // the rest of the catalog goes through the PATCH of the same fields, but for a resource the API
-    // deletes (its records are cleaned up): there a create takes every value, as a create stores it
-    const deletable = operations().some((o) => o.resource === live.resource && o.kind === 'delete');
-    for (const probes of roundsOf(boundedFields(live, marked), (p) => deletable || falsy(p.value) || p.entry.must === true)) {
-      const { res } = await create(probes);
+    for (const { probes, carrying } of createRounds(boundedFields(live), keep, carriers)) {
+      const { res } = await create(probes, carrying);
       if (is2xx(res)) {
         const record = expectResource(res, recordKind(live)!, `${live.op} answer`);
-        expectShown(c, live, probes, record, res, `${live.op} with boundary values`);
+        expectShown(c, shown, live, probes, record, res, `${live.op} with boundary values`);
         await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, record)), record, `after ${live.op} with boundary values`, WRITE_STAMPS);
         continue;
       }
-      for (const p of probes) {
-        const one = await create([p]);
+      for (const p of probes.flatMap(singles)) {
+        const one = await create([p], carrying);
         if (!is2xx(one.res)) {
           refused(c, live, p, one.res);
           continue;
         }
         const record = expectResource(one.res, recordKind(live)!, `${live.op} answer`);
-        expectShown(c, live, [p], record, one.res, `${live.op} with ${p.field.name} ${p.entry.name}`);
-        await expectGetShows(c, live, String(record.id), [p], `${live.op} with ${p.field.name} ${p.entry.name}`);
+        expectShown(c, shown, live, [p], record, one.res, `${live.op} with ${p.field.path} ${p.entry.name}`);
+        await expectGetShows(c, shown, live, String(record.id), [p], `${live.op} with ${p.field.path} ${p.entry.name}`);
       }
     }
+    shown.settle();
   }, { mutates: true, timeout: 120_000 });
 }
 
@@ -252,49 +381,54 @@ for (const op of operations().filter((o) => o.kind === 'create' && o.body)) {
 for (const op of operations().filter((o) => o.kind === 'create' && o.multipart)) {
   check([
     'EP-CREATE-PERSISTS',
-  ], `boundaries: ${op.op} keeps every boundary filename and each listed value of its fields as sent, in the answer and every view`, async (c) => {
+  ], `boundaries: ${op.op} keeps every boundary filename and each boundary value of its fields as sent, in the answer and every view`, async (c) => {
     const live = servedOperations(c.settings).find((o) => o.op === op.op)!;
     const filenames = BOUNDARIES.filename as readonly Boundary[];
-    const listed = live.fields.filter((f) => f.examples && !f.references);
-    const n = Math.max(filenames.length, ...listed.map((f) => f.examples!.length));
-    // then once more, each listed field with text outside ASCII (the catalog's NON_ASCII entry of a
-    // listed value): §2 "Sets of allowed values of enumerated fields are not shown", so it may be
-    // refused; taken, every view must show it as sent
-    const nonAscii = (BOUNDARIES.listed as readonly Boundary[]).find((e) => e.name === NON_ASCII.listed)!;
-    for (let i = 0; i <= n; i += 1) {
-      const extra = i === n;
-      if (extra && !listed.length) break;
-      const sent: Sent = await bodyOf(c, live);
-      const name = extra ? undefined : filenames[i];
-      const file = { ...testFile(c, 64 + i), ...(name ? { filename: String(name.value) } : {}) };
-      const probes: Probe[] = [];
-      for (const f of listed) {
-        const listedValue = f.examples![i % f.examples!.length]!;
-        const v = extra ? (nonAscii.value as (s: string) => string)(listedValue) : listedValue;
-        sent.body[f.name] = v;
-        probes.push({
-          field: f,
-          entry: extra
-            ? { ...nonAscii, name: `${nonAscii.name} ${listedValue}`, value: v }
-            : { name: `listed ${v}`, value: v, reveals: 'a value the document lists refused or changed', must: true },
-          value: v,
-        });
-      }
-      const res = await send(c, live, { sent: { ...sent, file } });
-      const filenameProbe: Probe | undefined = name
-        ? { field: { name: 'filename', path: 'filename', types: ['string'], nullable: false, required: false }, entry: name, value: name.value }
-        : undefined;
-      if (!is2xx(res)) {
-        if (res.status >= 500) fail(`${live.op} with the filename ${show(file.filename)} answered ${res.status}`, res);
-        // a name the document says nothing about may be refused; the listed values may not
-        if (probes.some((p) => p.entry.must) && !name) fail(`${live.op} refused a listed value with ${res.status}`, res);
-        if (extra) { for (const p of probes) c.reading(`boundaries.${live.op}.${p.field.name}.${p.entry.name}`, `refused ${res.status}`); }
-        else c.reading(`boundaries.${live.op}.filename.${name?.name ?? 'plain'}`, `refused ${res.status}`);
+    // the fields beside the file take their catalogs (a listed one its listed values first), one value per upload
+    const fields = live.fields.filter((f) => !f.references && !f.enum && boundaryTypesOf(f).length);
+    const catalogs = fields.map((f) => probesOf(f));
+    const n = Math.max(filenames.length, ...catalogs.map((p) => p.length));
+    const shown = new Shown();
+    for (let i = 0; i < n; i += 1) {
+      const name = filenames[i];
+      const upload = async (probes: readonly Probe[], filename?: Boundary) => {
+        const sent: Sent = await bodyOf(c, live);
+        for (const p of probes) sent.body[p.field.name] = p.value;
+        const file = { ...testFile(c, 64 + i), ...(filename ? { filename: String(filename.value) } : {}) };
+        return { sent, file, res: await send(c, live, { sent: { ...sent, file } }) };
+      };
+      const filenameProbe = (b: Boundary): Probe => ({
+        field: { name: 'filename', path: 'filename', types: ['string'], nullable: false, required: false },
+        entry: b,
+        value: b.value,
+      });
+      const probes = catalogs.flatMap((p) => (p[i] ? [p[i]!] : []));
+      const one = await upload(probes, name);
+      if (is2xx(one.res)) {
+        const record = expectResource(one.res, recordKind(live)!, `${live.op} answer`);
+        expectShown(c, shown, live, [...probes, ...(name ? [filenameProbe(name)] : [])], record, one.res, `${live.op} with boundary values`);
+        await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, record)), record, `after ${live.op} with boundary values`, WRITE_STAMPS);
         continue;
       }
-      const record = expectResource(res, recordKind(live)!, `${live.op} answer`);
-      expectShown(c, live, [...probes, ...(filenameProbe ? [filenameProbe] : [])], record, res, `${live.op} with boundary values`);
-      await expectEveryView(c, viewsOf(c, await subjectOf(c, live.resource, record)), record, `after ${live.op} with boundary values`, WRITE_STAMPS);
+      // one of them was refused: each alone, so that each value gets its own answer
+      const alone: { probes: Probe[]; filename?: Boundary; what: Probe; }[] = [
+        ...probes.map((p) => ({ probes: [p], what: p })),
+        ...(name ? [{ probes: [], filename: name, what: filenameProbe(name) }] : []),
+      ];
+      if (alone.length === 1) {
+        refused(c, live, alone[0]!.what, one.res);
+        continue;
+      }
+      for (const a of alone) {
+        const each = await upload(a.probes, a.filename);
+        if (!is2xx(each.res)) {
+          refused(c, live, a.what, each.res);
+          continue;
+        }
+        const record = expectResource(each.res, recordKind(live)!, `${live.op} answer`);
+        expectShown(c, shown, live, [a.what], record, each.res, `${live.op} with ${a.what.field.path} ${a.what.entry.name}`);
+      }
     }
+    shown.settle();
   }, { mutates: true, timeout: 120_000 });
 }
