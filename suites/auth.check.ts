@@ -1,12 +1,12 @@
 // §5 Authentication: every endpoint needs the bearer header; without it, with a malformed one or an
 // unknown key the answer is 4xx with no data and nothing changes; a read-only key cannot mutate;
 // a plan without API access answers the plan-limit error.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import { operations } from '../specs/surface.js';
 import { expectUnchanged, observe } from './harness/agreement.js';
 import { check, type CheckContext } from './harness/check.js';
-import { ensure, expectStatus, fail } from './harness/judge/assert.js';
+import { ensure, expectStatus, fail, step } from './harness/judge/assert.js';
 import { errorCode, expectErrorEnvelope, expectResource } from './harness/judge/problems.js';
 import { type Operation, requestTo, servedOperations } from './harness/plan/operations.js';
 import { aProject, createAssignmentFixture, markedText, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
@@ -217,7 +217,8 @@ const keyed = () => operations().filter((o) => o.resource !== 'intake');
 
 /** A request of one operation, aimed at records of the run, which the team's key gets a 2xx for. */
 interface Aimed {
-  send: (auth: Auth) => Promise<ApiResponse>;
+  /** The request (a write: under `idempotencyKey` when given). */
+  send: (auth: Auth, idempotencyKey?: string) => Promise<ApiResponse>;
   /** The record a PATCH changes. */
   record?: Rec;
 }
@@ -254,17 +255,17 @@ async function aimedAt(c: CheckContext, op: Operation): Promise<Aimed> {
   }
   if (op.kind === 'create') {
     const sent = await bodyOf(c, op);
-    return { send: (auth) => send(c, op, { sent, auth }) };
+    return { send: (auth, idempotencyKey) => send(c, op, { sent, auth, idempotencyKey }) };
   }
   if (op.kind === 'patch') {
     const record = await patchTarget(c, op);
     const field = textFieldOf(op)?.name;
     const sent = { body: field ? { [field]: `${markedText(c)} key` } : {} };
-    return { record, send: (auth) => send(c, op, { id: String(record.id), sent, auth }) };
+    return { record, send: (auth, idempotencyKey) => send(c, op, { id: String(record.id), sent, auth, idempotencyKey }) };
   }
-  if (!op.path.includes('{id}')) return { send: (auth) => send(c, op, { auth }) };
+  if (!op.path.includes('{id}')) return { send: (auth, idempotencyKey) => send(c, op, { auth, idempotencyKey }) };
   const record = await recordOf(c, op);
-  return { send: (auth) => send(c, op, { id: String(record.id), auth }) };
+  return { send: (auth, idempotencyKey) => send(c, op, { id: String(record.id), auth, idempotencyKey }) };
 }
 
 const served = (c: CheckContext, op: Operation): Operation =>
@@ -298,6 +299,31 @@ for (const op of keyed()) {
       if (before) await expectUnchanged(c, before, `${what} answered ${res.status}`);
     }
   }, { mutates: op.method !== 'get' });
+
+  if (op.method !== 'get') {
+    // §4 "Every mutating endpoint takes an optional header `idempotency-key`": the key names a
+    // request of the team that sent it, and is no credential (§4 "All endpoints need the bearer header")
+    check([
+      'AUTH-BEARER-REQUIRED',
+      'AUTH-INVALID-KEY-NOT-SERVED',
+    ], `${op.op} repeated under the idempotency key of the team's request, without a key or with an invalid one, is refused with no data`, async (c) => {
+      const w = served(c, op);
+      const aimed = await aimedAt(c, w);
+      const key = randomUUID();
+      await setup(`${w.op} with the team's key and a fresh idempotency key`, async () => {
+        expectStatus(await aimed.send('team', key), '2xx', `${w.op} with the team's key and a fresh idempotency key`);
+      });
+      const unknown: Auth = { authorization: `Bearer mock_${randomBytes(32).toString('base64url')}` };
+      const without: [Auth, string, string][] = [
+        ['none', 'without Authorization', 'AUTH-BEARER-REQUIRED'],
+        [unknown, 'with an unknown key', 'AUTH-INVALID-KEY-NOT-SERVED'],
+        [{ key: 'team', alter: 'tail' }, `with the team's key, ${ALTERED.tail}`, 'AUTH-INVALID-KEY-NOT-SERVED'],
+      ];
+      for (const [auth, label, requirement] of without) {
+        await step(requirement, async () => expectRefused(await aimed.send(auth, key), `${w.op} repeated under its idempotency key ${label}`));
+      }
+    }, { mutates: true });
+  }
 
   // §5 rule 1 names the scheme `Bearer` and says nothing of its spelling; HTTP does: "It uses a
   // case-insensitive token to identify the authentication scheme" (RFC 9110 §11.1).
