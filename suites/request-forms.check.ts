@@ -288,30 +288,45 @@ for (const op of listsOf()) {
 
   check([
     'LIST-Q',
-  ], `request forms: ${op.op} searched for a record's own text holding percent sequences (50%25, %2B, %41) finds the record its token finds`, async (c) => {
-    const w = live(c, op);
-    const token = `${marker(c)} q${randomBytes(4).toString('hex')}`;
-    const holder = await percentHolder(c, w, `${token} ${PERCENT_TEXT}`);
-    const value = holder.record[holder.field];
-    // what q searches is not shown (§4 "q | string | search text"): a record its token does not
-    // find proves nothing; one it finds must be found by the whole of the text that holds the
-    // token, as the record shows it — the text read once, as sent
-    if (typeof value !== 'string' || !value.includes(token) || !value.includes('%')) {
-      return c.skip(`${w.resource} show ${holder.field} as ${JSON.stringify(value)}: not the text with percent sequences the run wrote`);
-    }
-    const search = async (q: string, what: string) => {
-      const res = await c.api.send({ method: 'GET', path: w.path, query: { ...holder.query, q, limit: 100 } });
-      expectStatus(res, '2xx', what);
-      return { res, found: ((res.body as { data?: Rec[]; })?.data ?? []).some((i) => i.id === holder.record.id) };
-    };
-    const byToken = await search(token, `GET ${w.path}?q=<the record's token>`);
-    if (!byToken.found) return c.reading(`request-forms.q-percent ${w.op}`, `q does not find a record by its ${holder.field}`);
-    const byText = await search(value, `GET ${w.path}?q=<the record's ${holder.field}>`);
-    if (!byText.found) {
-      fail(`GET ${w.path}?q=<the whole ${holder.field} of a record, percent sequences in it> does not find the record its token alone finds: `
-        + 'the search text is read otherwise than sent (percent-decoded once more?)', byText.res);
-    }
-  }, { mutates: true });
+  ],
+    `request forms: ${op.op} searched for a record's own text (percent sequences in it: 50%25, %2B, %41; spaces sent as + and as %20) finds the record its token finds`,
+    async (c) => {
+      const w = live(c, op);
+      const token = `${marker(c)} q${randomBytes(4).toString('hex')}`;
+      const holder = await percentHolder(c, w, `${token} ${PERCENT_TEXT}`);
+      const value = holder.record[holder.field];
+      // what q searches is not shown (§4 "q | string | search text"): a record its token does not
+      // find proves nothing; one it finds must be found by the whole of the text that holds the
+      // token, as the record shows it — the text read once, as sent
+      if (typeof value !== 'string' || !value.includes(token) || !value.includes('%')) {
+        return c.skip(`${w.resource} show ${holder.field} as ${JSON.stringify(value)}: not the text with percent sequences the run wrote`);
+      }
+      const filters = Object.entries({ ...holder.query, limit: '100' }).map(([k, v]) => [k, encodeURIComponent(v)] as const);
+      // a space in a query is `%20` (RFC 3986 §2.1) or `+` (the application/x-www-form-urlencoded
+      // query every form and URLSearchParams writes, this suite's client included): one text
+      const spellings = { '%20': (q: string) => encodeURIComponent(q), '+': (q: string) => encodeURIComponent(q).replace(/%20/g, '+') };
+      const search = async (q: string, what: string) => {
+        const out = [];
+        for (const [space, spell] of Object.entries(spellings)) {
+          const res = await c.api.send({ method: 'GET', path: `${w.path}?${rawQuery([...filters, ['q', spell(q)]])}` });
+          expectStatus(res, '2xx', `${what}, spaces as ${space}`);
+          out.push({ res, space, found: ((res.body as { data?: Rec[]; })?.data ?? []).some((i) => i.id === holder.record.id) });
+        }
+        const [a, b] = out as [(typeof out)[0], (typeof out)[0]];
+        if (a.found !== b.found) {
+          const [hit, miss] = a.found ? [a, b] : [b, a];
+          fail(`${what} finds the record with spaces sent as ${hit.space} but not as ${miss.space}: one text, two answers`, miss.res);
+        }
+        return a;
+      };
+      const byToken = await search(token, `GET ${w.path}?q=<the record's token>`);
+      if (!byToken.found) return c.reading(`request-forms.q-percent ${w.op}`, `q does not find a record by its ${holder.field}`);
+      const byText = await search(value, `GET ${w.path}?q=<the record's ${holder.field}>`);
+      if (!byText.found) {
+        fail(`GET ${w.path}?q=<the whole ${holder.field} of a record, percent sequences in it> does not find the record its token alone finds: `
+          + 'the search text is read otherwise than sent (percent-decoded once more?)', byText.res);
+      }
+    }, { mutates: true });
 
   check([
     'LIST-PARAMS-ALL-LISTS',
