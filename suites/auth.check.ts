@@ -286,12 +286,13 @@ for (const op of keyed()) {
     await setup(`${w.op} answers the team's key`, async () => {
       expectStatus(await (await aimedAt(c, w)).send('team'), '2xx', `${w.op} with the team's key`);
     });
+    // one request for every altered key: refused, it leaves its record for the next (a served one has failed already)
+    const aimed = await aimedAt(c, w);
     for (const alter of Object.keys(ALTERED) as KeyAlteration[]) {
       if (alteredKey(key, alter) === key) {
         c.reading(`auth.altered-key ${alter}`, `the team's key cannot be sent with ${ALTERED[alter]}`);
         continue;
       }
-      const aimed = await aimedAt(c, w);
       const what = `${w.op} with the team's key, ${ALTERED[alter]}`;
       const before = aimed.record ? await observe(viewsOf(c, await subjectOf(c, w.resource, aimed.record))) : undefined;
       const res = await aimed.send({ key: 'team', alter });
@@ -331,8 +332,11 @@ for (const op of keyed()) {
     'AUTH-BEARER-HEADER',
   ], `${op.op} serves the team's key under the scheme spelled in any letter case (bearer, BEARER) as under Bearer`, async (c) => {
     const w = served(c, op);
+    let aimed: Aimed | undefined;
     for (const scheme of ['bearer', 'BEARER']) {
-      const res = await (await aimedAt(c, w)).send({ key: 'team', scheme });
+      // a DELETE served deletes its record: the next one is aimed at another
+      if (!aimed || w.kind === 'delete') aimed = await aimedAt(c, w);
+      const res = await aimed.send({ key: 'team', scheme });
       expectStatus(res, '2xx', `${w.op} with Authorization: ${scheme} $CONFORMANCE_API_KEY`);
     }
   }, { mutates: op.method !== 'get' });
