@@ -1,18 +1,20 @@
 // §5 Authentication: every endpoint needs the bearer header; without it, with a malformed one or an
 // unknown key the answer is 4xx with no data and nothing changes; a read-only key cannot mutate;
 // a plan without API access answers the plan-limit error.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import { operations } from '../specs/surface.js';
+import { expectUnchanged, observe } from './harness/agreement.js';
 import { check, type CheckContext } from './harness/check.js';
-import { ensure, expectStatus, fail } from './harness/judge/assert.js';
+import { ensure, expectStatus, fail, step } from './harness/judge/assert.js';
 import { errorCode, expectErrorEnvelope, expectResource } from './harness/judge/problems.js';
 import { type Operation, requestTo, servedOperations } from './harness/plan/operations.js';
-import { aProject, createAssignmentFixture, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
+import { aProject, createAssignmentFixture, markedText, marker, testFile, uploadAttachment, uploadFile } from './harness/records.js';
 import { setup, shared } from './harness/setup.js';
-import { createOf, made } from './harness/subjects.js';
+import { bodyOf, createOf, made, patchTarget, referenceTo, send, subjectOf, textFieldOf } from './harness/subjects.js';
 import { randomId, teamB } from './harness/team-b.js';
-import type { ApiRequest, ApiResponse, Auth } from './harness/transport/client.js';
+import { alteredKey, type ApiRequest, type ApiResponse, type Auth, type KeyAlteration } from './harness/transport/client.js';
+import { viewsOf } from './harness/views.js';
 
 /**
  * A file and an attachment of the run (the attachment only when the download path is set) for
@@ -206,4 +208,136 @@ for (const op of operations().filter((o) => o.path.includes('{id}'))) {
       }
     }
   }, { mutates: true, keys: ['otherTeam'] });
+}
+
+// --- the key as sent, on every operation (specs/surface.ts) --------------------------------------
+
+/** The operations a key is sent to here (the capture intake's refusals are intake.check.ts's). */
+const keyed = () => operations().filter((o) => o.resource !== 'intake');
+
+/** A request of one operation, aimed at records of the run, which the team's key gets a 2xx for. */
+interface Aimed {
+  /** The request (a write: under `idempotencyKey` when given). */
+  send: (auth: Auth, idempotencyKey?: string) => Promise<ApiResponse>;
+  /** The record a PATCH changes. */
+  record?: Rec;
+}
+
+/** A record of the team `op` reads by id: made through its resource's create, or a project of the team. */
+async function recordOf(c: CheckContext, op: Operation): Promise<Rec> {
+  if (createOf(c, op.resource)) return (await made(c, op.resource)).record;
+  if (op.resource === 'projects') return aProject(c);
+  return c.skip(`no record of ${op.resource} for ${op.op} to read`);
+}
+
+/** The required filters of a list, naming records of the team (an entity filter: the first kind the run can name, its type beside it). */
+async function filtersOf(c: CheckContext, op: Operation): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const f of op.filters.filter((x) => x.required && x.references)) {
+    const typed = op.filters.find((x) => x.name === `${f.name.slice(0, -3)}_type` && x.enum);
+    for (const resource of f.references!) {
+      const record = await referenceTo(c, resource).catch(() => undefined);
+      if (!record) continue;
+      out[f.name] = String(record.id);
+      if (typed) out[typed.name] = resource.slice(0, -1);
+      break;
+    }
+  }
+  for (const f of op.filters.filter((x) => x.required && !(x.name in out))) out[f.name] = f.enum?.[0] ?? randomId();
+  return out;
+}
+
+/** A request of `op` aimed at a record of the run: a create makes a new one, a DELETE deletes a new one, a PATCH changes one the run made. */
+async function aimedAt(c: CheckContext, op: Operation): Promise<Aimed> {
+  if (op.kind === 'list') {
+    const query = await filtersOf(c, op);
+    return { send: (auth) => c.api.send({ method: 'GET', path: op.path, query, auth }) };
+  }
+  if (op.kind === 'create') {
+    const sent = await bodyOf(c, op);
+    return { send: (auth, idempotencyKey) => send(c, op, { sent, auth, idempotencyKey }) };
+  }
+  if (op.kind === 'patch') {
+    const record = await patchTarget(c, op);
+    const field = textFieldOf(op)?.name;
+    const sent = { body: field ? { [field]: `${markedText(c)} key` } : {} };
+    return { record, send: (auth, idempotencyKey) => send(c, op, { id: String(record.id), sent, auth, idempotencyKey }) };
+  }
+  if (!op.path.includes('{id}')) return { send: (auth, idempotencyKey) => send(c, op, { auth, idempotencyKey }) };
+  const record = await recordOf(c, op);
+  return { send: (auth, idempotencyKey) => send(c, op, { id: String(record.id), auth, idempotencyKey }) };
+}
+
+const served = (c: CheckContext, op: Operation): Operation =>
+  servedOperations(c.settings).find((o) => o.op === op.op)
+    ?? c.skip(`${op.op} is not served here: its path is not shown by the document (set its CONFORMANCE_PATH_* setting)`);
+
+const ALTERED: Record<KeyAlteration, string> = { case: 'its letter case changed', tail: 'its last character changed' };
+
+for (const op of keyed()) {
+  // §5 rule 1: "an API key sent as a bearer token". A bearer token is a credential string (RFC 6750
+  // §2.1, b64token), matched as sent: the team's own key with its letter case changed, or with its
+  // first characters kept and the last one changed, is another string, a key nobody was issued.
+  check([
+    'AUTH-INVALID-KEY-NOT-SERVED',
+  ], `${op.op} with the team's own key altered (its letter case changed, its last character changed) is refused with no data, changing nothing`, async (c) => {
+    const w = served(c, op);
+    const key = c.settings.keys.team!;
+    await setup(`${w.op} answers the team's key`, async () => {
+      expectStatus(await (await aimedAt(c, w)).send('team'), '2xx', `${w.op} with the team's key`);
+    });
+    // one request for every altered key: refused, it leaves its record for the next (a served one has failed already)
+    const aimed = await aimedAt(c, w);
+    for (const alter of Object.keys(ALTERED) as KeyAlteration[]) {
+      if (alteredKey(key, alter) === key) {
+        c.reading(`auth.altered-key ${alter}`, `the team's key cannot be sent with ${ALTERED[alter]}`);
+        continue;
+      }
+      const what = `${w.op} with the team's key, ${ALTERED[alter]}`;
+      const before = aimed.record ? await observe(viewsOf(c, await subjectOf(c, w.resource, aimed.record))) : undefined;
+      const res = await aimed.send({ key: 'team', alter });
+      expectRefused(res, what);
+      if (before) await expectUnchanged(c, before, `${what} answered ${res.status}`);
+    }
+  }, { mutates: op.method !== 'get' });
+
+  if (op.method !== 'get') {
+    // §4 "Every mutating endpoint takes an optional header `idempotency-key`": the key names a
+    // request of the team that sent it, and is no credential (§4 "All endpoints need the bearer header")
+    check([
+      'AUTH-BEARER-REQUIRED',
+      'AUTH-INVALID-KEY-NOT-SERVED',
+    ], `${op.op} repeated under the idempotency key of the team's request, without a key or with an invalid one, is refused with no data`, async (c) => {
+      const w = served(c, op);
+      const aimed = await aimedAt(c, w);
+      const key = randomUUID();
+      await setup(`${w.op} with the team's key and a fresh idempotency key`, async () => {
+        expectStatus(await aimed.send('team', key), '2xx', `${w.op} with the team's key and a fresh idempotency key`);
+      });
+      const unknown: Auth = { authorization: `Bearer mock_${randomBytes(32).toString('base64url')}` };
+      const without: [Auth, string, string][] = [
+        ['none', 'without Authorization', 'AUTH-BEARER-REQUIRED'],
+        [unknown, 'with an unknown key', 'AUTH-INVALID-KEY-NOT-SERVED'],
+        [{ key: 'team', alter: 'tail' }, `with the team's key, ${ALTERED.tail}`, 'AUTH-INVALID-KEY-NOT-SERVED'],
+      ];
+      for (const [auth, label, requirement] of without) {
+        await step(requirement, async () => expectRefused(await aimed.send(auth, key), `${w.op} repeated under its idempotency key ${label}`));
+      }
+    }, { mutates: true });
+  }
+
+  // §5 rule 1 names the scheme `Bearer` and says nothing of its spelling; HTTP does: "It uses a
+  // case-insensitive token to identify the authentication scheme" (RFC 9110 §11.1).
+  check([
+    'AUTH-BEARER-HEADER',
+  ], `${op.op} serves the team's key under the scheme spelled in any letter case (bearer, BEARER) as under Bearer`, async (c) => {
+    const w = served(c, op);
+    let aimed: Aimed | undefined;
+    for (const scheme of ['bearer', 'BEARER']) {
+      // a DELETE served deletes its record: the next one is aimed at another
+      if (!aimed || w.kind === 'delete') aimed = await aimedAt(c, w);
+      const res = await aimed.send({ key: 'team', scheme });
+      expectStatus(res, '2xx', `${w.op} with Authorization: ${scheme} $CONFORMANCE_API_KEY`);
+    }
+  }, { mutates: op.method !== 'get' });
 }

@@ -36,9 +36,10 @@ function projectIdsIn(v: unknown, key = '', into: string[] = []): string[] {
 }
 
 async function capture(c: CheckContext, externalId: string, o: Capture | Auth = {}): Promise<ApiResponse> {
-  const { source = 'conformance', title = `conformance ${c.target.runId}`, auth = 'team', idempotencyKey } = typeof o === 'string' || 'authorization' in o
-    ? { auth: o }
-    : o;
+  const { source = 'conformance', title = `conformance ${c.target.runId}`, auth = 'team', idempotencyKey } =
+    typeof o === 'string' || 'authorization' in o || 'key' in o
+      ? { auth: o }
+      : o;
   const e = c.settings.paths.captureIntake!;
   const res = await c.api.send({
     method: e.method,

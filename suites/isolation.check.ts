@@ -8,12 +8,12 @@ import type { Rec } from '../contract/json.js';
 import type { KeyName } from '../contract/settings.js';
 import { operations } from '../specs/surface.js';
 import { expectUnchanged, observe } from './harness/agreement.js';
-import { check } from './harness/check.js';
+import { check, type CheckContext } from './harness/check.js';
 import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
 import { errorCode, expectErrorEnvelope, expectPage } from './harness/judge/problems.js';
 import { compareWithMissing, expectLikeMissing } from './harness/missing.js';
 import { exercised, titles } from './harness/plan/cells.js';
-import { operationNamed, servedOperations } from './harness/plan/operations.js';
+import { type Operation, operationNamed, servedOperations } from './harness/plan/operations.js';
 import { cellsOf, makeable } from './harness/plan/table.js';
 import { drawn, property } from './harness/property.js';
 import {
@@ -27,7 +27,7 @@ import {
   uploadAttachment,
   uploadFile,
 } from './harness/records.js';
-import { bodyOf, patchTarget, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
+import { bodyOf, patchTarget, referenceTo, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
 import { type TeamB, teamB } from './harness/team-b.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { viewsMatching, viewsOf } from './harness/views.js';
@@ -202,8 +202,8 @@ const theirsOf = (b: TeamB): Record<string, Rec> => ({
   attachments: b.attachment,
 });
 
-/** Operations whose body names records of a resource some operation serves (a contact, never shown, cannot be named). */
-const referring = operations().filter((o, _i, all) => o.method !== 'get' && o.fields.some((f) => f.references?.some((r) => all.some((x) => x.resource === r))));
+/** Operations whose body names records (of the team's other kinds, any reference is probed; of another team's, one of a resource some operation serves). */
+const referring = operations().filter((o) => o.method !== 'get' && o.fields.some((f) => f.references?.length));
 
 for (const op of referring) {
   check([
@@ -214,7 +214,10 @@ for (const op of referring) {
     const target = live.kind === 'patch' ? await patchTarget(c, live) : undefined;
     const base = live.kind === 'patch' ? undefined : await bodyOf(c, live);
     const views = target ? viewsOf(c, await subjectOf(c, live.resource, target)) : [];
-    const before = await observe(views);
+    let before = await observe(views);
+    const own = new Map<string, Promise<Rec | undefined>>();
+    /** A record of the team of `kind`, one per check. */
+    const ownOf = (kind: string) => own.get(kind) ?? own.set(kind, referenceTo(c, kind)).get(kind)!;
     for (const f of live.fields.filter((x) => x.references)) {
       const typed = live.fields.find((x) => x.name === `${f.name.slice(0, -3)}_type` && x.enum);
       for (const resource of f.references!) {
@@ -232,16 +235,43 @@ for (const op of referring) {
         exercised({ dimension: 'fields', subject: op.op, aspect: `${f.path} reference missing` });
         // nothing changed: the record a PATCH named reads as before; no record a create would have made is listed
         if (target) await expectUnchanged(c, before, `${what} answered ${theirs.status}`);
-        else {
-          const text = textFieldOf(live)?.name;
-          const body = request(String(record.id)).body;
-          for (const view of text ? viewsMatching(c, live.resource, body, (i) => i[text] === body[text]) : []) {
-            const seen = await view.read();
-            if (seen.state === 'present') fail(`${what} answered ${theirs.status}, yet ${view.name} shows the record`, seen.res);
-          }
-        }
+        else await expectNotMade(c, live, request(String(record.id)).body, `${what} answered ${theirs.status}`);
         exercised({ dimension: 'fields', subject: op.op, aspect: `${f.path} reference other team ${resource}` });
+      }
+      // A record of the team of another kind is no record of the kinds the field names: it is a
+      // missing reference too (a lookup by id in every table of the team, no foreign key, takes it)
+      for (const kind of Object.keys(theirsOf(b)).filter((k) => !f.references!.includes(k))) {
+        const record = await ownOf(kind);
+        if (!record) continue;
+        const type = typed ? { [typed.name]: f.references![0]!.slice(0, -1) } : {};
+        const request = (x: string): Sent => target ? { body: { [f.name]: x, ...type } } : { ...base!, body: { ...base!.body, [f.name]: x, ...type } };
+        const what = `${op.op} naming the team's own ${kind.slice(0, -1)} in ${f.name}`;
+        const { theirs, differences } = await compareWithMissing(c, [String(record.id)], ([x]) =>
+          send(c, live, { id: target && String(target.id), sent: request(x!) }));
+        // §1 and §4 word how a missing record is reported, not the message that names it: the
+        // status and the error code are held to the missing reference's, the wording read
+        const held = differences.filter((d) => d.startsWith('status ') || d.startsWith('body error.code:'));
+        if (held.length) fail(`${what} is answered otherwise than a missing reference: ${held.join('; ')}`, theirs);
+        if (differences.length > held.length) c.reading(`isolation.other-kind-reference ${op.op}.${f.name}`, 'refused in other words than a missing reference');
+        // answered as a missing reference is, 2xx included: the target does not check this reference at all
+        if (is2xx(theirs)) {
+          c.reading(`isolation.other-kind-reference ${op.op}.${f.name}`, 'a missing reference is accepted as well');
+          // the record as the accepted PATCHes left it is what later refusals must keep
+          if (target) before = await observe(views);
+          continue;
+        }
+        if (target) await expectUnchanged(c, before, `${what} answered ${theirs.status}`);
+        else await expectNotMade(c, live, request(String(record.id)).body, `${what} answered ${theirs.status}`);
       }
     }
   }, { ...opts, cells: cellsOf(titles.otherTeamReference(op.op), op.op) });
+}
+
+/** No view of `op`'s resource shows a record holding the refused create's text. */
+async function expectNotMade(c: CheckContext, op: Operation, body: Rec, what: string): Promise<void> {
+  const text = textFieldOf(op)?.name;
+  for (const view of text ? viewsMatching(c, op.resource, body, (i) => i[text] === body[text]) : []) {
+    const seen = await view.read();
+    if (seen.state === 'present') fail(`${what}, yet ${view.name} shows the record`, seen.res);
+  }
 }

@@ -16,6 +16,7 @@
 //   records one of the repeated values names;
 // - a malformed JSON body on every JSON write: a client error in the §7 envelope ("Two error
 //   envelopes appear"), never a server error, and the record left as it was.
+import { randomBytes } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
 import { operations } from '../specs/surface.js';
 import { expectEveryView, expectUnchanged, observe } from './harness/agreement.js';
@@ -23,7 +24,7 @@ import { check, type CheckContext } from './harness/check.js';
 import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
 import { errorCode, expectErrorEnvelope, expectResource } from './harness/judge/problems.js';
 import { type Operation, recordKind, requestTo, servedOperations } from './harness/plan/operations.js';
-import { aProject, markedText } from './harness/records.js';
+import { aProject, markedText, marker } from './harness/records.js';
 import { bodyOf, createOf, made, patchTarget, send, subjectOf, textFieldOf } from './harness/subjects.js';
 import { randomId, type TeamB, teamB } from './harness/team-b.js';
 import type { ApiResponse } from './harness/transport/client.js';
@@ -203,6 +204,45 @@ for (const op of byId()) {
   }
 }
 
+/** Text a second percent-decoding reads otherwise: a literal percent sign before hex digits, an encoded plus, an encoded letter. */
+const PERCENT_TEXT = '50%25 off %2B1 %41';
+
+/**
+ * A record of the list's resource holding `text` in a field the run writes: made through its create
+ * (an upload: the file's name), or a scratch project's text changed through its PATCH (put back by
+ * the ledger). The list's required filters name what the record is on.
+ */
+async function percentHolder(c: CheckContext, w: Operation, text: string): Promise<{ record: Rec; field: string; query: Record<string, string>; }> {
+  const create = createOf(c, w.resource);
+  const patch = servedOperations(c.settings).find((o) => o.resource === w.resource && o.kind === 'patch');
+  let record: Rec;
+  let field: string;
+  let body: Rec = {};
+  if (create?.multipart) {
+    const sent = await bodyOf(c, create);
+    sent.file = { ...sent.file!, filename: `${text}.bin` };
+    ({ record } = await made(c, w.resource, { sent }));
+    field = 'filename';
+    body = sent.body;
+  } else if (create && textOf(create)) {
+    field = textOf(create)!;
+    const sent = await bodyOf(c, create);
+    sent.body[field] = text;
+    ({ record } = await made(c, w.resource, { sent }));
+    body = sent.body;
+  } else if (patch && textOf(patch)) {
+    field = textOf(patch)!;
+    const target = await patchTarget(c, patch);
+    const res = await send(c, patch, { id: String(target.id), sent: { body: { [field]: text } } });
+    expectStatus(res, '2xx', `${patch.op} writing text with percent sequences`);
+    record = expectResource(res, recordKind(patch)!, `${patch.op} answer`);
+  } else {
+    return c.skip(`the run cannot write text into ${w.resource}: the API neither creates nor changes them`);
+  }
+  const query = Object.fromEntries(w.filters.filter((f) => f.required).map((f) => [f.name, String(record[f.name] ?? body[f.name] ?? '')]));
+  return { record, field, query };
+}
+
 /** Text a search is sent: the run's mark with every reserved character of RFC 3986 §2.2, a percent sign, a space and letters beyond ASCII. */
 const reservedText = (c: CheckContext) => `${markedText(c)} a&b=c+d#e%25f/g?h;i,j:k@l[m]n$o!p'q(r)s*t ü`;
 const everyOctet = (s: string, upper: boolean) =>
@@ -246,6 +286,48 @@ for (const op of listsOf()) {
     }
     c.reading(`request-forms.q-reserved ${w.op}`, shown[0] === '' ? 'nothing found' : shown[0]!.startsWith('status') ? shown[0]! : 'found');
   });
+
+  check([
+    'LIST-Q',
+  ],
+    `request forms: ${op.op} searched for a record's own text (percent sequences in it: 50%25, %2B, %41; spaces sent as + and as %20) finds the record its token finds`,
+    async (c) => {
+      const w = live(c, op);
+      const token = `${marker(c)} q${randomBytes(4).toString('hex')}`;
+      const holder = await percentHolder(c, w, `${token} ${PERCENT_TEXT}`);
+      const value = holder.record[holder.field];
+      // what q searches is not shown (§4 "q | string | search text"): a record its token does not
+      // find proves nothing; one it finds must be found by the whole of the text that holds the
+      // token, as the record shows it — the text read once, as sent
+      if (typeof value !== 'string' || !value.includes(token) || !value.includes('%')) {
+        return c.skip(`${w.resource} show ${holder.field} as ${JSON.stringify(value)}: not the text with percent sequences the run wrote`);
+      }
+      const filters = Object.entries({ ...holder.query, limit: '100' }).map(([k, v]) => [k, encodeURIComponent(v)] as const);
+      // a space in a query is `%20` (RFC 3986 §2.1) or `+` (the application/x-www-form-urlencoded
+      // query every form and URLSearchParams writes, this suite's client included): one text
+      const spellings = { '%20': (q: string) => encodeURIComponent(q), '+': (q: string) => encodeURIComponent(q).replace(/%20/g, '+') };
+      const search = async (q: string, what: string) => {
+        const out = [];
+        for (const [space, spell] of Object.entries(spellings)) {
+          const res = await c.api.send({ method: 'GET', path: `${w.path}?${rawQuery([...filters, ['q', spell(q)]])}` });
+          expectStatus(res, '2xx', `${what}, spaces as ${space}`);
+          out.push({ res, space, found: ((res.body as { data?: Rec[]; })?.data ?? []).some((i) => i.id === holder.record.id) });
+        }
+        const [a, b] = out as [(typeof out)[0], (typeof out)[0]];
+        if (a.found !== b.found) {
+          const [hit, miss] = a.found ? [a, b] : [b, a];
+          fail(`${what} finds the record with spaces sent as ${hit.space} but not as ${miss.space}: one text, two answers`, miss.res);
+        }
+        return a;
+      };
+      const byToken = await search(token, `GET ${w.path}?q=<the record's token>`);
+      if (!byToken.found) return c.reading(`request-forms.q-percent ${w.op}`, `q does not find a record by its ${holder.field}`);
+      const byText = await search(value, `GET ${w.path}?q=<the record's ${holder.field}>`);
+      if (!byText.found) {
+        fail(`GET ${w.path}?q=<the whole ${holder.field} of a record, percent sequences in it> does not find the record its token alone finds: `
+          + 'the search text is read otherwise than sent (percent-decoded once more?)', byText.res);
+      }
+    }, { mutates: true });
 
   check([
     'LIST-PARAMS-ALL-LISTS',

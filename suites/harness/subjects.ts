@@ -12,7 +12,7 @@ import { expectResource } from './judge/problems.js';
 import { type Field, type Operation, operationNamed, recordKind, requestTo, servedOperations, servedViews } from './plan/operations.js';
 import { anotherProject, aProject, createEmployee, createOrganization, filledBody, markedText, testFile, workingEmployee } from './records.js';
 import { setup } from './setup.js';
-import type { ApiResponse } from './transport/client.js';
+import type { ApiResponse, Auth } from './transport/client.js';
 import type { UploadFile } from './transport/upload.js';
 import { nextUploadSize } from './value-seeds.js';
 import { isNewestFirst, newestFirst, type RecordSubject } from './views.js';
@@ -47,7 +47,8 @@ export async function send(
   o: {
     id?: string;
     sent?: Sent;
-    auth?: KeyName;
+    /** A key of the run, or another form of Authorization (what it makes is the team's, the run's key served). */
+    auth?: Auth;
     idempotencyKey?: string;
     /** The JSON body sent as text under this Content-Type instead of `application/json`. */
     contentType?: string;
@@ -76,8 +77,9 @@ export async function send(
   if ((role === 'create' || role === 'upload') && is2xx(res) && typeof id === 'string') {
     // what the API can delete is deleted at the end; the rest is kept, counted as left behind
     const made = resource(op.resource as Collection);
-    if (made.operations.delete) c.ledger.add(made.kind, id, auth);
-    else c.ledger.keep(made.kind, id, auth);
+    const owner: KeyName = typeof auth === 'object' ? ('key' in auth ? auth.key : 'team') : auth === 'none' ? 'team' : auth;
+    if (made.operations.delete) c.ledger.add(made.kind, id, owner);
+    else c.ledger.keep(made.kind, id, owner);
   }
   if (op.kind === 'delete' && is2xx(res) && o.id) c.ledger.gone(o.id);
   return res;

@@ -21,7 +21,8 @@ export const titles = {
   nulls: (op: string) => `fields: ${op} with each field sent as null is refused leaving no trace, or applied alike in every view`,
   wrongType: (op: string) => `fields: ${op} with each field of another type is refused leaving no trace, or applied alike in every view`,
   values: (op: string) => `fields: ${op} with each listed value of its enumerated fields reads back the same`,
-  otherTeamReference: (op: string) => `isolation: ${op} naming another team's record in a reference is refused as a missing one, changing nothing`,
+  otherTeamReference: (op: string) =>
+    `isolation: ${op} naming another team's record, or the team's own of another kind, in a reference is refused as a missing one, changing nothing`,
   refused: (name: string, refusal: Refusal) => `refused: ${name} ${REFUSAL_WORDS[refusal]} leaves no trace`,
   deleted: (op: string) => `views: ${op} leaves the record gone from every view, its siblings shown`,
   retry: (op: string) => `retries: ${op} sent again with the same idempotency key replays the first answer and changes nothing more`,

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { defaults, type Settings } from '../../../contract/settings.js';
 import { addResponseInspector, resetTrafficForTests, RunStopped, stopTraffic, trafficStop } from '../run/context.js';
 import { beginCheck, endCheck } from '../run/current.js';
-import { ApiClient, TransportError } from './client.js';
+import { alteredKey, ApiClient, TransportError } from './client.js';
 import { curlCommand } from './curl.js';
 import { retryAfterMs } from './retry.js';
 
@@ -64,6 +64,27 @@ describe('the harness client', () => {
     expect(state.transcript[0]!.curl).toContain('"authorization: Bearer $CONFORMANCE_API_KEY"');
     expect(state.transcript[0]!.curl).toContain(`--data-raw '{"a":1}'`);
     expect(state.transcript[1]!.request.headers.authorization).toBe('Token $CONFORMANCE_API_KEY_OTHER_TEAM');
+    await api.close();
+  });
+
+  test('a key sent altered or under another spelling of the scheme is sent as asked and shown by its setting name only', async () => {
+    const api = client();
+    const state = beginCheck();
+    const sent: string[] = [];
+    for (const auth of [{ key: 'team', alter: 'case' }, { key: 'team', alter: 'tail' }, { key: 'team', scheme: 'bearer' }] as const) {
+      sent.push(((await api.send({ method: 'GET', path: '/projects', auth })).body as { echoed: string; }).echoed);
+    }
+    endCheck();
+    expect(sent).toEqual([`Bearer ${alteredKey(KEY, 'case')}`, `Bearer ${alteredKey(KEY, 'tail')}`, `bearer ${KEY}`]);
+    expect(alteredKey(KEY, 'case')).not.toBe(KEY);
+    expect(alteredKey(KEY, 'tail').slice(0, -1)).toBe(KEY.slice(0, -1));
+    const shown = JSON.stringify(state.transcript);
+    for (const secret of [KEY, alteredKey(KEY, 'case'), alteredKey(KEY, 'tail')]) expect(shown).not.toContain(secret);
+    expect(state.transcript.map((t) => t.request.headers.authorization)).toEqual([
+      'Bearer $CONFORMANCE_API_KEY (letter case changed)',
+      'Bearer $CONFORMANCE_API_KEY (last character changed)',
+      'bearer $CONFORMANCE_API_KEY',
+    ]);
     await api.close();
   });
 

@@ -18,7 +18,27 @@ import { readResponse } from './response-body.js';
 import { retryAfterMs, Semaphore } from './retry.js';
 import type { UploadFile } from './upload.js';
 
-export type Auth = KeyName | 'none' | { authorization: string; };
+/**
+ * A key of the run sent otherwise than as is: under another spelling of the scheme (`bearer`), or
+ * altered (`case`: every letter's case changed; `tail`: the last character changed, the first ones
+ * kept). The transcript shows the key's setting name, never the key or its altered form.
+ */
+export interface KeyVariant {
+  key: KeyName;
+  scheme?: string;
+  alter?: KeyAlteration;
+}
+export type KeyAlteration = 'case' | 'tail';
+export type Auth = KeyName | 'none' | { authorization: string; } | KeyVariant;
+
+const ALTERATION_WORDS: Record<KeyAlteration, string> = { case: 'letter case changed', tail: 'last character changed' };
+
+/** `key` altered as `alter` says (the same string when it cannot be: a key without letters keeps its case). */
+export function alteredKey(key: string, alter: KeyAlteration): string {
+  if (alter === 'case') return [...key].map((ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase())).join('');
+  const last = key.at(-1);
+  return last === undefined ? key : `${key.slice(0, -1)}${last === 'A' ? 'B' : 'A'}`;
+}
 
 export interface ApiRequest {
   method: string;
@@ -93,9 +113,15 @@ export class ApiClient {
     this.observe = o.observe;
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: settings.concurrency });
     this.gate = new Semaphore(settings.concurrency);
+    // an altered key is nearly the key: it is kept out of transcripts as the key is
     this.keys = (Object.keys(keySettingNames) as KeyName[]).flatMap((k) => {
       const value = settings.keys[k];
-      return value ? [{ value, replacement: `$${keySettingNames[k]}` }] : [];
+      if (!value) return [];
+      const variants = (Object.keys(ALTERATION_WORDS) as KeyAlteration[]).map((a) => ({
+        value: alteredKey(value, a),
+        replacement: `$${keySettingNames[k]}(${ALTERATION_WORDS[a]})`,
+      }));
+      return [{ value, replacement: `$${keySettingNames[k]}` }, ...variants.filter((v) => v.value !== value && v.value.length >= 6)];
     });
   }
 
@@ -138,7 +164,13 @@ export class ApiClient {
     for (const name of req.omit ?? []) delete real[name];
     const shown: Record<string, string> = { ...real };
     const auth = req.auth ?? 'team';
-    if (typeof auth === 'object') {
+    if (typeof auth === 'object' && 'key' in auth) {
+      const key = this.settings.keys[auth.key];
+      if (key === undefined) throw new Error(`${keySettingNames[auth.key]} is not set`);
+      const scheme = auth.scheme ?? 'Bearer';
+      real.authorization = `${scheme} ${auth.alter ? alteredKey(key, auth.alter) : key}`;
+      shown.authorization = `${scheme} $${keySettingNames[auth.key]}${auth.alter ? ` (${ALTERATION_WORDS[auth.alter]})` : ''}`;
+    } else if (typeof auth === 'object') {
       real.authorization = auth.authorization;
       shown.authorization = this.redact(auth.authorization);
     } else if (auth !== 'none') {
