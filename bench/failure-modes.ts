@@ -57,6 +57,12 @@ export const LEFT_OPEN: Record<string, { when: (f: FailureModeSummary) => boolea
     when: (f) => !/^upload/.test(f.element),
     sentence: 'Every mutating endpoint takes an optional header `idempotency-key` (string).',
   },
+  // an id in upper case: the pattern is "the canonical UUID pattern", which one reading spells in
+  // lower case only (an id outside it is reported as missing) and another reads case-insensitively
+  'id-upper-case-not-found': {
+    when: () => true,
+    sentence: 'The path parameter `id` is a UUID matching the canonical UUID pattern',
+  },
 };
 
 /** The survivor's class: left open by the quoted sentence, or a check to write. */
