@@ -164,6 +164,8 @@ async function main(): Promise<void> {
     jsonReporter: { fileName: `${reportDir}/mutation.json` },
     htmlReporter: { fileName: `${reportDir}/mutation.html` },
   };
+  // The commit whose code the sandbox copies: work committed while the run goes on is not what it measured.
+  const measured = headCommit();
   const started = Date.now();
   await new Stryker(options as PartialStrykerOptions).runMutationTest();
   const wallMs = Date.now() - started;
@@ -174,8 +176,8 @@ async function main(): Promise<void> {
   markOutsideSample(report, sample);
   // The classification is the checked-in list's: another conformance seed's new survivors show as unclassified.
   const figures = checkedIn
-    ? writeSurvivors(report, { sample, commit: headCommit(), file: files.survivors }).figures
-    : figuresOf(report, classify(survivorsOf(report), readSurvivors(dataFiles(dataDirOf(sampleSeed)).survivors)?.survivors ?? []), seed, sample, headCommit());
+    ? writeSurvivors(report, { sample, commit: measured, file: files.survivors }).figures
+    : figuresOf(report, classify(survivorsOf(report), readSurvivors(dataFiles(dataDirOf(sampleSeed)).survivors)?.survivors ?? []), seed, sample, measured);
   console.log('');
   for (const line of figureLines(figures)) console.log(`mutation: ${line}`);
   console.log(`mutation: wall time ${Math.round(wallMs / 1000)} s${force ? '' : ' (incremental)'}; report ${reportDir}/mutation.html`);
