@@ -4,16 +4,18 @@
 // replacement, so a survivor whose lines moved keeps its reason). New survivors come in unclassified,
 // and fixtures/mutation/survivors.test.ts fails until someone says why each survives.
 //
-//   npx tsx bench/mutation/figures.ts [report.json]
+//   npx tsx bench/mutation/figures.ts [sample seed]
 //
-// rewrites the list and its figures from a report: by default the checked-in incremental file, which
-// holds every mutant's result as well (after a change of verdicts, it brings the figures up to date).
+// rewrites a sample seed's list and its figures (default: settings.ts SAMPLE's seed) from its
+// checked-in incremental file, which holds every mutant's result as well (after a change of verdicts,
+// it brings the figures up to date; the commit the list names stays).
 import type { schema } from '@stryker-mutator/api/core';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   firstLineOf,
+  type FolderFigures,
   hashOf,
   type Survivor,
   type SurvivorFigures,
@@ -22,13 +24,13 @@ import {
   textAt,
   UNOBSERVABLE_KINDS,
 } from '../../fixtures/mutation/survivors.js';
-import { DEFAULT_SEED, INCREMENTAL_FILE, KILL_REASON, OUTSIDE_SAMPLE, SAMPLE, SURVIVORS_FILE } from './settings.js';
+import { dataDirOf, dataFiles, DEFAULT_SEED, folderOf, FOLDERS, KILL_REASON, OUTSIDE_SAMPLE, SAMPLE } from './settings.js';
 
 type Report = schema.MutationTestResult;
 
-export const readReport = (file = INCREMENTAL_FILE): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
+export const readReport = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as Report;
 
-export function readSurvivors(file = SURVIVORS_FILE): SurvivorsFile | undefined {
+export function readSurvivors(file: string): SurvivorsFile | undefined {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SurvivorsFile) : undefined;
 }
 
@@ -98,7 +100,7 @@ export function wilson95(k: number, n: number): [number, number] {
 }
 
 /** The commit checked out, whose mock the run mutated; undefined outside a git checkout. */
-function headCommit(): string | undefined {
+export function headCommit(): string | undefined {
   try {
     return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
@@ -106,46 +108,91 @@ function headCommit(): string | undefined {
   }
 }
 
-/** The figures of a run, with its survivors as classified. */
-export function figuresOf(report: Report, survivors: readonly Survivor[], seed: string, sample: SurvivorFigures['sample'] = SAMPLE): SurvivorFigures {
-  const all = Object.values(report.files).flatMap((f) => f.mutants);
+const percent = (k: number, n: number): number => (n === 0 ? 0 : Math.round((k / n) * 10_000) / 100);
+
+type Mutant = Report['files'][string]['mutants'][number];
+
+/** The counts of some mutants and of their survivors: the project's score and Stryker's. */
+function countsOf(all: readonly Mutant[], survivors: readonly Survivor[]): Omit<FolderFigures, 'mutants'> {
   const mutants = all.filter((m) => !outsideSample(m));
   const count = (status: string) => mutants.filter((m) => m.status === status).length;
-  const killedBy = (prefix: string) => mutants.filter((m) => m.status === 'Killed' && (m.statusReason ?? '').startsWith(prefix)).length;
   const timedOut = count('Timeout');
   const killed = count('Killed') + timedOut;
+  const survived = count('Survived');
+  const noCoverage = count('NoCoverage');
   const unobservable = survivors.filter((s) => s.verdict === 'unobservable').length;
   const counted = mutants.length - unobservable;
   return {
-    ...(headCommit() ? { commit: headCommit() } : {}),
-    seed,
-    sample: { fraction: sample.fraction, seed: sample.seed },
-    mutants: all.length,
     sampled: mutants.length,
-    outsideSample: all.length - mutants.length,
     killed,
-    killedByRequirement: killedBy(KILL_REASON.requirement),
-    killedByCrash: killedBy(KILL_REASON.crash),
     timedOut,
-    survived: count('Survived'),
-    noCoverage: count('NoCoverage'),
+    survived,
+    noCoverage,
     unobservable,
-    unobservableByKind: Object.fromEntries(
-      Object.keys(UNOBSERVABLE_KINDS).map((kind) => [kind, survivors.filter((s) => s.verdict === 'unobservable' && s.kind === kind).length]),
-    ) as SurvivorFigures['unobservableByKind'],
     observable: survivors.filter((s) => s.verdict === 'observable').length,
     unclassified: survivors.filter((s) => s.verdict === '').length,
-    score: Math.round((killed / counted) * 10_000) / 100,
+    // Stryker's: detected / valid, where valid is detected, survived and not reached (what is outside
+    // the sample the runner answered with an error, which Stryker does not count as valid).
+    strykerScore: percent(killed, killed + survived + noCoverage),
+    score: percent(killed, counted),
     interval: wilson95(killed, counted),
   };
 }
 
-/** Rewrites the survivors file from a report of a run with the default seed, keeping the classification it already has. */
-export function writeSurvivors(report: Report, sample?: SurvivorFigures['sample'], file = SURVIVORS_FILE): SurvivorsFile {
-  const before = readSurvivors(file);
+/** The figures of a run, with its survivors as classified; `commit` is the commit whose code the run mutated. */
+export function figuresOf(
+  report: Report,
+  survivors: readonly Survivor[],
+  seed: string,
+  sample: SurvivorFigures['sample'] = SAMPLE,
+  commit: string | undefined = headCommit(),
+): SurvivorFigures {
+  const all = Object.values(report.files).flatMap((f) => f.mutants);
+  const { sampled, killed, timedOut, survived, noCoverage, unobservable, observable, unclassified, strykerScore, score, interval } = countsOf(all, survivors);
+  const killedBy = (prefix: string) => all.filter((m) => m.status === 'Killed' && (m.statusReason ?? '').startsWith(prefix)).length;
+  const folders = Object.fromEntries(
+    FOLDERS.map((folder) => {
+      const inFolder = Object.entries(report.files).filter(([file]) => folderOf(file) === folder).flatMap(([, f]) => f.mutants);
+      return [folder, { mutants: inFolder.length, ...countsOf(inFolder, survivors.filter((s) => folderOf(s.file) === folder)) }];
+    }),
+  );
+  return {
+    ...(commit ? { commit } : {}),
+    seed,
+    sample: { fraction: sample.fraction, seed: sample.seed },
+    mutants: all.length,
+    sampled,
+    outsideSample: all.length - sampled,
+    killed,
+    killedByRequirement: killedBy(KILL_REASON.requirement),
+    killedByCrash: killedBy(KILL_REASON.crash),
+    timedOut,
+    survived,
+    noCoverage,
+    unobservable,
+    unobservableByKind: Object.fromEntries(
+      Object.keys(UNOBSERVABLE_KINDS).map((kind) => [kind, survivors.filter((s) => s.verdict === 'unobservable' && s.kind === kind).length]),
+    ) as SurvivorFigures['unobservableByKind'],
+    observable,
+    unclassified,
+    score,
+    interval,
+    strykerScore,
+    folders,
+  };
+}
+
+/**
+ * Rewrites a survivors file from a report of a run with the default conformance seed, keeping the
+ * classification it already has. `commit` is the commit the run measured: after a run, the one
+ * checked out; when only verdicts changed, the one the list already names.
+ */
+export function writeSurvivors(report: Report, options: { file: string; sample?: SurvivorFigures['sample']; commit?: string | undefined; }): SurvivorsFile {
+  const before = readSurvivors(options.file);
   const survivors = classify(survivorsOf(report), before?.survivors ?? []);
-  const written: SurvivorsFile = { figures: figuresOf(report, survivors, DEFAULT_SEED, sample ?? before?.figures.sample), survivors };
-  writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
+  const commit = options.commit ?? before?.figures.commit;
+  const written: SurvivorsFile = { figures: figuresOf(report, survivors, DEFAULT_SEED, options.sample ?? before?.figures.sample, commit), survivors };
+  writeFileSync(options.file, `${JSON.stringify(written, null, 2)}\n`);
   return written;
 }
 
@@ -161,10 +208,19 @@ export function figureLines(f: SurvivorFigures): string[] {
     `score ${f.score}% = killed / (tested − unobservable) = ${f.killed} / ${f.sampled - f.unobservable}; 95% interval (Wilson) ${f.interval[0]}–${
       f.interval[1]
     }%`,
+    ...(f.strykerScore !== undefined ? [`Stryker's score ${f.strykerScore}% = (killed + timed out) / (killed + timed out + survived + not reached)`] : []),
+    ...Object.entries(f.folders ?? {}).map(([folder, g]) =>
+      `${folder}: ${g.sampled} tested of ${g.mutants}, killed ${g.killed}, survived ${g.survived}, not reached ${g.noCoverage}, unobservable ${g.unobservable}, observable ${g.observable}${
+        g.unclassified ? `, not classified ${g.unclassified}` : ''
+      }; score ${g.score}% (${g.interval[0]}–${g.interval[1]}%), Stryker's ${g.strykerScore}%`
+    ),
   ];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { figures } = writeSurvivors(readReport(process.argv[2]));
+  // A sample seed's checked-in results: the list is rewritten from its incremental file, keeping the commit it names.
+  const dir = dataDirOf(process.argv[2] ?? SAMPLE.seed);
+  const files = dataFiles(dir);
+  const { figures } = writeSurvivors(readReport(files.incremental), { file: files.survivors });
   for (const line of figureLines(figures)) console.log(line);
 }

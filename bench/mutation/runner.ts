@@ -1,6 +1,10 @@
 // Stryker's test runner for the mutation benchmark: the "test" that kills a mutant is the
 // conformance run itself, `node build/run.mjs cli run` (what `npm start` runs) against the bundled
-// mock, in Stryker's sandbox, where mock/reference/ holds every mutant behind a switch. The first
+// mock, in Stryker's sandbox, where mock/reference/ and mock/fast/ hold every mutant behind a switch.
+// A mutant of mock/reference/ is tested with the speed layer off (every request through the reference
+// pipeline), one of mock/fast/ with it on, as the mock ships: the runner tells them apart by the file
+// Stryker names with the active mutant (settings.ts servedByFastLayer). The dry run runs both ways,
+// and a mutant is covered when either reached it. The first
 // run of a sandbox builds dist/ from those sources (build/run.mjs rebuilds when a source changed),
 // and every later run reuses that build: a mutant is chosen per process by __STRYKER_ACTIVE_MUTANT__,
 // which the instrumented code reads when it loads.
@@ -34,7 +38,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanEnv } from '../../suites/self/runner.js';
-import { inSample, KILL_REASON, mutationRunSettings, OUTSIDE_SAMPLE, RUN_TEST, sampleOf } from './settings.js';
+import { inSample, KILL_REASON, mutationRunSettings, OUTSIDE_SAMPLE, RUN_TEST, sampleOf, servedByFastLayer } from './settings.js';
 
 const PROBE = new URL('./probe.mjs', import.meta.url).href;
 
@@ -99,7 +103,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 /** One conformance run in `cwd` (the sandbox), with `mutant` active when given. */
 export async function conformanceRun(
   cwd: string,
-  options: { mutant?: string; hitLimit?: number; timeoutMs: number; },
+  options: { mutant?: string; hitLimit?: number; timeoutMs: number; fastLayer: boolean; },
 ): Promise<{ end: RunEnd; probe?: Probe; }> {
   const dir = mkdtempSync(join(tmpdir(), 'mutation-run-'));
   const probeFile = join(dir, 'probe.json');
@@ -110,7 +114,7 @@ export async function conformanceRun(
   const started = Date.now();
   try {
     const env = cleanEnv({
-      ...mutationRunSettings(),
+      ...mutationRunSettings(process.env, options.fastLayer),
       TMPDIR: ownTmp,
       CONFORMANCE_REPORT_DIR: join(dir, 'report'),
       MUTATION_PROBE_FILE: probeFile,
@@ -185,21 +189,30 @@ export class ConformanceRunner implements TestRunner {
   }
 
   async dryRun(options: DryRunOptions): Promise<DryRunResult> {
-    const { end, probe } = await conformanceRun(process.cwd(), { timeoutMs: options.timeout });
-    if (end.kind !== 'passed') {
-      const why = end.kind === 'requirement' ? `${KILL_REASON.requirement} ${end.failed.join(', ')}` : end.why;
-      return { status: DryRunStatus.Error, errorMessage: `the conformance run does not pass against the unmutated mock: ${why}` };
+    // Both ways a mutant is tested: with the speed layer off (mock/reference/) and on (mock/fast/).
+    const covered: Record<string, number> = {};
+    let slowest = 0;
+    for (const fastLayer of [false, true]) {
+      const way = fastLayer ? 'with the speed layer on' : 'with the speed layer off';
+      const { end, probe } = await conformanceRun(process.cwd(), { timeoutMs: options.timeout, fastLayer });
+      if (end.kind !== 'passed') {
+        const why = end.kind === 'requirement' ? `${KILL_REASON.requirement} ${end.failed.join(', ')}` : end.why;
+        return { status: DryRunStatus.Error, errorMessage: `the conformance run ${way} does not pass against the unmutated mock: ${why}` };
+      }
+      if (!probe || Object.keys(probe.covered).length === 0) {
+        return { status: DryRunStatus.Error, errorMessage: `the conformance run ${way} reached no instrumented code: it did not run the sandbox's mock` };
+      }
+      this.log.info(`conformance run against the instrumented mock ${way}: ${end.ms} ms, ${Object.keys(probe.covered).length} mutants reached`);
+      for (const [id, hits] of Object.entries(probe.covered)) covered[id] = (covered[id] ?? 0) + hits;
+      slowest = Math.max(slowest, end.ms);
     }
-    if (!probe || Object.keys(probe.covered).length === 0) {
-      return { status: DryRunStatus.Error, errorMessage: "the conformance run reached no instrumented code: it did not run the sandbox's mock" };
-    }
-    this.log.info(`conformance run against the instrumented mock: ${end.ms} ms, ${Object.keys(probe.covered).length} mutants reached`);
     return {
       status: DryRunStatus.Complete,
-      tests: [{ ...RUN_TEST, status: TestStatus.Success, timeSpentMs: end.ms }],
+      // The slower of the two runs: Stryker's timeout of a mutant run is reckoned from it.
+      tests: [{ ...RUN_TEST, status: TestStatus.Success, timeSpentMs: slowest }],
       // Which check reached a mutant is not known (the mock serves them all from one process): the
-      // whole run is the one test, and it covers every mutant it reached.
-      mutantCoverage: { static: {}, perTest: { [RUN_TEST.id]: probe.covered } },
+      // whole run is the one test, and it covers every mutant either run reached.
+      mutantCoverage: { static: {}, perTest: { [RUN_TEST.id]: covered } },
     };
   }
 
@@ -218,9 +231,11 @@ export class ConformanceRunner implements TestRunner {
     };
     if (!inSample(place, sample.fraction, sample.seed)) return { status: MutantRunStatus.Error, errorMessage: OUTSIDE_SAMPLE };
     // Both runs end within Stryker's own timeout, which would end this worker and leave a run behind.
+    const fastLayer = servedByFastLayer(place.file);
     const run = (share: number) =>
       conformanceRun(process.cwd(), {
         mutant: options.activeMutant.id,
+        fastLayer,
         timeoutMs: Math.round(options.timeout * share),
         ...(options.hitLimit !== undefined ? { hitLimit: options.hitLimit } : {}),
       });
