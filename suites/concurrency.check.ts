@@ -19,6 +19,7 @@ import { type Field, type Operation, servedOperations } from './harness/plan/ope
 import { markedText } from './harness/records.js';
 import { bodyOf, copiesOf, patchTarget, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
 import { echo, viewsOf } from './harness/views.js';
+import { fieldFindingKey, writeConcern } from './harness/wrong-fields.js';
 
 const live = (c: CheckContext, op: Operation) => servedOperations(c.settings).find((o) => o.op === op.op)!;
 
@@ -54,7 +55,8 @@ for (const op of operations().filter((o) => o.kind === 'patch' && o.body)) {
     // each as its own answer shows it: text may come back in another Unicode normal form (§2 shows none)
     const shown = fields.map((f, i) => (answers[i]!.body as Rec | undefined)?.[f.name]);
     fields.forEach((f, i) =>
-      ensure(echo(f.name, values[i], shown[i]) !== 'differs', `${w.op} of ${f.name} answered ${JSON.stringify(shown[i])}, not what it sent`, answers[i])
+      ensure(echo(f.name, values[i], shown[i]) !== 'differs', `${w.op} of ${f.name} answered ${JSON.stringify(shown[i])}, not what it sent`, answers[i],
+        writeConcern(fieldFindingKey(w.resource, f.name), { resource: w.resource, field: f.name }))
     );
     const expected: Rec = { id: before.id, ...Object.fromEntries(fields.map((f, i) => [f.name, shown[i]])) };
     await expectEveryView(c, viewsOf(c, await subjectOf(c, w.resource, before)), expected, `after ${w.op} of ${
