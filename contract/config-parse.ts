@@ -1,7 +1,7 @@
 // Parsers of single settings. Each returns the value or pushes a ConfigError; none echoes a key.
 import type { ConfigError } from './config-error.js';
 import { patternList } from './selection.js';
-import { API_PREFIX, type Endpoint, type ListResource, listResources } from './settings.js';
+import { API_PREFIX, type Endpoint, type ListResource, sortableResources } from './settings.js';
 
 export type Errors = ConfigError[];
 
@@ -111,12 +111,12 @@ export function parseSortFields(errors: Errors, setting: string, value: string |
   for (const part of value.split(';').map((p) => p.trim()).filter(Boolean)) {
     const m = /^([a-z_]+)\s*=\s*([A-Za-z0-9_.]+(?:\s*,\s*[A-Za-z0-9_.]+)*)$/.exec(part);
     const resource = m?.[1] as ListResource | undefined;
-    if (!m || !resource || !listResources.includes(resource) || out[resource]) {
+    if (!m || !resource || !sortableResources.includes(resource) || out[resource]) {
       const why = !m
         ? 'expected list=field[,field]'
         : out[resource!]
         ? `${resource} given twice`
-        : `unknown list ${JSON.stringify(m[1])} (one of ${listResources.join(', ')})`;
+        : `unknown list ${JSON.stringify(m[1])} (one of ${sortableResources.join(', ')})`;
       errors.push({ code: 'malformed_sort_fields', setting, message: `${why} in ${JSON.stringify(part)}` });
       continue;
     }

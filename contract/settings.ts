@@ -1,13 +1,15 @@
 // The typed target settings (C4 in ARCHITECTURE.md) the harness, the reporter and `conformance run`
 // read. Parsed and validated by config.ts; plain data so they can be handed from the global setup
 // to the test workers.
-import { type Collection, pageableCollections } from '../specs/registry.js';
+import { type Collection, listedCollections, pageableCollections } from '../specs/registry.js';
 import type { Selection } from './selection.js';
 
 export type Shape = 'full' | 'legacy';
-/** A list a run walks whole, and whose sort fields a target names (CONFORMANCE_SORT_FIELDS). */
+/** A list a run walks whole (no filter it must be given). */
 export type ListResource = Collection;
 export const listResources: readonly ListResource[] = pageableCollections();
+/** The lists whose sort fields a target may name (CONFORMANCE_SORT_FIELDS): every list, a list with a required filter too. */
+export const sortableResources: readonly ListResource[] = listedCollections();
 
 /** An endpoint whose path the API document does not show: method (when given) and path. */
 export interface Endpoint {

@@ -146,6 +146,9 @@ export function resource(collection: Collection | (string & {})): Resource {
   return resources().find((r) => r.collection === collection)!;
 }
 
+/** The collections with a list, whose sort fields a target may name (§4 sort is a parameter of every list). */
+export const listedCollections = (): Collection[] => resources().filter((r) => !!r.operations.list).map((r) => r.collection);
+
 /** The collections whose list a run walks whole: a list with no filter it must be given. */
 export const pageableCollections = (): Collection[] => resources().filter((r) => r.pageable).map((r) => r.collection);
 

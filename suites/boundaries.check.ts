@@ -217,7 +217,9 @@ function expectShown(c: CheckContext, shown: Shown, op: Operation, probes: reado
     for (const part of p.parts) verdict(part, judge(part, item[part.field.name], part.field.name in item));
   }
   // the first field shown otherwise is the cause wherever else it shows (harness/wrong-fields.ts)
-  if (first !== undefined) fail(`${where}: ${wrong.join('; ')}`, res, writeConcern(fieldFindingKey(op.resource, first)));
+  if (first !== undefined) {
+    fail(`${where}: ${wrong.join('; ')}`, res, writeConcern(fieldFindingKey(op.resource, first), { resource: op.resource, field: first }));
+  }
   for (const p of absent) {
     shown.absent(p.field.path, `${where}: ${p.field.path} (${p.entry.name}: ${p.entry.reveals}) sent ${show(p.value)}, answered without the field`, res);
   }

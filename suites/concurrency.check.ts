@@ -17,8 +17,9 @@ import { check, type CheckContext } from './harness/check.js';
 import { ensure, expectStatus, fail, is2xx } from './harness/judge/assert.js';
 import { type Field, type Operation, servedOperations } from './harness/plan/operations.js';
 import { markedText } from './harness/records.js';
-import { bodyOf, copiesOf, patchTarget, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
+import { bodyOf, copiesOf, createOf, made, patchTarget, send, type Sent, subjectOf, textFieldOf } from './harness/subjects.js';
 import { echo, viewsOf } from './harness/views.js';
+import { fieldFindingKey, writeConcern } from './harness/wrong-fields.js';
 
 const live = (c: CheckContext, op: Operation) => servedOperations(c.settings).find((o) => o.op === op.op)!;
 
@@ -54,7 +55,8 @@ for (const op of operations().filter((o) => o.kind === 'patch' && o.body)) {
     // each as its own answer shows it: text may come back in another Unicode normal form (§2 shows none)
     const shown = fields.map((f, i) => (answers[i]!.body as Rec | undefined)?.[f.name]);
     fields.forEach((f, i) =>
-      ensure(echo(f.name, values[i], shown[i]) !== 'differs', `${w.op} of ${f.name} answered ${JSON.stringify(shown[i])}, not what it sent`, answers[i])
+      ensure(echo(f.name, values[i], shown[i]) !== 'differs', `${w.op} of ${f.name} answered ${JSON.stringify(shown[i])}, not what it sent`, answers[i],
+        writeConcern(fieldFindingKey(w.resource, f.name), { resource: w.resource, field: f.name }))
     );
     const expected: Rec = { id: before.id, ...Object.fromEntries(fields.map((f, i) => [f.name, shown[i]])) };
     await expectEveryView(c, viewsOf(c, await subjectOf(c, w.resource, before)), expected, `after ${w.op} of ${
@@ -104,6 +106,68 @@ for (const op of operations().filter((o) => o.kind === 'create' && o.record)) {
       await expectEveryView(c, viewsOf(c, subject, teams[i]), { id: record.id }, `${w.op} as ${teams[i]}, made beside the other team's: its own views`);
       const other: KeyName = teams[i] === 'team' ? 'otherTeam' : 'team';
       await expectEveryView(c, viewsOf(c, subject, other), 'absent', `${w.op} as ${teams[i]}, made beside the other team's: the other team's views`);
+    }
+  }, { mutates: true, keys: ['otherTeam'] });
+}
+
+// --- every route: both teams' requests in flight together ------------------------------------
+
+/** A record of `resource` the team owns: one the check makes, or the first its list shows (a resource no request creates). */
+async function ownRecordOf(c: CheckContext, resource: string, auth: KeyName): Promise<Rec | undefined> {
+  if (createOf(c, resource)) return (await made(c, resource, { auth })).record;
+  const list = servedOperations(c.settings).find((o) => o.resource === resource && o.kind === 'list' && !o.filters.some((p) => p.required));
+  if (!list) return undefined;
+  const res = await send(c, list, { auth });
+  return is2xx(res) ? ((res.body as { data?: Rec[]; } | undefined)?.data ?? [])[0] : undefined;
+}
+
+// Each route keeps its caller apart from the other team's request beside it: a server that holds
+// the caller in state shared between requests (a module variable, a request-scoped object reused)
+// serves one team's request as the other's. §1 "Every record belongs to a team. A record that
+// belongs to another team is reported as missing": a team's own record is never reported missing,
+// and a list never shows the other team's.
+for (const op of operations().filter((o) => ['get', 'download', 'patch', 'delete', 'list'].includes(o.kind) && o.resource !== 'intake')) {
+  check([
+    'ISO-OTHER-TEAM-AS-MISSING',
+    'ISO-LIST-OWN-TEAM-ONLY',
+  ], `concurrency: both teams' ${op.op} in flight together are each served as the caller's team`, async (c) => {
+    const w = live(c, op);
+    const teams: KeyName[] = ['team', 'otherTeam', 'team', 'otherTeam'];
+    if (w.kind === 'list') {
+      if (w.filters.some((p) => p.required)) return c.skip(`${w.op} needs a filter value of each team`);
+      // what each team's list shows alone first: beside the other team's request, it shows none of the other's
+      const alone = await Promise.all(['team', 'otherTeam'].map(async (auth) => {
+        const res = await send(c, w, { auth: auth as KeyName });
+        expectStatus(res, '2xx', `${w.op} as ${auth}`);
+        return new Set(((res.body as { data?: Rec[]; }).data ?? []).map((i) => String(i.id)));
+      }));
+      const answers = await Promise.all(teams.map((auth) => send(c, w, { auth })));
+      for (const [i, res] of answers.entries()) {
+        expectStatus(res, '2xx', `${w.op} as ${teams[i]}, beside the other team's`);
+        const others = alone[teams[i] === 'team' ? 1 : 0]!;
+        const stray = ((res.body as { data?: Rec[]; }).data ?? []).find((r) => others.has(String(r.id)));
+        if (stray) {
+          fail(`${w.op} as ${teams[i]}, beside the other team's, shows the other team's ${String(stray.id)}`, res, { requirement: 'ISO-LIST-OWN-TEAM-ONLY' });
+        }
+      }
+      return;
+    }
+    // a resource no request creates is changed or deleted only as a pre-existing record: not here
+    if ((w.kind === 'patch' || w.kind === 'delete') && !createOf(c, w.resource)) return c.skip(`${w.op} would change pre-existing ${w.resource}`);
+    const records = await Promise.all(teams.map((auth) => ownRecordOf(c, w.resource, auth)));
+    if (records.some((r) => !r)) return c.skip(`no record of ${w.resource} for each team`);
+    const text = w.kind === 'patch' ? textFieldOf(w)?.name : undefined;
+    if (w.kind === 'patch' && !text) return c.skip(`${w.op} names no free-text field to write`);
+    const answers = await Promise.all(
+      teams.map((auth, i) => send(c, w, { id: String(records[i]!.id), auth, ...(text ? { sent: { body: { [text]: markedText(c) } } } : {}) })),
+    );
+    for (const [i, res] of answers.entries()) {
+      const what = `${w.op} of its own record as ${teams[i]}, beside the other team's`;
+      if (!is2xx(res)) fail(`${what} answered ${res.status}`, res, { requirement: 'ISO-OTHER-TEAM-AS-MISSING' });
+      const id = (res.body as Rec | undefined)?.id;
+      if ((w.kind === 'get' || w.kind === 'patch') && id !== records[i]!.id) {
+        fail(`${what} answered record ${String(id)}, not ${String(records[i]!.id)}`, res, { requirement: 'ISO-OTHER-TEAM-AS-MISSING' });
+      }
     }
   }, { mutates: true, keys: ['otherTeam'] });
 }

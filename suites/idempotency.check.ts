@@ -7,7 +7,7 @@ import { EXTENSION_SETTINGS, operations } from '../specs/surface.js';
 import { expectEveryView } from './harness/agreement.js';
 import { check, type CheckContext } from './harness/check.js';
 import { expectSameBytes } from './harness/downloads.js';
-import { ensure, expectStatus, fail, failDiffering, is2xx } from './harness/judge/assert.js';
+import { type Concerning, ensure, expectStatus, fail, failDiffering, is2xx } from './harness/judge/assert.js';
 import { differencesOf } from './harness/judge/differences.js';
 import { expectErrorEnvelope, expectPage, expectResource } from './harness/judge/problems.js';
 import { exercised, titles } from './harness/plan/cells.js';
@@ -30,7 +30,7 @@ import { teamB } from './harness/team-b.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, echoes, viewsOf } from './harness/views.js';
 import { lists, walk, walkWithin } from './harness/walk.js';
-import { notAsSent, writeKindOf } from './harness/wrong-fields.js';
+import { notAsSent, replayFindingKey, writeKindOf } from './harness/wrong-fields.js';
 
 async function assignmentsOf(c: CheckContext, employeeId: unknown): Promise<Rec[]> {
   return (await walk(c, { ...lists.assignments, query: { employee_id: String(employeeId) } }, { limit: 100 })).items;
@@ -43,10 +43,10 @@ const withoutVolatile = (body: unknown) => canonical(JSON.parse(JSON.stringify(b
 const replays = (again: ApiResponse, first: ApiResponse) => again.status === first.status && withoutVolatile(again.body) === withoutVolatile(first.body);
 const bodyOfAnswer = (res: ApiResponse): unknown => JSON.parse(JSON.stringify(res.body ?? null, (k, v) => (k === 'request_id' ? undefined : v)));
 /** Fails unless `again` replays `first`: what differs leads (status, then the body's fields by path). */
-function expectReplays(again: ApiResponse, first: ApiResponse, what: string): void {
+function expectReplays(again: ApiResponse, first: ApiResponse, what: string, concerning?: Concerning): void {
   if (replays(again, first)) return;
   const status = again.status === first.status ? [] : [{ path: 'status', got: String(again.status), expected: String(first.status) }];
-  failDiffering(what, [...status, ...differencesOf(bodyOfAnswer(again), bodyOfAnswer(first), 'body')], again);
+  failDiffering(what, [...status, ...differencesOf(bodyOfAnswer(again), bodyOfAnswer(first), 'body')], again, concerning);
 }
 
 check([
@@ -283,7 +283,10 @@ const retriedOnce = (op: Operation) => async (c: CheckContext): Promise<void> =>
   const again = async (first: ApiResponse, sendIt: () => Promise<ApiResponse>, what: string) => {
     const second = await sendIt();
     if (!replays(second, first)) {
-      expectReplays(second, first, `${what} sent again with the same key answered ${second.status}, not a replay of the first answer (${first.status})`);
+      // one cause per operation whichever check retried it (harness/wrong-fields.ts replayFindingKey)
+      expectReplays(second, first, `${what} sent again with the same key answered ${second.status}, not a replay of the first answer (${first.status})`, {
+        finding: replayFindingKey(op.op),
+      });
     }
   };
   if (live.kind === 'create') {
@@ -389,7 +392,11 @@ for (const op of retried) {
       const got = expectResource(theirs, recordKind(live)!, `${op.op} answer`);
       if (got.id !== theirsTarget.id) fail(`the other team's ${op.op} of its own record with this team's key answered record ${String(got.id)}`, theirs);
       const { differs } = echoes(body, got);
-      if (differs.length) fail(`the other team's ${op.op} with this team's key was not applied: ${differs.join(', ')}`, theirs);
+      // still the value it had: the request was not applied (taken for this team's retry); another
+      // value is the field's own bug, one cause wherever it shows (harness/wrong-fields.ts)
+      const kept = differs.filter((f) => canonical(got[f]) === canonical(theirsTarget[f]));
+      if (kept.length) fail(`the other team's ${op.op} with this team's key was not applied: ${kept.join(', ')}`, theirs);
+      notAsSent(theirs, differs, body, got, { resource: live.resource, write: writeKindOf(live) });
       return;
     }
     const [theirsTarget] = await siblings(c, live.resource, 'otherTeam');

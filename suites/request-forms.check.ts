@@ -29,7 +29,7 @@ import { bodyOf, createOf, made, patchTarget, send, subjectOf, textFieldOf } fro
 import { randomId, type TeamB, teamB } from './harness/team-b.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { echo, viewsOf } from './harness/views.js';
-import { writeConcern } from './harness/wrong-fields.js';
+import { fieldFindingKey, writeConcern } from './harness/wrong-fields.js';
 
 /** Spellings of application/json other than the plain one (RFC 9110 §8.3.1, RFC 8259 §11). */
 const MEDIA_TYPES = ['application/json; charset=utf-8', 'Application/JSON', 'application/json;charset=UTF-8', 'APPLICATION/JSON; Charset="utf-8"'];
@@ -82,7 +82,8 @@ const mediaTypes = (op: Operation) => async (c: CheckContext): Promise<void> => 
     const record = expectResource(res, recordKind(w)!, `${w.op} answer`);
     // the same text in another Unicode normal form is what it sent (§2 shows no form)
     ensure(echo(field, value, record[field]) !== 'differs',
-      `${w.op} with Content-Type: ${type} answered ${field}=${JSON.stringify(record[field])}, not what it sent`, res);
+      `${w.op} with Content-Type: ${type} answered ${field}=${JSON.stringify(record[field])}, not what it sent`, res,
+      writeConcern(fieldFindingKey(w.resource, field), { resource: w.resource, field }));
     last = record;
   }
   // what the last one wrote shows in every view, not only in its answer
@@ -157,7 +158,8 @@ const upperCase = (op: Operation) => async (c: CheckContext): Promise<void> => {
     }
     if (w.kind === 'patch' && field) {
       const shown = (res.body as Rec | undefined)?.[field];
-      ensure(echo(field, value, shown) !== 'differs', `${what} answered ${res.status} with ${field}=${JSON.stringify(shown)}, not what it sent`, res);
+      ensure(echo(field, value, shown) !== 'differs', `${what} answered ${res.status} with ${field}=${JSON.stringify(shown)}, not what it sent`, res,
+        writeConcern(fieldFindingKey(w.resource, field), { resource: w.resource, field }));
       await expectEveryView(c, views, { id, [field]: shown }, `after ${what} answered ${res.status}`);
     }
     if (w.kind === 'delete') {
@@ -421,7 +423,7 @@ for (const op of jsonWrites().filter((o) => o.kind === 'patch')) {
           const length = typeof shown === 'string' ? shown.length : typeof shown;
           // one limit of a text column is one cause, whichever resource and field meet it
           ensure(echo(field, value, shown) !== 'differs', `${what} answered ${field} of ${length} characters`, res,
-            writeConcern(`long text | kept as ${length} characters`));
+            writeConcern(`long text | kept as ${length} characters`, { resource: w.resource, field }));
           await expectEveryView(c, views, { id: target.id, [field]: shown }, `after ${what}`);
         } else {
           expectStatus(res, '4xx', what);

@@ -21,7 +21,7 @@ import { bodyOf, patchTarget, send, type Sent, shownOf } from './harness/subject
 import { type TeamB, teamB } from './harness/team-b.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { canonical, disagreements, echoes, type RecordSubject, type View, viewsOf } from './harness/views.js';
-import { fieldFindingKey, notAsSent, writeConcern, writeKindOf } from './harness/wrong-fields.js';
+import { fieldFindingKey, notAsSent, replayFindingKey, writeConcern, writeKindOf } from './harness/wrong-fields.js';
 
 /**
  * A record of the team as the model knows it: as last answered. Every view of it is derived from
@@ -185,7 +185,10 @@ class Patch implements Cmd {
     const record = expectResource(res, recordKind(op)!, { what: `${op.op} answer`, reads: [f.name] });
     notAsSent(res, echoes(body, record).differs, body, record, { resource: op.resource, write: writeKindOf(op) });
     const changed = ownFields(res, op.resource, disagreements(expectedOf(m, id), record, [f.name, ...WRITE_STAMPS]), expectedOf(m, id), record);
-    if (changed.length) fail(`${op.op} ${f.name} also changed ${changed.join(', ')}`, res, writeConcern(fieldFindingKey(op.resource, changed[0]!)));
+    if (changed.length) {
+      fail(`${op.op} ${f.name} also changed ${changed.join(', ')}`, res,
+        writeConcern(fieldFindingKey(op.resource, changed[0]!), { resource: op.resource, field: changed[0]! }));
+    }
     m.live.set(id, { resource: this.resource, record });
     m.last = { op, id, sent: { body }, key, answer: res, touched: [id, ...named(record)] };
     await agree(m, r, m.last.touched, `after ${op.op} ${f.name}`, rule);
@@ -219,7 +222,12 @@ class Retry implements Cmd {
     const last = m.last!;
     const again = await send(r.c, last.op, { id: last.id, sent: last.sent, idempotencyKey: last.key });
     const same = again.status === last.answer.status && canonical(again.body ?? null) === canonical(last.answer.body ?? null);
-    if (!same) fail(`${last.op.op} sent again with its key answered ${again.status}, not a replay of the first answer (${last.answer.status})`, again);
+    if (!same) {
+      fail(`${last.op.op} sent again with its key answered ${again.status}, not a replay of the first answer (${last.answer.status})`, again, {
+        finding: replayFindingKey(last.op.op),
+        requirement: RETRY_RULE,
+      });
+    }
     await agree(m, r, last.touched, `after ${last.op.op} was retried with its key`, RETRY_RULE);
   }
   toString = () => 'retryLast()';

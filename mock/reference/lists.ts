@@ -2,7 +2,7 @@
 // sorted index (narrowed to one reference when the query filters by one), keep what the filters
 // and `q` keep, cut the page and serialize the envelope. The answer says what it was built from
 // (Result.page), so whoever keeps answers knows when one is stale.
-import { type Collection, COLLECTIONS, pageableCollections, resource } from '../../specs/registry.js';
+import { type Collection, COLLECTIONS, listedCollections, resource } from '../../specs/registry.js';
 import type { AppContext } from './context.js';
 import type { Exchange, PageBasis, Result } from './exchange.js';
 import { type Filter, type ListPlan, type ListSource, type Page, pageBytes, paginate, parseListQuery } from './pagination.js';
@@ -12,7 +12,8 @@ import type { Entry, IndexFilter } from './store.js';
 export const SORT_FIELDS = Object.fromEntries(COLLECTIONS.map((c) => [c, resource(c).sort])) as Readonly<Record<Collection, readonly string[]>>;
 
 /** The CONFORMANCE_SORT_FIELDS value (the suite's settings name the paginated lists it walks). */
-export const sortFieldsSetting = (): string => pageableCollections().map((r) => `${r}=${SORT_FIELDS[r].join(',')}`).join(';');
+export const sortFieldsSetting = (): string =>
+  listedCollections().filter((r) => SORT_FIELDS[r].length).map((r) => `${r}=${SORT_FIELDS[r].join(',')}`).join(';');
 
 /** The filters of the query among `fields`: a parameter absent or empty is no filter. */
 export function filtersOf(query: Record<string, unknown>, fields: readonly string[]): Filter[] {

@@ -134,7 +134,7 @@ export async function expectEveryView(
     const key = field !== undefined && view.resource
       ? fieldFindingKey(view.resource, field)
       : `view ${view.surface ?? view.name} | shows a write otherwise`;
-    const concerning = writeConcern(key);
+    const concerning = writeConcern(key, field !== undefined && view.resource ? { resource: view.resource, field } : undefined);
     failDiffering(`${what}: ${view.name} shows otherwise`, fieldDifferences(seen.record, expected, diff), seen.res, concerning);
   }
   return judged;

@@ -5,7 +5,7 @@
 // lists every place the field showed wrong (C5 `findings`, reported as the audit's are).
 import type { Rec } from '../../contract/json.js';
 import type { Concerning } from './judge/assert.js';
-import { activeRequirements, inStep, recordFinding } from './run/current.js';
+import { activeRequirements, currentCheck, recordFinding } from './run/current.js';
 import type { ApiResponse } from './transport/client.js';
 import { excerptAt } from './transport/excerpt.js';
 
@@ -50,6 +50,9 @@ export const EMBEDDED_RULE: Record<string, string> = { 'assignments.employee': '
 /** One finding per embedding, whichever field or record showed it stale. */
 export const embeddedFindingKey = (parent: string, property: string) => `embedded ${parent}.${property} | not the record as it is`;
 
+/** One finding per operation whose retry is not a replay of its first answer, whichever check retried it. */
+export const replayFindingKey = (op: string) => `replay ${op} | not the first answer`;
+
 export const fieldFindingKey = (resource: string, field: string) => `field ${FIELD_OWNER[resource] ?? resource}.${field} | not as sent`;
 
 /** The requirements a record's persistence is checked under (§4 and §3's is_active): what a write shown otherwise fails. */
@@ -57,14 +60,30 @@ const PERSISTS = ['EP-CREATE-PERSISTS', 'EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL',
 
 /**
  * What a failure about a write shown otherwise is about, so that every check meeting one bug
- * reports one cause: the finding `key` (a field's, a limit's), failing the running step's rule
- * (a view's own with it) or else the check's persistence rules alone. Undefined when the check
- * checks no persistence rule: the failure then stays the check's own.
+ * reports one cause failing that field's requirement: the finding `key` (a field's, a limit's),
+ * failing what persists the field (`at`; fieldRequirements) for the kind of write the running step
+ * or else the check checks (a PATCH or a create), never the step's other rules (an idempotency or
+ * isolation step that met the field). Undefined when the check checks no persistence: the failure
+ * then stays the check's own.
  */
-export function writeConcern(key: string): Concerning | undefined {
-  const rule = activeRequirements();
-  const persists = rule.filter((id) => PERSISTS.includes(id));
-  return persists.length ? { finding: key, requirement: inStep() ? rule : persists } : undefined;
+export function writeConcern(key: string, at?: { resource: string; field: string; }): Concerning | undefined {
+  const tags = currentCheck()?.requirements ?? [];
+  const kindIn = (ids: readonly string[]): WriteKind | undefined =>
+    ['EP-PATCH-PERSISTS', 'EP-ORGANIZATIONS-PATCH', 'STATE-EMPLOYEE-IS-ACTIVE', 'EP-PATCH-PARTIAL'].some((id) => ids.includes(id))
+      ? 'patch'
+      : ids.includes('EP-CREATE-PERSISTS')
+      ? 'create'
+      : undefined;
+  const write = kindIn(activeRequirements()) ?? kindIn(tags);
+  if (!write) return undefined;
+  const plain = write === 'patch' ? 'EP-PATCH-PERSISTS' : 'EP-CREATE-PERSISTS';
+  const wanted = at ? fieldRequirements(at.resource, at.field, write) : [plain];
+  // a requirement the check is not tagged with cannot be failed by it: the plain persistence rule then
+  for (const ids of [wanted, [plain], tags.filter((id) => PERSISTS.includes(id))]) {
+    const own = ids.filter((id) => tags.includes(id));
+    if (own.length) return { finding: key, requirement: own };
+  }
+  return undefined;
 }
 
 const show = (v: unknown) => JSON.stringify(v) ?? 'undefined';

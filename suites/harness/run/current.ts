@@ -117,6 +117,3 @@ export function recordJudged(requirements: readonly string[], times = 1): void {
 export function activeRequirements(): readonly string[] {
   return current ? (current.steps.at(-1) ?? current.requirements) : [];
 }
-
-/** Whether a step (judge/assert.ts step) is running. */
-export const inStep = (): boolean => (current?.steps.length ?? 0) > 0;
