@@ -90,6 +90,8 @@ export const listModes: Mode[] = [
     category: 'lists',
     mode: 'keyset-nulls-lost',
     kind: 'sort',
+    // the stamps the server sets on every record are never without a value
+    applies: (s) => !['created_at', 'updated_at'].includes(s.sort),
     requirements: () => ['LIST-WALK-EVERY-RECORD-ONCE'],
     words: (s) => `${s.op.op} sorted by ${s.sort}: records without a value are left out of every page after the first (a keyset comparison with NULL)`,
     hooks: (s) => ({
