@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,4 +44,12 @@ export function spawnCli(args: readonly string[], settings: Record<string, strin
     })
   );
   return { pid: child.pid!, stdout: () => stdout, exited, kill: (sig: NodeJS.Signals) => child.kill(sig) };
+}
+
+/** The model-based check's name, as reports name it (its title and its requirements), from the built registrations. */
+export function modelBasedCheck(): string {
+  const file = fileURLToPath(new URL('../dist/registrations.json', import.meta.url));
+  const { registrations } = JSON.parse(readFileSync(file, 'utf8')) as { registrations: { title: string; requirements: string[]; }[]; };
+  const r = registrations.find((x) => x.title.startsWith('model-based:'))!;
+  return `${r.title} [${r.requirements.join(', ')}]`;
 }

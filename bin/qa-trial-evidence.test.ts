@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningMock, start } from '../mock/index.js';
 import type { Report } from '../reports/types.js';
-import { childEnv, type Exited, spawnCli } from './cli-child.js';
+import { childEnv, type Exited, modelBasedCheck, spawnCli } from './cli-child.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const keys = {
@@ -112,7 +112,20 @@ describe('a QA trial: evidence to act on, replays that replay', () => {
     mocks.push(mock);
     const out = join(dir, 'model');
     const name = 'model-based:';
-    const first = await cli(['run', '--config', stagingFile(dir, mock), '--only', 'EP-PATCH-PERSISTS', '--seed', '4242', '--report-dir', out]);
+    // the model-based check alone: the field it finds not persisted is one cause with every other check that meets it
+    const first = await cli([
+      'run',
+      '--config',
+      stagingFile(dir, mock),
+      '--only',
+      'EP-PATCH-PERSISTS',
+      '--check',
+      modelBasedCheck(),
+      '--seed',
+      '4242',
+      '--report-dir',
+      out,
+    ]);
     expect(first.code, first.stdout.slice(-3000) + first.stderr).toBe(1);
     const report = readReport(out);
     const index = report.causes!.findIndex((c) => c.failure.check.startsWith(name) && c.failure.path);

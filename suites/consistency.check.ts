@@ -58,7 +58,7 @@ function expectOnlyNamedChanged(before: Rec, after: Rec, body: Rec, res: ApiResp
   const changed = Object.keys(before).filter((k) => !(k in body) && !WRITE_STAMPS.includes(k) && k in after && canonical(before[k]) !== canonical(after[k]));
   if (changed.length) {
     fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res,
-      writeConcern(fieldFindingKey(`${resource}s`, changed[0]!), { resource: `${resource}s`, field: changed[0]! }));
+      writeConcern(fieldFindingKey(`${resource}s`, changed[0]!), { resource: `${resource}s`, field: changed[0]! }, 'EP-PATCH-PARTIAL'));
   }
 }
 

@@ -199,7 +199,7 @@ async function expectOnlyNamed(c: CheckContext, op: Operation, before: Rec, afte
   const changed = Object.keys(before).filter((k) => !named(k) && !WRITE_STAMPS.includes(k) && k in after && canonical(before[k]) !== canonical(after[k]));
   if (changed.length) {
     fail(`${what} also changed fields it did not name: ${changed.map((k) => `${k} ${show(before[k])} → ${show(after[k])}`).join(', ')}`, res,
-      writeConcern(fieldFindingKey(op.resource, changed[0]!), { resource: op.resource, field: changed[0]! }));
+      writeConcern(fieldFindingKey(op.resource, changed[0]!), { resource: op.resource, field: changed[0]! }, 'EP-PATCH-PARTIAL'));
   }
   let gone = Object.keys(before).filter((k) => !named(k) && !(k in after));
   const get = servedOperations(c.settings).find((o) => o.resource === op.resource && o.kind === 'get');

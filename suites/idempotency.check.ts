@@ -286,6 +286,7 @@ const retriedOnce = (op: Operation) => async (c: CheckContext): Promise<void> =>
       // one cause per operation whichever check retried it (harness/wrong-fields.ts replayFindingKey)
       expectReplays(second, first, `${what} sent again with the same key answered ${second.status}, not a replay of the first answer (${first.status})`, {
         finding: replayFindingKey(op.op),
+        requirement: op.multipart ? 'UPLOAD-IDEM-REPLAY' : 'IDEM-REPLAY',
       });
     }
   };

@@ -202,8 +202,15 @@ const theirsOf = (b: TeamB): Record<string, Rec> => ({
   attachments: b.attachment,
 });
 
-/** Operations whose body names records (of the team's other kinds, any reference is probed; of another team's, one of a resource some operation serves). */
-const referring = operations().filter((o) => o.method !== 'get' && o.fields.some((f) => f.references?.length));
+/** Whether some operation serves records of `resource` (a contact, never shown, cannot be named by another team's record). */
+const shown = (resource: string) => operations().some((x) => x.resource === resource);
+
+/**
+ * Operations whose body names records of a resource some operation serves: a reference only to
+ * what no operation shows (a project's primary contact) is not one a client can tell taken from
+ * refused (the field checks own it).
+ */
+const referring = operations().filter((o) => o.method !== 'get' && o.fields.some((f) => f.references?.some(shown)));
 
 for (const op of referring) {
   check([

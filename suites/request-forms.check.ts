@@ -29,6 +29,7 @@ import { bodyOf, createOf, made, patchTarget, send, subjectOf, textFieldOf } fro
 import { randomId, type TeamB, teamB } from './harness/team-b.js';
 import type { ApiResponse } from './harness/transport/client.js';
 import { echo, viewsOf } from './harness/views.js';
+import { sendList } from './harness/walk.js';
 import { fieldFindingKey, writeConcern } from './harness/wrong-fields.js';
 
 /** Spellings of application/json other than the plain one (RFC 9110 §8.3.1, RFC 8259 §11). */
@@ -304,7 +305,10 @@ for (const op of listsOf()) {
       if (typeof value !== 'string' || !value.includes(token) || !value.includes('%')) {
         return c.skip(`${w.resource} show ${holder.field} as ${JSON.stringify(value)}: not the text with percent sequences the run wrote`);
       }
-      const filters = Object.entries({ ...holder.query, limit: '100' }).map(([k, v]) => [k, encodeURIComponent(v)] as const);
+      // the largest page the target serves up to 100 (§4 shows no maximum): learnt by the list walker
+      const probe = await sendList(c, w.path, { ...holder.query, limit: 100 });
+      const limit = new URL(probe.exchange.request.url).searchParams.get('limit') ?? '100';
+      const filters = Object.entries({ ...holder.query, limit }).map(([k, v]) => [k, encodeURIComponent(v)] as const);
       // a space in a query is `%20` (RFC 3986 §2.1) or `+` (the application/x-www-form-urlencoded
       // query every form and URLSearchParams writes, this suite's client included): one text
       const spellings = { '%20': (q: string) => encodeURIComponent(q), '+': (q: string) => encodeURIComponent(q).replace(/%20/g, '+') };

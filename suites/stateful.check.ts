@@ -187,7 +187,7 @@ class Patch implements Cmd {
     const changed = ownFields(res, op.resource, disagreements(expectedOf(m, id), record, [f.name, ...WRITE_STAMPS]), expectedOf(m, id), record);
     if (changed.length) {
       fail(`${op.op} ${f.name} also changed ${changed.join(', ')}`, res,
-        writeConcern(fieldFindingKey(op.resource, changed[0]!), { resource: op.resource, field: changed[0]! }));
+        writeConcern(fieldFindingKey(op.resource, changed[0]!), { resource: op.resource, field: changed[0]! }, 'EP-PATCH-PARTIAL'));
     }
     m.live.set(id, { resource: this.resource, record });
     m.last = { op, id, sent: { body }, key, answer: res, touched: [id, ...named(record)] };

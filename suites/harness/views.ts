@@ -18,7 +18,8 @@ export type Seen =
   /** `at`: the record's JSON Pointer in the response body (a page's item, an embedded employee). */
   | { state: 'present'; record: Rec; res: ApiResponse; at: string; }
   | { state: 'absent'; res: ApiResponse; }
-  | { state: 'unknown'; why: string; };
+  /** `missed`: a search ran and did not find it (a miss proves nothing of a record that should be there; a record gone it does not show). */
+  | { state: 'unknown'; why: string; missed?: boolean; };
 
 export interface View {
   /** What it reads, as failures name it (a list with the sort and order it is read in). */
@@ -183,7 +184,7 @@ function searched(c: CheckContext, list: ListSpec, name: string, matches: (item:
       const w = await walkWithin(c, list, { limit: 100, auth, query: { q: probe }, refusedIsEmpty: true, stopAt: matches, maxPages: SAMPLE_PAGES });
       const hit = w.items.find(matches);
       if (hit) return { state: 'present', record: hit, res: w.last, at: itemAt(w.last, hit) };
-      return { state: 'unknown', why: `q=${probe} does not find it (what q searches is not shown)` };
+      return { state: 'unknown', why: `q=${probe} does not find it (what q searches is not shown)`, missed: true };
     },
   };
 }

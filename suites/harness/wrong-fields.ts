@@ -63,10 +63,11 @@ const PERSISTS = ['EP-CREATE-PERSISTS', 'EP-PATCH-PERSISTS', 'EP-PATCH-PARTIAL',
  * reports one cause failing that field's requirement: the finding `key` (a field's, a limit's),
  * failing what persists the field (`at`; fieldRequirements) for the kind of write the running step
  * or else the check checks (a PATCH or a create), never the step's other rules (an idempotency or
- * isolation step that met the field). Undefined when the check checks no persistence: the failure
- * then stays the check's own.
+ * isolation step that met the field), or `rule` where the failure is of another rule about the
+ * write (a PATCH that changed a field it did not name: EP-PATCH-PARTIAL). Undefined when the check
+ * checks no persistence: the failure then stays the check's own.
  */
-export function writeConcern(key: string, at?: { resource: string; field: string; }): Concerning | undefined {
+export function writeConcern(key: string, at?: { resource: string; field: string; }, rule?: string): Concerning | undefined {
   const tags = currentCheck()?.requirements ?? [];
   const kindIn = (ids: readonly string[]): WriteKind | undefined =>
     ['EP-PATCH-PERSISTS', 'EP-ORGANIZATIONS-PATCH', 'STATE-EMPLOYEE-IS-ACTIVE', 'EP-PATCH-PARTIAL'].some((id) => ids.includes(id))
@@ -77,7 +78,7 @@ export function writeConcern(key: string, at?: { resource: string; field: string
   const write = kindIn(activeRequirements()) ?? kindIn(tags);
   if (!write) return undefined;
   const plain = write === 'patch' ? 'EP-PATCH-PERSISTS' : 'EP-CREATE-PERSISTS';
-  const wanted = at ? fieldRequirements(at.resource, at.field, write) : [plain];
+  const wanted = rule ? [rule] : at ? fieldRequirements(at.resource, at.field, write) : [plain];
   // a requirement the check is not tagged with cannot be failed by it: the plain persistence rule then
   for (const ids of [wanted, [plain], tags.filter((id) => PERSISTS.includes(id))]) {
     const own = ids.filter((id) => tags.includes(id));
