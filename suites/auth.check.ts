@@ -213,7 +213,10 @@ for (const op of operations().filter((o) => o.path.includes('{id}'))) {
 // --- the key as sent, on every operation (specs/surface.ts) --------------------------------------
 
 /** The operations a key is sent to here (the capture intake's refusals are intake.check.ts's). */
-const keyed = () => operations().filter((o) => o.resource !== 'intake');
+// §4 "All endpoints need the bearer header (section 5)": the endpoints of §4. The API description
+// (the OpenAPI document of §9) is not one of them, and whether it needs a key is not shown: it may be
+// served to anyone. The capture intake has its own refusal checks (intake.check.ts).
+const keyed = () => operations().filter((o) => o.resource !== 'intake' && o.kind !== 'other');
 
 /** A request of one operation, aimed at records of the run, which the team's key gets a 2xx for. */
 interface Aimed {

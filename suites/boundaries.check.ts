@@ -388,7 +388,16 @@ for (const op of operations().filter((o) => o.kind === 'create' && o.multipart))
     const filenames = BOUNDARIES.filename as readonly Boundary[];
     // the fields beside the file take their catalogs (a listed one its listed values first), one value per upload
     const fields = live.fields.filter((f) => !f.references && !f.enum && boundaryTypesOf(f).length);
-    const catalogs = fields.map((f) => probesOf(f));
+    // An empty form field is how a form sends no value (an HTML form submits an unfilled input as
+    // ""), and §4 gives uploads an "optional `category`" with no word on an empty one: a server may
+    // take it for not sent (its default), so the empty entry is no upload's
+    // and a form field's value may reach the handler with the whitespace at its ends trimmed (form
+    // parsers do, RFC 7578 fixes no more than the part's body): text is compared without its ends
+    const catalogs = fields.map((f) =>
+      probesOf(f, (p) => p.entry.name !== 'empty').map((
+        p,
+      ) => (typeof p.value === 'string' ? { ...p, entry: { ...p.entry, compare: p.entry.compare ?? 'trim' } } : p))
+    );
     const n = Math.max(filenames.length, ...catalogs.map((p) => p.length));
     const shown = new Shown();
     for (let i = 0; i < n; i += 1) {

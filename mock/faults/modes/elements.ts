@@ -170,10 +170,7 @@ function parameters(): ParameterElement[] {
 }
 
 function headers(): HeaderElement[] {
-  // every operation takes the key (§5), the API description's too (the capture intake's is checked
-  // by its own refusals); the other headers are of the record routes
-  return served().filter((o) => o.resource !== 'intake').flatMap((op) => {
-    if (op.record === undefined) return [{ kind: 'header', name: `${op.op}:authorization`, op, header: 'authorization' } as HeaderElement];
+  return served().filter((o) => o.record !== undefined).flatMap((op) => {
     const hs: HeaderElement['header'][] = ['authorization', 'accept'];
     if (op.method !== 'get') hs.push('idempotency-key');
     if (op.body) hs.push('content-type');
