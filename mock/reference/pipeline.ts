@@ -7,6 +7,7 @@ import { isPathId, type SchemaName, validate } from '../../specs/index.js';
 import type { Endpoint } from '../../specs/openapi/operations.js';
 import { Authenticator, type Principal, type Scope } from './auth.js';
 import type { AppContext } from './context.js';
+import { unreadableDates } from './dates.js';
 import { operationHeaders } from './deprecation.js';
 import { type ApiError, badRequest, idempotencyKeyReused, notFound, unsupportedMediaType } from './errors.js';
 import type { Exchange, Input, Result } from './exchange.js';
@@ -181,8 +182,9 @@ export function errorAnswer(ctx: AppContext, req: FastifyRequest, api: ApiError,
 /** Body validation against a specs/ schema; errors become `detail` (field → message). */
 export function checkBody(name: SchemaName, body: Record<string, unknown>): void {
   const res = validate(name, body);
-  if (res.valid) return;
-  const detail: Record<string, string> = {};
+  const dates = unreadableDates(name, body);
+  if (res.valid && Object.keys(dates).length === 0) return;
+  const detail: Record<string, string> = { ...dates };
   for (const e of res.errors) {
     const field = e.path.replace(/^\//, '').replace(/\//g, '.') || 'body';
     detail[field] ??= e.message;

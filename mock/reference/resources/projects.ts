@@ -8,6 +8,7 @@
 // archived_from_*) are ignored in bodies; updated_at is bumped.
 import { validate } from '../../../specs/index.js';
 import type { AppContext } from '../context.js';
+import { unreadableDates } from '../dates.js';
 import { badRequest } from '../errors.js';
 import { findOwn } from '../lookup.js';
 import { checkInput, type RouteHandler } from '../pipeline.js';
@@ -26,8 +27,9 @@ function stageRef(body: Record<string, unknown>): { id?: unknown; key?: unknown;
 /** The body validated against specs/schemas/project-patch.json: a null is refused where the field is not typed nullable. */
 function checkPatchBody(body: Record<string, unknown>): void {
   const res = validate('project-patch', body);
-  if (res.valid) return;
-  const detail: Record<string, string> = {};
+  const dates = unreadableDates('project-patch', body);
+  if (res.valid && Object.keys(dates).length === 0) return;
+  const detail: Record<string, string> = { ...dates };
   for (const e of res.errors) detail[e.path.replace(/^\//, '').replace(/\//g, '.') || 'body'] ??= e.message;
   throw badRequest('The request body is invalid', detail);
 }
