@@ -73,9 +73,11 @@ export const storageModes: Mode[] = [
     false),
   stored('storage', 'empty-array-as-null', 'as null when an empty array', (f) => f.field.types.includes('array'),
     (v) => (Array.isArray(v) && v.length === 0 ? null : SAME), true),
-  // a number or a boolean that is not nullable has no empty value a write can take: left out
+  // An absent value is shown as the field's blank (reference/full-shape.ts): null where the field
+  // is nullable, else "" or []. Only an empty value other than the blank is told apart from absent:
+  // "" or [] in a field typed "or null" (a date or other formatted string takes no "")
   stored('storage', 'empty-as-absent', 'as absent when empty ("", [] or null)',
-    (f) => !f.field.required && (f.field.nullable || f.field.types.includes('string') || f.field.types.includes('array')),
+    (f) => !f.field.required && f.field.nullable && (isText(f) || f.field.types.includes('array')),
     (v) => (v === '' || v === null || (Array.isArray(v) && v.length === 0) ? undefined : SAME), false),
   stored('storage', 'whitespace-trimmed', 'with surrounding whitespace trimmed', isText, str((s) => s.trim()), false),
   stored('storage', 'line-breaks-collapsed', 'with line breaks turned into spaces', isText, str((s) => s.replace(/\r\n|\r|\n/g, ' ')), false),

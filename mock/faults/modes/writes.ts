@@ -63,7 +63,12 @@ export const writeModes: Mode[] = [
     category: 'writes',
     mode: 'falsy-as-absent',
     kind: 'field',
-    applies: (f) => !f.op.multipart && topLevel(f) && ['number', 'integer', 'boolean', 'string'].some((t) => f.field.types.includes(t)) && !f.field.required,
+    // In a create, a field not sent is shown as its blank (reference/full-shape.ts), which is the
+    // falsy value itself unless the field is nullable (blank null): only a PATCH (the value held
+    // stays) or a nullable field tells a falsy value taken for not sent
+    applies: (f) =>
+      !f.op.multipart && topLevel(f) && ['number', 'integer', 'boolean', 'string'].some((t) => f.field.types.includes(t)) && !f.field.required
+      && (f.op.kind === 'patch' || f.field.nullable),
     requirements: (f) => [persists(f.op.kind)],
     words: (f) => `${f.op.op} takes ${f.field.name} sent as 0, false or "" for not sent`,
     hooks: (f) => ({
