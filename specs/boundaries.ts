@@ -51,6 +51,11 @@ export interface Boundary {
   few?: boolean;
   /** Only for the fields whose name this matches (a value in the spelling of one format: a URL, an email). */
   fits?: RegExp;
+  /**
+   * A value that may be read as clearing the field: answered without it (or null) is kept too. An
+   * empty string sent to a date or a timestamp, a type whose empty spelling the document does not show.
+   */
+  clears?: boolean;
 }
 
 const long = (n: number, unit: string) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
@@ -135,14 +140,18 @@ export const BOUNDARIES = {
       value: (v: string) => `${v}-${long(80, 'abcdefghij')}`,
       reveals: 'a value cut at a column width (64 characters)',
     },
+    { name: 'long-300', value: (v: string) => `${v}-${long(300, 'abcdefghij')}`, reveals: 'a value cut at a column width of 255 characters or bytes' },
   ],
   date: [
+    // formats are not shown (§2): "" may be refused or read as no date; taken, it must not leave the old day in place
+    { name: 'empty', value: '', reveals: 'an empty string ignored by a truthiness test (`body.x || old.x`): the old day kept', clears: true },
     { name: 'year-start', value: '2031-01-01', reveals: 'a day read as local midnight and shifted to the day before', must: true, compare: 'instant' },
     { name: 'year-end', value: '2031-12-31', reveals: 'a day shifted across a year boundary by a time zone', compare: 'instant' },
     { name: 'leap-day', value: '2032-02-29', reveals: 'a leap day refused or rolled to March 1', compare: 'instant', few: true },
     { name: 'old', value: '1999-12-31', reveals: 'a two-digit year or a lower bound on dates', compare: 'instant' },
   ],
   timestamp: [
+    { name: 'empty', value: '', reveals: 'an empty string ignored by a truthiness test (`body.x || old.x`): the old instant kept', clears: true },
     { name: 'utc', value: '2031-03-01T09:30:00Z', reveals: 'a timestamp without fraction refused or shifted', must: true, compare: 'instant' },
     { name: 'millis', value: '2031-03-01T09:30:00.123Z', reveals: 'milliseconds dropped', compare: 'instant' },
     { name: 'offset-plus', value: '2031-03-01T11:30:00+02:00', reveals: 'an offset ignored: the wall time stored as UTC', compare: 'instant' },

@@ -42,6 +42,11 @@ interface Probe {
   value: unknown;
   /** An array of objects sent with one item holding these values of its fields (`addresses[].city`). */
   parts?: readonly Probe[];
+  /**
+   * The span of the request, for a §3 stamp the server may set itself ("Closing sets `closed_at`"):
+   * shown as an instant within it, the value is the server's stamp of the transition.
+   */
+  stamped?: { from: number; to: number; };
 }
 
 /**
@@ -106,8 +111,10 @@ const singles = (p: Probe): Probe[] => (p.parts && p.parts.length > 1 ? p.parts.
  */
 const STATE_FIELDS = new Set(['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category']);
 
-/** Whether a boundary can be sent to the field: not a reference, not an array of unshown items, not an id, not a §3 state. */
-const bounded = (f: Field) => !f.references && f.items !== 'unknown' && f.name !== 'id' && !STATE_FIELDS.has(f.name);
+/** Whether a boundary can be sent to the field: not a reference, not an array of unshown items, not an id. */
+const sendable = (f: Field) => !f.references && f.items !== 'unknown' && f.name !== 'id';
+/** Whether a boundary can be sent to the field together with the other fields' (a §3 state takes its values one field per request). */
+const bounded = (f: Field) => sendable(f) && !STATE_FIELDS.has(f.name);
 
 /** The top-level fields of `op` a boundary can be sent to. */
 function boundedFields(op: Operation): Field[] {
@@ -139,6 +146,8 @@ function judge(p: Probe, got: unknown, present: boolean): Verdict {
     if (!present) return { ok: true, note: 'answered without the field' };
     return got === null ? { ok: true } : { ok: false, why: `null was answered as ${show(got)}` };
   }
+  // a date or timestamp sent as "" may be read as no value (Boundary.clears): the field cleared
+  if (p.entry.clears && (!present || got === null)) return { ok: true, note: 'read as clearing the field' };
   if (!present) return { absent: true };
   const e = echo(f.name, p.value, got);
   if (e === 'same') return { ok: true };
@@ -148,6 +157,8 @@ function judge(p: Probe, got: unknown, present: boolean): Verdict {
     return { ok: true, note: 'whitespace at the ends removed' };
   }
   if (mode === 'rounded' && numbersClose(p.value, got)) return { ok: true, note: `kept as ${show(got)}` };
+  const at = typeof got === 'string' && /(Z|[+-]\d{2}:?\d{2})$/i.test(got) ? Date.parse(got) : Number.NaN;
+  if (p.stamped && at >= p.stamped.from && at <= p.stamped.to) return { ok: true, note: 'stamped with the time of the request' };
   if (mode === 'set' && Array.isArray(p.value) && Array.isArray(got)) {
     const a = [...new Set((p.value as unknown[]).map((x) => canonical(x)))].sort();
     const b = [...new Set(got.map((x) => canonical(x)))].sort();
@@ -293,6 +304,30 @@ for (const op of operations().filter((o) => o.kind === 'patch' && o.body)) {
             const after = expectResource(one.res, recordKind(live)!, `${live.op} answer`);
             expectShown(c, shown, live, [p], after, one.res, `${live.op} with ${p.field.path} ${p.entry.name}`);
             await expectGetShows(c, shown, live, id, [p], `${live.op} with ${p.field.path} ${p.entry.name}`);
+            current = after;
+          }
+        }
+        // §3 state fields, one field per request: a value sent there may move the other state
+        // fields ("Transitions: not shown"), never the field itself. The PATCH target of a
+        // project is a scratch project (subjects.ts patchTarget), whose transitions may stay.
+        for (const f of live.fields.filter((x) => sendable(x) && STATE_FIELDS.has(x.name))) {
+          // a timestamp of a transition may be the server's stamp of it ("Archiving ... sets `archived_at`")
+          const stamps = boundaryTypesOf(f).includes('timestamp');
+          // "Transitions: not shown": any value may be refused there, the document's own ones too
+          for (const p of probesOf(f).map((x) => ({ ...x, entry: { ...x.entry, must: false } }))) {
+            if (canonical(current[f.name]) === canonical(p.value)) continue;
+            const from = Date.now() - 5_000;
+            const { res } = await patch([p]);
+            const probe: Probe = stamps ? { ...p, stamped: { from, to: Date.now() + 5_000 } } : p;
+            if (!is2xx(res)) {
+              refused(c, live, p, res);
+              await expectGetShows(c, shown, live, id, [{ field: f, entry: p.entry, value: current[f.name] }],
+                `${live.op} with ${f.path} ${p.entry.name} refused`);
+              continue;
+            }
+            const after = expectResource(res, recordKind(live)!, `${live.op} answer`);
+            expectShown(c, shown, live, [probe], after, res, `${live.op} with ${f.path} ${p.entry.name}`);
+            await expectGetShows(c, shown, live, id, [{ ...probe, value: after[f.name] ?? probe.value }], `${live.op} with ${f.path} ${p.entry.name}`);
             current = after;
           }
         }

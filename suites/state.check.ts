@@ -120,6 +120,18 @@ async function readBack(c: CheckContext, after: Rec, what: string, recorded: rea
 const zoned = (v: unknown): number | undefined =>
   typeof v === 'string' && /(Z|[+-]\d{2}:?\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)) ? Date.parse(v) : undefined;
 
+/**
+ * A stamp of a transition is the time it was made: "Closing sets `closed_at`", "Archiving ... sets
+ * `archived_at`". Sent with the request's own time (where the form sends it) or set by the server,
+ * every reading shows an instant within the request; one without a zone is recorded, not compared.
+ */
+function expectStampedWithin(c: CheckContext, field: string, v: unknown, from: number, res: ApiResponse): void {
+  const at = zoned(v);
+  if (at === undefined) return c.reading(`state.${field}`, `${JSON.stringify(v)}: not compared with the clock (no zone)`);
+  ensure(at >= from - 5_000 && at <= Date.now() + 5_000,
+    `${field} ${String(v)} is not the time of the transition (the request was at ${new Date(from).toISOString()})`, res);
+}
+
 const fullShapeOnly = (c: CheckContext) => {
   if (detectedShape('project') === 'legacy') c.skip('the legacy project shape has no such fields');
 };
@@ -171,11 +183,14 @@ check([
   const { project: categorized } = await listedProject(c, (p) => typeof p.close_reason_category === 'string' && p.close_reason_category !== '');
   // close_reason is free text (§2 string): text outside ASCII too, so that a view answering it in another charset shows
   const body = { close_reason: `conformance ${c.target.runId} Müller 東京`, close_reason_category: String(categorized?.close_reason_category ?? 'other') };
-  const { res, after } = await patchTaking(c, project, [body, { ...body, status: 'closed' }],
+  const started = Date.now();
+  // closed_at sent with the time of the request first, for a deployment that takes the stamp from the body
+  const { res, after } = await patchTaking(c, project, [{ ...body, closed_at: new Date(started).toISOString() }, body, { ...body, status: 'closed' }],
     (a) => a.close_reason === body.close_reason || (typeof a.closed_at === 'string' && a.closed_at !== ''), 'closes');
   ensure(after.close_reason === body.close_reason && after.close_reason_category === body.close_reason_category,
     'close_reason or close_reason_category not stored', res);
   ensure(typeof after.closed_at === 'string' && after.closed_at !== '', 'closed_at is not set', res);
+  expectStampedWithin(c, 'closed_at', after.closed_at, started, res);
   await readBack(c, after, 'closing', ['closed_at', 'close_reason', 'close_reason_category'], true);
 }, { mutates: true });
 
@@ -190,9 +205,11 @@ check([
   }
   const project = await touch(c, scratch);
   if (project.archived_at) return c.skip('every scratch project is archived already');
-  const { res, after } = await patchTaking(c, project, [{ archived_at: new Date().toISOString() }, { status: 'archived' }],
+  const started = Date.now();
+  const { res, after } = await patchTaking(c, project, [{ archived_at: new Date(started).toISOString() }, { status: 'archived' }],
     (a) => (typeof a.archived_at === 'string' && a.archived_at !== '') || a.status !== project.status, 'archives');
   ensure(typeof after.archived_at === 'string' && after.archived_at !== '', 'archived_at is not set', res);
+  expectStampedWithin(c, 'archived_at', after.archived_at, started, res);
   ensure((after.archived_from_stage as Rec | undefined)?.id === (project.stage as Rec | undefined)?.id, 'archived_from_stage is not the stage held before',
     res);
   ensure(after.archived_from_status === project.status,
