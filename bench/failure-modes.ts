@@ -4,7 +4,10 @@
 // A fault is killed when the run fails (or blocks) a requirement that the clean run does not; a
 // run that breaks without one is run again, and counted killed only when it breaks again.
 //
-//   npm run failure-modes -- --seed <n> --sample <k> [--parallel 1|2] [--out <file>]
+//   npm run failure-modes -- --seed <n> --sample <k> [--parallel 1|2] [--out <file>] [--match <regex>]
+//
+// `--match` runs every fault whose name matches instead of a sample: a look at one mode or element
+// while writing checks, never a figure to report.
 //
 // It prints the product's size per category, the kills per category, and last
 // `killed K of N (95% interval a–b), seed S`; it writes every survivor (fault, category, element,
@@ -72,6 +75,12 @@ export function classOf(f: FailureModeSummary, document: string): { verdict: 'le
   return { verdict: 'check to write' };
 }
 
+/** The product split: the faults to sample, and those a reading of the document allows (LEFT_OPEN, its sentence in the document). */
+export function faultsToSample(all: readonly FailureModeSummary[], document: string): { faults: FailureModeSummary[]; leftOpen: FailureModeSummary[]; } {
+  const open = (f: FailureModeSummary) => classOf(f, document).verdict === 'left open';
+  return { faults: all.filter((f) => !open(f)), leftOpen: all.filter(open) };
+}
+
 /** The request that shows a fault, from its element: the operation, and what of it the mode breaks. */
 export function requestOf(f: FailureModeSummary): { request: string; shows: string; } {
   const [op, rest = ''] = f.element.split(/(?<=^[A-Za-z]+)(?=[.?#:>])/);
@@ -82,7 +91,7 @@ export function requestOf(f: FailureModeSummary): { request: string; shows: stri
   };
 }
 
-function parseArgs(argv: string[]): { seed: number; sample: number; parallel: number; out?: string; } {
+function parseArgs(argv: string[]): { seed: number; sample: number; parallel: number; out?: string; match?: RegExp; } {
   const get = (name: string) => {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -92,20 +101,29 @@ function parseArgs(argv: string[]): { seed: number; sample: number; parallel: nu
   const sample = Number(get('sample') ?? 100);
   const parallel = Number(get('parallel') ?? 2);
   if (!Number.isInteger(seed) || !Number.isInteger(sample) || sample < 1 || ![1, 2].includes(parallel)) {
-    throw new Error('usage: npm run failure-modes -- --seed <integer> --sample <k> [--parallel 1|2] [--out <file>]');
+    throw new Error('usage: npm run failure-modes -- --seed <integer> --sample <k> [--parallel 1|2] [--out <file>] [--match <regex>]');
   }
-  return { seed, sample, parallel, ...(get('out') ? { out: get('out')! } : {}) };
+  const match = get('match');
+  return { seed, sample, parallel, ...(get('out') ? { out: get('out')! } : {}), ...(match ? { match: new RegExp(match) } : {}) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 async function main(): Promise<void> {
-  const { seed, sample, parallel, out } = parseArgs(process.argv.slice(2));
-  const product = failureModes();
+  const { seed, sample, parallel, out, match } = parseArgs(process.argv.slice(2));
+  const document = readFileSync(join(root, 'specs/public-api-v1.md'), 'utf8');
+  // a behaviour a reading of the document allows is no fault: the sample is drawn from the others
+  const { faults: product, leftOpen } = faultsToSample(failureModes(), document);
+  console.log(
+    `left out of the sample: ${leftOpen.length} faults of the modes the document leaves open (${
+      Object.keys(LEFT_OPEN).map((m) => `${m} ${leftOpen.filter((f) => f.mode === m).length}`).join(', ')
+    })`,
+  );
   const categories = [...new Set(product.map((f) => f.category))];
   const count = (fs: readonly FailureModeSummary[], c: string) => fs.filter((f) => f.category === c).length;
   console.log(`failure modes × elements: ${product.length} faults (${categories.map((c) => `${c} ${count(product, c)}`).join(', ')})`);
-  const chosen = sampleOf(product, sample, seed);
+  // --match: every fault whose name matches, for a look at one mode or element (no figure to report)
+  const chosen = match ? product.filter((f) => match.test(f.name)) : sampleOf(product, sample, seed);
   console.log(`sample of ${chosen.length}, seed ${seed}, ${parallel} at a time; the clean run first`);
   const started = Date.now();
   const cleanRun = await runConformance(selfTestSettings, 300_000);
@@ -150,7 +168,6 @@ async function main(): Promise<void> {
   const broke = verdicts.filter((x) => x.verdict.kind === 'broke').length;
   if (broke > 0) console.log(`  (${broke} of the kills are runs that broke twice without a failed requirement)`);
   const file = out ?? join(SURVIVORS_DIR, `survivors-${seed}.json`);
-  const document = readFileSync(join(root, 'specs/public-api-v1.md'), 'utf8');
   const open = survivors.filter(({ fault: f }) => classOf(f, document).verdict === 'left open').length;
   console.log(`survivors: ${survivors.length} (${open} left open by the document, ${survivors.length - open} checks to write)`);
   mkdirSync(join(root, SURVIVORS_DIR), { recursive: true });
