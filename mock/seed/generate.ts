@@ -276,7 +276,8 @@ function cvs(g: Gen, emps: SeedRow[]): SeedRow[] {
   return emps.map((e, i) => ({
     id: g.uuid(),
     employee_id: e.id,
-    name: `CV of ${e.first_name} ${e.last_name}`,
+    // text beyond ASCII and beyond Latin-1: a view that shows the deployment's own records in another charset shows
+    name: `CV of ${e.first_name} ${e.last_name} – Lebenslauf für Zoë`,
     data: cvData(e, g.pick(SKILLS)),
     created_at: String(e.created_at),
     updated_at: iso(BASE_TIME + i * HOUR + 7 * 24 * HOUR),
