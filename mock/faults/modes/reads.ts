@@ -2,14 +2,21 @@
 // write invalidates, hides records by a default scope, loads fewer relations, or serializes nulls
 // differently from the others.
 import type { Rec } from '../../../contract/json.js';
-import type { ShownElement, ViewElement } from './elements.js';
+import { operations } from '../../../specs/surface.js';
+import { CHOSEN_PATHS } from '../../reference/openapi.js';
+import { attributesOf, type ShownElement, type ViewElement } from './elements.js';
 import { editShown, type Mode, mode, SHAPE, viewRequirements } from './mode.js';
+
+/** The record schemas a PATCH of a served operation changes. */
+const changed = () => new Set(operations(CHOSEN_PATHS).filter((o) => o.kind === 'patch' && o.record).map((o) => o.record!));
 
 export const readModes: Mode[] = [
   mode<'view'>({
     category: 'reads',
     mode: 'stale-cache',
     kind: 'view',
+    // a cache shows what a change left behind: only the records some PATCH changes (a CV's never are)
+    applies: (v: ViewElement) => changed().has(v.record),
     requirements: (v) => viewRequirements(v),
     words: (v) => `${v.name} answers each record as it first showed it (a cache no write invalidates)`,
     hooks: (v) => {
@@ -54,6 +61,8 @@ export const readModes: Mode[] = [
     category: 'reads',
     mode: 'nulls-omitted',
     kind: 'view',
+    // only a record with a field typed "or null" has a null to leave out
+    applies: (v: ViewElement) => attributesOf(v.record).some((a) => a.types.includes('null')),
     requirements: (v) => [...viewRequirements(v), SHAPE[v.record]!],
     words: (v) => `${v.name} leaves out every null attribute (its serializer drops nulls)`,
     hooks: (v) => ({ respond: editShown(v, (o) => Object.fromEntries(Object.entries(o).filter(([, x]) => x !== null))) }),
