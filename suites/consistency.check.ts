@@ -9,7 +9,7 @@ import { check, type CheckContext } from './harness/check.js';
 import { ensure, expectStatus, fail, step } from './harness/judge/assert.js';
 import { expectResource, needs, type Resource } from './harness/judge/problems.js';
 import { exercised, titles } from './harness/plan/cells.js';
-import { operationNamed } from './harness/plan/operations.js';
+import { operationNamed, servedOperations } from './harness/plan/operations.js';
 import { cellsOf } from './harness/plan/table.js';
 import {
   aProject,
@@ -242,5 +242,47 @@ for (const op of operations().filter((o) => o.kind === 'delete')) {
     mutates: true,
     ...(op.op in EXTENSION_SETTINGS ? { needs: [EXTENSION_SETTINGS[op.op as keyof typeof EXTENSION_SETTINGS]] } : {}),
     cells: cellsOf(titles.deleted(op.op), op.op),
+  });
+}
+
+// --- records the API neither creates nor changes -----------------------------------------------
+
+/** Listed resources no operation creates or changes (CVs): every record of them is the deployment's own. */
+const readOnlyListed = [...new Set(operations().filter((o) => o.kind === 'list').map((o) => o.resource))].filter((r) =>
+  !operations().some((o) => o.resource === r && (o.kind === 'create' || o.kind === 'patch'))
+);
+/** How many of the deployment's records a check reads through every view: cost independent of how many it holds. */
+const OWN_RECORDS = 3;
+
+/** The rule a view that shows a record otherwise breaks: its filter's, the search's, the walk's. */
+const ruleOfView = (v: { name: string; filters?: Record<string, string>; }) =>
+  v.filters && Object.keys(v.filters).join() === 'employee_id'
+    ? 'LIST-FILTER-EMPLOYEE-ID'
+    : /[?&]q=/.test(v.name)
+    ? 'LIST-Q'
+    : 'LIST-WALK-EVERY-RECORD-ONCE';
+
+for (const resource of readOnlyListed) {
+  check([
+    'LIST-WALK-EVERY-RECORD-ONCE',
+    'LIST-FILTER-EMPLOYEE-ID',
+    'LIST-Q',
+  ], `the ${resource} the API neither creates nor changes show alike in every view (the list, each filter, the search) and on every read`, async (c) => {
+    const list = servedOperations(c.settings).find((o) => o.resource === resource && o.kind === 'list');
+    if (!list) return c.skip(`the target serves no list of ${resource}`);
+    // the first records of the list: a page of the deployment's own, each read through every view twice
+    const res = await c.api.send({ method: 'GET', path: list.path, query: { limit: OWN_RECORDS } });
+    expectStatus(res, '2xx', `GET ${list.path}?limit=${OWN_RECORDS}`);
+    const records = (((res.body as { data?: Rec[]; })?.data ?? []) as Rec[]).slice(0, OWN_RECORDS);
+    if (!records.length) return c.skip(`the team has no ${resource}: nothing of the deployment's own to read`);
+    for (const record of records) {
+      const views = viewsOf(c, { resource, record });
+      // a read that changes what it reads (a stamp touched on load) shows on the second round
+      for (const round of ['first', 'second']) {
+        for (const view of views) {
+          await step(ruleOfView(view), () => expectEveryView(c, [view], record, `${resource} ${String(record.id)} read a ${round} time`));
+        }
+      }
+    }
   });
 }
