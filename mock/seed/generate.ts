@@ -272,15 +272,25 @@ function assignments(g: Gen, emps: SeedRow[], projs: SeedProject[], count: numbe
   });
 }
 
+/**
+ * A CV per employee, and two more of the first employee's (a filter by it walks three records
+ * across pages), the last of them without a name (a walk sorted by name meets an empty value). Half
+ * of them came in one import and share created_at, every other one shares updated_at: a walk
+ * sorted by a stamp crosses page boundaries inside a tie.
+ */
 function cvs(g: Gen, emps: SeedRow[]): SeedRow[] {
-  return emps.map((e, i) => ({
+  const first = emps[0];
+  const all = [...emps, ...(first ? [first, first] : [])];
+  const imported = iso(BASE_TIME - 2 * 24 * HOUR);
+  const reviewed = iso(BASE_TIME + 30 * 24 * HOUR);
+  return all.map((e, i) => ({
     id: g.uuid(),
     employee_id: e.id,
     // text beyond ASCII and beyond Latin-1: a view that shows the deployment's own records in another charset shows
-    name: `CV of ${e.first_name} ${e.last_name} – Lebenslauf für Zoë`,
+    name: i === all.length - 1 && first ? '' : `CV of ${e.first_name} ${e.last_name} – ${i < emps.length ? 'Lebenslauf für Zoë' : 'English'}`,
     data: cvData(e, g.pick(SKILLS)),
-    created_at: String(e.created_at),
-    updated_at: iso(BASE_TIME + i * HOUR + 7 * 24 * HOUR),
+    created_at: i < all.length / 2 ? imported : String(e.created_at),
+    updated_at: i % 2 === 1 ? reviewed : iso(BASE_TIME + i * HOUR + 7 * 24 * HOUR),
   }));
 }
 
