@@ -218,7 +218,10 @@ function sharedWord(items: readonly Rec[], field: string | undefined): string | 
     const words = new Set(String(i[field] ?? '').split(/\s+/).filter((w) => w.length >= 2 && /^[\x21-\x7e]+$/.test(w)));
     for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
   }
-  const best = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+  // a word some records hold and others do not first: a search that forgets q on a later page, or
+  // ignores it, then shows records the search leaves out
+  const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const best = ranked.find(([, n]) => n < items.length) ?? ranked[0];
   return best && best[1] >= 2 ? best[0] : undefined;
 }
 
@@ -275,6 +278,69 @@ check([
   }
 }, { timeout: 120_000 });
 
+/** Whether some string the record shows (its nested ones too) holds `text`, in any letter case. */
+const holds = (v: unknown, text: string): boolean =>
+  typeof v === 'string'
+    ? v.toLowerCase().includes(text.toLowerCase())
+    : Array.isArray(v)
+    ? v.some((x) => holds(x, text))
+    : v !== null && typeof v === 'object'
+    ? Object.values(v).some((x) => holds(x, text))
+    : false;
+
+check([
+  'LIST-Q',
+], 'a search (q) of every list for text no record holds (a random word, a lone % or _) does not answer the list as unsearched', async (c) => {
+  // What q reaches is not shown (§4 "q | string | search text"), and a ranking search may answer
+  // near matches: only the very page the list answers without q, in its order, with records that
+  // hold the text nowhere, is a search not made (q ignored, or read as a LIKE pattern)
+  const pop = await population(c);
+  const ops = servedOperations(c.settings);
+  for (const op of ops.filter((o) => o.kind === 'list')) {
+    if (!servedViews(c.settings, op.resource).some((v) => v.kind === 'q' && v.op === op.op)) continue;
+    const required = op.filters.filter((f) => f.required);
+    const holder = required.length ? listViews(ops).find((v) => v.op === op.op && v.filters?.length === required.length) : undefined;
+    const query = required.length ? holder && (await filterValues(c, pop, holder)) : {};
+    if (!query) continue;
+    const spec: ListSpec = { path: op.path, resource: recordKind(op)!, query };
+    const plain = await walkWithin(c, spec, { limit: 10, maxPages: 1 });
+    const ids = plain.items.map((i) => String(i.id)).join();
+    for (const text of [`zq${Math.random().toString(36).slice(2, 10)}x`, '%', '_']) {
+      const res = await c.api.send({ method: 'GET', path: op.path, query: { ...query, limit: 10, q: text } });
+      if (res.status >= 500) fail(`GET ${op.path}?q=${text} answered ${res.status}`, res, { requirement: 'LIST-Q' });
+      const data = ((res.body as { data?: Rec[]; })?.data ?? []) as Rec[];
+      if (!data.length || data.map((i) => String(i.id)).join() !== ids) continue;
+      const stranger = data.find((i) => !holds(i, text));
+      if (stranger) {
+        fail(
+          `GET ${op.path}?q=${text} answers the very page the list answers without q, ${String(stranger.id)} among them, which holds ${
+            JSON.stringify(text)
+          } nowhere: `
+            + 'the search is not made (q ignored, or read as a pattern)',
+          res,
+          { requirement: 'LIST-Q' },
+        );
+      }
+    }
+    // a search beside a filter (§4 lists q and the filters as parameters of one request): every
+    // record found is one the filter names, with a word records of other filter values share too
+    const word = sharedWord(plain.items, searchFieldOf(op.record));
+    if (!word) continue;
+    for (const view of listViews(ops).filter((v) => v.op === op.op && v.kind === 'filter' && (v.filters?.length ?? 0) > required.length)) {
+      const values = await filterValues(c, pop, view);
+      if (!values) continue;
+      const found = await walkWithin(c, { ...spec, query: { ...values, q: word } }, { limit: 100, maxPages: 2 });
+      const stray = found.items.find((i) => Object.entries(values).some(([k, v]) => k in i && String(i[k]).toLowerCase() !== v.toLowerCase()));
+      if (stray) {
+        fail(`GET ${op.path}?q=${word} with ${JSON.stringify(values)} shows ${String(stray.id)}, which the filter leaves out: the search drops the filter`,
+          found.last, {
+          requirement: 'LIST-Q',
+        });
+      }
+    }
+  }
+}, { mutates: true });
+
 // --- the table: every list and filter × sort × order (harness/table.ts walks) ---------------------
 
 /**
@@ -286,11 +352,15 @@ async function filterValues(c: CheckContext, pop: Population, view: View): Promi
   if (!names.length) return {};
   const made: Record<string, Rec[]> = { assignments: [...pop.assignments, ...pop.elsewhere], attachments: pop.attachments };
   const op = operationNamed(c.settings, view.op)!;
-  const from = made[op.resource]?.length
-    ? made[op.resource]!
-    : (await fetchPage(c, { path: op.path, resource: recordKind(op)! }, { limit: 5 }).catch(() => undefined))?.page.data ?? [];
+  const own = made[op.resource]?.length
+    ? undefined
+    : (await fetchPage(c, { path: op.path, resource: recordKind(op)! }, { limit: 50 }).catch(() => undefined))?.page.data ?? [];
+  const from = own ?? made[op.resource]!;
+  // of the deployment's own records, the values most of a page share: a walk of more than one page
+  const key = (r: Rec) => names.map((f) => String(r[f])).join();
+  const shared = own && [...own].sort((a, b) => own.filter((r) => key(r) === key(b)).length - own.filter((r) => key(r) === key(a)).length)[0];
   // the combined filter by the second employee: the first project holds both employees' records, the second too
-  const record = names.length > 1 ? from.find((r) => r.employee_id === pop.employees[1]?.id) ?? from[0] : from[0];
+  const record = shared ?? (names.length > 1 ? from.find((r) => r.employee_id === pop.employees[1]?.id) ?? from[0] : from[0]);
   if (!record || names.some((f) => typeof record[f] !== 'string')) return undefined;
   return Object.fromEntries(names.map((f) => [f, String(record[f])]));
 }
