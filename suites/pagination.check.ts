@@ -296,8 +296,8 @@ check([
   // hold the text nowhere, is a search not made (q ignored, or read as a LIKE pattern)
   const pop = await population(c);
   const ops = servedOperations(c.settings);
+  // q is a parameter of every list (§4 "List query parameters (all list endpoints)")
   for (const op of ops.filter((o) => o.kind === 'list')) {
-    if (!servedViews(c.settings, op.resource).some((v) => v.kind === 'q' && v.op === op.op)) continue;
     const required = op.filters.filter((f) => f.required);
     const holder = required.length ? listViews(ops).find((v) => v.op === op.op && v.filters?.length === required.length) : undefined;
     const query = required.length ? holder && (await filterValues(c, pop, holder)) : {};
@@ -323,12 +323,15 @@ check([
       }
     }
     // a search beside a filter (§4 lists q and the filters as parameters of one request): every
-    // record found is one the filter names, with a word records of other filter values share too
-    const word = sharedWord(plain.items, searchFieldOf(op.record));
-    if (!word) continue;
+    // record found is one the filter names, searched with a word of a record the filter leaves out
+    const field = searchFieldOf(op.record);
+    if (!field) continue;
     for (const view of listViews(ops).filter((v) => v.op === op.op && v.kind === 'filter' && (v.filters?.length ?? 0) > required.length)) {
       const values = await filterValues(c, pop, view);
       if (!values) continue;
+      const outside = plain.items.find((i) => Object.entries(values).some(([k, v]) => String(i[k]) !== v));
+      const word = String(outside?.[field] ?? '').split(/\s+/).find((w) => w.length >= 2 && /^[\x21-\x7e]+$/.test(w));
+      if (!word) continue;
       const found = await walkWithin(c, { ...spec, query: { ...values, q: word } }, { limit: 100, maxPages: 2 });
       const stray = found.items.find((i) => Object.entries(values).some(([k, v]) => k in i && String(i[k]).toLowerCase() !== v.toLowerCase()));
       if (stray) {

@@ -51,6 +51,9 @@ const populate = shared('population of lists to page through', async (c: CheckCo
     expectStatus(res, '2xx', 'POST /attachments');
     attachments.push(res.body as Rec);
   }
+  // one of another entity beside them: a walk of the first one's attachments that loses its filter shows it
+  const beside = await uploadAttachment(c, { type: 'employee', id: String(employees[1]!.id) }, testFile(c, 20));
+  expectStatus(beside, '2xx', 'POST /attachments');
   await withoutValues(c, employees[0]!, organizations, attachments);
   return { project, employees, assignments, elsewhere, organizations, attachments, ties };
 });
