@@ -16,7 +16,7 @@ import { cellsOf, listViews, orderName, ORDERS, sortName, sortsOf } from './harn
 import { type Population, population } from './harness/population.js';
 import { drawn, property } from './harness/property.js';
 import { searchFieldOf, searchProbe } from './harness/views.js';
-import { type BoundedWalk, duplicates, fetchPage, lists, type ListSpec, walkWithin } from './harness/walk.js';
+import { type BoundedWalk, duplicates, fetchPage, lists, type ListSpec, sendList, walkWithin } from './harness/walk.js';
 
 const pageable: readonly ListResource[] = listResources;
 
@@ -307,7 +307,7 @@ check([
     const ids = plain.items.map((i) => String(i.id)).join();
     const word = `zq${Math.random().toString(36).slice(2, 10)}x`;
     for (const text of [word, '%', '_']) {
-      const res = await c.api.send({ method: 'GET', path: op.path, query: { ...query, limit: 10, q: text } });
+      const res = await sendList(c, op.path, { ...query, limit: 10, q: text });
       // a word of letters is search text of any reading; a lone wildcard may be refused
       if (text === word ? !is2xx(res) : res.status >= 500) fail(`GET ${op.path}?q=${text} answered ${res.status}`, res, { requirement: 'LIST-Q' });
       const data = ((res.body as { data?: Rec[]; })?.data ?? []) as Rec[];

@@ -264,7 +264,10 @@ async function spacesInOwnText(c: CheckContext, w: Operation): Promise<void> {
       }))
     )[0];
   if (!held) return c.skip(`no ${w.resource} of the first page holds text with a space: nothing of the deployment's own to search for`);
-  const filters = Object.entries({ ...requiredQuery(w), limit: '100' }).map(([k, v]) => [k, encodeURIComponent(v)] as const);
+  // the largest page the target serves up to 100 (§4 shows no maximum): learnt by the list walker
+  const probe = await sendList(c, w.path, { ...requiredQuery(w), limit: 100 });
+  const limit = new URL(probe.exchange.request.url).searchParams.get('limit') ?? '100';
+  const filters = Object.entries({ ...requiredQuery(w), limit }).map(([k, v]) => [k, encodeURIComponent(v)] as const);
   const found: { space: string; res: ApiResponse; hit: boolean; }[] = [];
   for (const [space, spell] of [['%20', (q: string) => encodeURIComponent(q)], ['+', (q: string) => encodeURIComponent(q).replace(/%20/g, '+')]] as const) {
     const answer = await c.api.send({ method: 'GET', path: `${w.path}?${rawQuery([...filters, ['q', spell(held.v)]])}` });
