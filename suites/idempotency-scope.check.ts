@@ -5,9 +5,14 @@
 // request's answer while nothing happened.
 import { randomUUID } from 'node:crypto';
 import type { Rec } from '../contract/json.js';
+import { expectEveryView } from './harness/agreement.js';
 import { check } from './harness/check.js';
 import { expectStatus, fail, is2xx } from './harness/judge/assert.js';
+import { mutations, sendTracked } from './harness/mutations.js';
+import { operationNamed } from './harness/plan/operations.js';
 import { createWorkingAssignment } from './harness/records.js';
+import { createOf, made, subjectOf } from './harness/subjects.js';
+import { canonical, viewsOf } from './harness/views.js';
 
 check([
   'IDEM-REPLAY',
@@ -43,3 +48,45 @@ check([
   if (is2xx(deleted)) c.ledger.gone(String(z.id));
   c.reading('idempotency.key-other-method', String(deleted.status));
 }, { mutates: true });
+
+// Every operation on a record (a PATCH, a DELETE), after a key was used on the same operation of
+// another record with the same body: a replay of the first answer leaves this record as it was.
+// Refused, or done as its own request, are the readings the document leaves.
+for (const m of mutations) {
+  check([
+    'IDEM-REPLAY',
+  ], `retries: a key used first on another record, then on ${m.name} with the same body, is refused or executed, never answered as the other record's request`,
+    async (c) => {
+      const live = operationNamed(c.settings, m.op);
+      if (!live?.path.includes('{id}')) return c.skip(`${m.name} names no record in its path: another request of it is another record's by its body alone`);
+      const [a, b] = [await m.arrange(c, 'read-only'), await m.arrange(c, 'read-only')];
+      const first = a.request('valid');
+      let second = b.request('valid');
+      let views = b.views;
+      if (second.path === first.path) {
+        // the arrangement shares its record: another one, made (or a second scratch project)
+        const id = first.path.split('/').at(-1)!;
+        const other = createOf(c, live.resource) ? String((await made(c, live.resource)).record.id) : c.settings.scratchProjects.find((p) => p !== id);
+        if (!other) return c.skip(`one record of ${live.resource} to change (CONFORMANCE_SCRATCH_PROJECTS names one): no other record to send the key to`);
+        if (!createOf(c, live.resource)) await c.ledger.before('projects', other);
+        second = { ...second, path: second.path.replace(id, other) };
+        views = viewsOf(c, await subjectOf(c, live.resource, { id: other }));
+      }
+      const key = randomUUID();
+      const one = await sendTracked(c, m, { ...first, idempotencyKey: key });
+      expectStatus(one, '2xx', `${m.name} with a fresh idempotency key`);
+      if (first.method === 'DELETE') c.ledger.gone(first.path.split('/').at(-1)!);
+      const res = await sendTracked(c, m, { ...second, ...(first.json !== undefined ? { json: first.json } : {}), idempotencyKey: key });
+      c.reading(`idempotency.key-other-record ${m.op}`, String(res.status));
+      if (!is2xx(res)) return;
+      if (second.method === 'DELETE') {
+        c.ledger.gone(second.path.split('/').at(-1)!);
+        await expectEveryView(c, views, 'absent', `${m.name} of another record with the key of an earlier one answered ${res.status}`);
+        return;
+      }
+      const id = (res.body as Rec | undefined)?.id;
+      if (canonical(res.body) === canonical(one.body) || (typeof id === 'string' && !second.path.includes(id))) {
+        fail(`${m.name} with the key of the same request on another record answered ${res.status} with that record's answer: a replay of another request`, res);
+      }
+    }, { mutates: true, ...(m.needs ? { needs: m.needs } : {}) });
+}

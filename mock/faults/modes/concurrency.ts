@@ -109,7 +109,9 @@ export const idempotencyModes: Mode[] = [
     category: 'idempotency',
     mode: 'key-without-operation',
     kind: 'route',
-    applies: mutating,
+    // the operation's own requests alone are keyed without it, and a create's path is always the
+    // same: only a request on another record (its id in the path) tells the fault
+    applies: (r) => mutating(r) && r.op.path.includes('{id}'),
     requirements: () => ['IDEM-REPLAY'],
     words: (r) => `${r.op.op} keys its idempotency records by team and key alone: a key used on another operation replays that one's answer`,
     hooks: (r) => ({
