@@ -292,6 +292,18 @@ function sameValue(field: string, a: unknown, b: unknown): boolean {
   return /_(at|date)$/.test(field) && sameInstant(a, b);
 }
 
+const dayOnly = (v: unknown) => typeof v === 'string' && /^\d{4}-?\d{2}-?\d{2}$/.test(v.trim());
+
+/**
+ * Two answers of the deployment show one value alike: as sameValue, but a date (§2 "names ending
+ * in `_date` are dates") shown as a day in one view and with a time of day in another is a date in
+ * one and a timestamp in the other — a day that a client in another zone reads as the day before.
+ */
+function sameShown(field: string, a: unknown, b: unknown): boolean {
+  if (field.endsWith('_date') && typeof a === 'string' && typeof b === 'string' && dayOnly(a) !== dayOnly(b)) return false;
+  return sameValue(field, a, b);
+}
+
 /** How a record shows a value that was sent: the same, the same text in another Unicode normal form, or otherwise. */
 export type Echo = 'same' | 'normalized' | 'differs';
 
@@ -347,7 +359,7 @@ export function disagreements(expected: Rec, seen: Rec, ignore: readonly string[
     const [e, s] = [expected[k], seen[k]];
     // an embedded record (an assignment's employee) is compared as a record: on the fields both show, `ignore` aside
     if (isRecord(e) && isRecord(s) && 'id' in e && e.id === s.id) return disagreements(e, s, ignore).length > 0;
-    return !sameValue(k, e, s);
+    return !sameShown(k, e, s);
   });
 }
 
