@@ -185,7 +185,7 @@ function employees(g: Gen, team: string, count: number): SeedRow[] {
 
 function projects(g: Gen, team: string, stages: SeedRow[], orgs: SeedRow[], contactIds: string[], count: number): SeedProject[] {
   return Array.from({ length: count }, (_, i) => {
-    // Ties on purpose: pairs share created_at, and every eighth title repeats.
+    // Ties on purpose: pairs share created_at and updated_at, and every eighth title repeats.
     const t = BASE_TIME + Math.floor(i / 2) * 5 * HOUR;
     const title = i % 8 === 0 ? `Shared ${team} engagement` : `${g.pick(WORDS)} ${g.pick(KINDS)} ${team}-${i}`;
     const stage = stages[i % stages.length] as SeedRow;
@@ -224,7 +224,8 @@ function projects(g: Gen, team: string, stages: SeedRow[], orgs: SeedRow[], cont
       organizations: [] as unknown[],
       last_activity_at: g.bool(0.7) ? iso(t + 72 * HOUR) : null,
       created_at: iso(t),
-      updated_at: iso(t + (i % 3) * HOUR),
+      // pairs share updated_at too: a walk sorted by it crosses page boundaries inside a tie
+      updated_at: iso(t + (Math.floor(i / 2) % 3) * HOUR),
     };
     if (archived) {
       row.archived_at = iso(t + 96 * HOUR);
