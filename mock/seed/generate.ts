@@ -275,7 +275,8 @@ function assignments(g: Gen, emps: SeedRow[], projs: SeedProject[], count: numbe
 
 /**
  * A CV per employee, and two more of the first employee's (a filter by it walks three records
- * across pages), the last of them without a name (a walk sorted by name meets an empty value). Half
+ * across pages): a copy named as the first, and one without a name (a walk sorted by name meets
+ * an empty value). Half
  * of them came in one import and share created_at, every other one shares updated_at: a walk
  * sorted by a stamp crosses page boundaries inside a tie.
  */
@@ -288,7 +289,8 @@ function cvs(g: Gen, emps: SeedRow[]): SeedRow[] {
     id: g.uuid(),
     employee_id: e.id,
     // text beyond ASCII and beyond Latin-1: a view that shows the deployment's own records in another charset shows
-    name: i === all.length - 1 && first ? '' : `CV of ${e.first_name} ${e.last_name} – ${i < emps.length ? 'Lebenslauf für Zoë' : 'English'}`,
+    // the second of the first employee's is a copy of the first's name (a tie on name)
+    name: i === all.length - 1 && first ? '' : `CV of ${e.first_name} ${e.last_name} – Lebenslauf für Zoë`,
     data: cvData(e, g.pick(SKILLS)),
     created_at: i < all.length / 2 ? imported : String(e.created_at),
     updated_at: i % 2 === 1 ? reviewed : iso(BASE_TIME + i * HOUR + 7 * 24 * HOUR),
