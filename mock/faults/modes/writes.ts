@@ -24,6 +24,8 @@ const emptyOf = (types: readonly string[]): unknown =>
     : '';
 
 const falsy = (v: unknown) => v === 0 || v === false || v === '';
+/** Formats whose empty string the reference refuses before any handler (reference/dates.ts, a uuid's pattern): no "" reaches a truthiness test there. */
+const REFUSES_EMPTY = ['date', 'date-time', 'uuid'];
 
 export const writeModes: Mode[] = [
   mode<'field'>({
@@ -68,7 +70,7 @@ export const writeModes: Mode[] = [
     // stays) or a nullable field tells a falsy value taken for not sent
     applies: (f) =>
       !f.op.multipart && topLevel(f) && ['number', 'integer', 'boolean', 'string'].some((t) => f.field.types.includes(t)) && !f.field.required
-      && (f.op.kind === 'patch' || f.field.nullable),
+      && (f.op.kind === 'patch' || f.field.nullable) && !REFUSES_EMPTY.includes(f.field.format ?? ''),
     requirements: (f) => [persists(f.op.kind)],
     words: (f) => `${f.op.op} takes ${f.field.name} sent as 0, false or "" for not sent`,
     hooks: (f) => ({
