@@ -185,6 +185,13 @@ export const BOUNDARIES = {
   ],
   'listed-strings': [
     { name: 'empty', value: [], reveals: 'an empty array ignored by a length test, so nothing can be cleared' },
+    // a listed value and another beside it (the set is open, §2 "value seen"): refused, or every item kept
+    {
+      name: 'several',
+      value: (v: string) => [v, `${v} Łódź 東京`],
+      reveals: 'items after the first dropped (a capped relation), or items re-encoded',
+      compare: 'set',
+    },
   ],
   objects: [
     { name: 'empty', value: [], reveals: 'an empty array ignored by a length test, so no item can be removed' },

@@ -218,7 +218,8 @@ function projects(g: Gen, team: string, stages: SeedRow[], orgs: SeedRow[], cont
       skills: [g.pick(SKILLS), g.pick(SKILLS)],
       waiting_on: 'none',
       work_mode: g.pick(['remote', 'hybrid', 'onsite']),
-      work_locations: [{ city: g.pick(CITIES)[0] }],
+      // two on every other project: a view that shows fewer items of a list shows
+      work_locations: [{ city: g.pick(CITIES)[0] }, ...(i % 2 === 0 ? [{ city: 'Kraków' }] : [])],
       primary_contact_id: g.pick(contactIds),
       contacts: [{ id: g.pick(contactIds), role: 'primary' }],
       organizations: [] as unknown[],
