@@ -60,6 +60,16 @@ export const LEFT_OPEN: Record<string, { when: (f: FailureModeSummary) => boolea
     when: (f) => !/^upload/.test(f.element),
     sentence: 'Every mutating endpoint takes an optional header `idempotency-key` (string).',
   },
+  // an upload's form field sent empty stored as not sent (null, absent): an empty form field is how a
+  // form sends no value, and §4 gives uploads an optional `category` with no word on an empty one
+  'empty-string-as-null': {
+    when: (f) => /^upload/.test(f.element),
+    sentence: 'multipart/form-data: one `file` part, optional `category`',
+  },
+  'empty-as-absent': {
+    when: (f) => /^upload/.test(f.element),
+    sentence: 'multipart/form-data: one `file` part, optional `category`',
+  },
   // an id in upper case: the pattern is "the canonical UUID pattern", which one reading spells in
   // lower case only (an id outside it is reported as missing) and another reads case-insensitively
   'id-upper-case-not-found': {

@@ -236,7 +236,8 @@ export function boundaryTypesOf(f: Field): BoundaryType[] {
   if (f.nullable) out.push('nullable');
   if (f.references || f.enum || f.name === 'id') return out;
   if (t.includes('array')) {
-    if (f.items === 'object') out.push('objects');
+    // items of a shape not shown (§2 "element shape not shown") take the empty array alone
+    if (f.items === 'object' || f.items === 'unknown') out.push('objects');
     else if (f.items === 'string') out.push(f.examples ? 'listed-strings' : 'strings');
     return out;
   }

@@ -111,8 +111,8 @@ const singles = (p: Probe): Probe[] => (p.parts && p.parts.length > 1 ? p.parts.
  */
 const STATE_FIELDS = new Set(['status', 'archived_at', 'closed_at', 'close_reason', 'close_reason_category']);
 
-/** Whether a boundary can be sent to the field: not a reference, not an array of unshown items, not an id. */
-const sendable = (f: Field) => !f.references && f.items !== 'unknown' && f.name !== 'id';
+/** Whether a boundary can be sent to the field: not a reference, not an id (an array of unshown items takes the empty array alone). */
+const sendable = (f: Field) => !f.references && f.name !== 'id';
 /** Whether a boundary can be sent to the field together with the other fields' (a §3 state takes its values one field per request). */
 const bounded = (f: Field) => sendable(f) && !STATE_FIELDS.has(f.name);
 
@@ -310,7 +310,10 @@ for (const op of operations().filter((o) => o.kind === 'patch' && o.body)) {
         // §3 state fields, one field per request: a value sent there may move the other state
         // fields ("Transitions: not shown"), never the field itself. The PATCH target of a
         // project is a scratch project (subjects.ts patchTarget), whose transitions may stay.
-        for (const f of live.fields.filter((x) => sendable(x) && STATE_FIELDS.has(x.name))) {
+        // the stamps first, the status last: a transition a stamp makes (closing) moves the status,
+        // which then keeps its last value (text outside ASCII) for every view read below
+        const last = (f: Field) => (f.name === 'status' ? 2 : boundaryTypesOf(f).includes('timestamp') ? 0 : 1);
+        for (const f of live.fields.filter((x) => sendable(x) && STATE_FIELDS.has(x.name)).sort((a, b) => last(a) - last(b))) {
           // a timestamp of a transition may be the server's stamp of it ("Archiving ... sets `archived_at`")
           const stamps = boundaryTypesOf(f).includes('timestamp');
           // "Transitions: not shown": any value may be refused there, the document's own ones too

@@ -134,20 +134,38 @@ for (const op of operations().filter((o) => ['get', 'download', 'patch', 'delete
     const w = live(c, op);
     const teams: KeyName[] = ['team', 'otherTeam', 'team', 'otherTeam'];
     if (w.kind === 'list') {
-      if (w.filters.some((p) => p.required)) return c.skip(`${w.op} needs a filter value of each team`);
-      // what each team's list shows alone first: beside the other team's request, it shows none of the other's
-      const alone = await Promise.all(['team', 'otherTeam'].map(async (auth) => {
-        const res = await send(c, w, { auth: auth as KeyName });
+      // a list that needs filter values (an entity's attachments) is read for a record each team makes
+      const required = w.filters.filter((p) => p.required).map((p) => p.name);
+      const queries: Record<string, Record<string, string>> = { team: {}, otherTeam: {} };
+      for (const auth of ['team', 'otherTeam'] as const) {
+        if (!required.length) continue;
+        if (!createOf(c, w.resource)) return c.skip(`${w.op} needs a filter value of each team, and no request makes a record of ${w.resource}`);
+        const { record, sent } = await made(c, w.resource, { auth });
+        queries[auth] = Object.fromEntries(required.map((f) => [f, String(record[f] ?? sent.body[f] ?? '')]));
+      }
+      const list = (auth: KeyName) => c.api.send({ method: 'GET', path: w.path, query: queries[auth] ?? {}, auth });
+      // what each team's list shows alone first: beside the other team's request, it shows none of the
+      // other's, and its own still (a request served as the other team's shows that team's or nothing)
+      // one after the other: alone
+      const alone: Set<string>[] = [];
+      for (const auth of ['team', 'otherTeam'] as const) {
+        const res = await list(auth);
         expectStatus(res, '2xx', `${w.op} as ${auth}`);
-        return new Set(((res.body as { data?: Rec[]; }).data ?? []).map((i) => String(i.id)));
-      }));
-      const answers = await Promise.all(teams.map((auth) => send(c, w, { auth })));
+        alone.push(new Set(((res.body as { data?: Rec[]; }).data ?? []).map((i) => String(i.id))));
+      }
+      const answers = await Promise.all(teams.map((auth) => list(auth)));
       for (const [i, res] of answers.entries()) {
         expectStatus(res, '2xx', `${w.op} as ${teams[i]}, beside the other team's`);
-        const others = alone[teams[i] === 'team' ? 1 : 0]!;
-        const stray = ((res.body as { data?: Rec[]; }).data ?? []).find((r) => others.has(String(r.id)));
+        const [own, others] = teams[i] === 'team' ? [alone[0]!, alone[1]!] : [alone[1]!, alone[0]!];
+        const shown = ((res.body as { data?: Rec[]; }).data ?? []).map((r) => String(r.id));
+        const stray = shown.find((id) => others.has(id));
         if (stray) {
-          fail(`${w.op} as ${teams[i]}, beside the other team's, shows the other team's ${String(stray.id)}`, res, { requirement: 'ISO-LIST-OWN-TEAM-ONLY' });
+          fail(`${w.op} as ${teams[i]}, beside the other team's, shows the other team's ${stray}`, res, { requirement: 'ISO-LIST-OWN-TEAM-ONLY' });
+        }
+        if (own.size > 0 && !shown.some((id) => own.has(id))) {
+          fail(`${w.op} as ${teams[i]}, beside the other team's, shows none of the ${own.size} records it shows alone`, res, {
+            requirement: 'ISO-OTHER-TEAM-AS-MISSING',
+          });
         }
       }
       return;
