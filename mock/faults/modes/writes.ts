@@ -4,7 +4,7 @@
 import type { Rec } from '../../../contract/json.js';
 import type { Row } from '../../reference/store.js';
 import { afterWrite } from '../writes.js';
-import type { FieldElement } from './elements.js';
+import { attributesOf, type FieldElement, type ViewElement } from './elements.js';
 import { editShown, mine, type Mode, mode, persists, viewRequirements } from './mode.js';
 
 /** §3 state fields of projects: a PATCH of them is a transition with rules of its own. */
@@ -114,6 +114,8 @@ export const writeModes: Mode[] = [
     category: 'writes',
     mode: 'stamp-moves-on-read',
     kind: 'view',
+    // only a record with an updated_at has one to touch (an attachment has none)
+    applies: (v: ViewElement) => attributesOf(v.record).some((a) => a.attribute === 'updated_at'),
     requirements: (v) => viewRequirements(v),
     words: (v) => `${v.name} answers updated_at as the time of the read (a touch on every load)`,
     hooks: (v) => ({
