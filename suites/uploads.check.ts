@@ -196,6 +196,22 @@ check([
 }, { ...opts, needs: ['attachmentDownload'] });
 
 check([
+  'EP-ATTACHMENTS-DOWNLOAD',
+], 'the download answers the bytes under every Accept that admits any media type (*/*, weighted, in a list) and without Accept', async (c) => {
+  // the download's media type is not shown (§4 "download of an attachment as a decrypted byte
+  // stream"): an Accept that names one type may be refused, one that admits every type may not (RFC 9110 §12.5.1)
+  const entity = await anEntity(c);
+  const file = testFile(c, 40);
+  const res = await uploadAttachment(c, entity, file);
+  expectStatus(res, '2xx', 'POST /attachments');
+  for (const accept of ['*/*', '*/*;q=0.8', 'application/json;q=0.9, */*;q=0.1', null]) {
+    const got = await download(c, (res.body as Rec).id, 'team', accept);
+    expectStatus(got, '2xx', `attachment download with ${accept === null ? 'no Accept' : `Accept: ${accept}`}`);
+    ensure(got.length === file.size, `with ${accept === null ? 'no Accept' : `Accept: ${accept}`}: downloaded ${got.length} bytes, uploaded ${file.size}`, got);
+  }
+}, { ...opts, needs: ['attachmentDownload'] });
+
+check([
   'UPLOAD-DOWNLOAD-BYTE-IDENTICAL',
   'EP-ATTACHMENTS-DOWNLOAD',
 ], 'an empty attachment, when accepted, downloads as no bytes', async (c) => {

@@ -7,10 +7,12 @@ import type { ApiResponse } from './transport/client.js';
 import { sha256Of, type UploadFile } from './transport/upload.js';
 
 /** Downloads attachment `id`; the download path must be configured (c.settings.paths.attachmentDownload). */
-export async function download(c: CheckContext, id: unknown, auth: KeyName = 'team'): Promise<ApiResponse> {
+export async function download(c: CheckContext, id: unknown, auth: KeyName = 'team', accept?: string | null): Promise<ApiResponse> {
   const e = c.settings.paths.attachmentDownload;
   if (!e) throw new Error('the attachment download path is not configured (CONFORMANCE_PATH_ATTACHMENT_DOWNLOAD)');
-  return c.api.send({ method: e.method, path: e.path.replace('{id}', String(id)), auth, consume: 'hash', timeoutMs: 120_000 });
+  // accept: an Accept header of the caller's (null: none at all), else the client's own
+  const form = accept === undefined ? {} : accept === null ? { omit: ['accept'] } : { headers: { accept } };
+  return c.api.send({ method: e.method, path: e.path.replace('{id}', String(id)), auth, consume: 'hash', timeoutMs: 120_000, ...form });
 }
 
 /** The attachment downloads byte for byte as `file`. */
