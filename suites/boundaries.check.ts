@@ -310,14 +310,22 @@ for (const op of operations().filter((o) => o.kind === 'patch' && o.body)) {
         // §3 state fields, one field per request: a value sent there may move the other state
         // fields ("Transitions: not shown"), never the field itself. The PATCH target of a
         // project is a scratch project (subjects.ts patchTarget), whose transitions may stay.
-        // the stamps first, the status last: a transition a stamp makes (closing) moves the status,
-        // which then keeps its last value (text outside ASCII) for every view read below
-        const last = (f: Field) => (f.name === 'status' ? 2 : boundaryTypesOf(f).includes('timestamp') ? 0 : 1);
-        for (const f of live.fields.filter((x) => sendable(x) && STATE_FIELDS.has(x.name)).sort((a, b) => last(a) - last(b))) {
+        // The status first, so that archiving records a status holding text outside ASCII
+        // (archived_from_status), then the stamps, the other fields, and the status's last value
+        // again: a transition a stamp makes (closing) moves the status, which then keeps text
+        // outside ASCII for every view read below.
+        const order = (f: Field) => (f.name === 'status' ? 0 : boundaryTypesOf(f).includes('timestamp') ? 1 : 2);
+        const states = live.fields.filter((x) => sendable(x) && STATE_FIELDS.has(x.name)).sort((a, b) => order(a) - order(b));
+        const status = states.find((f) => f.name === 'status');
+        const rounds: [Field, Probe[]][] = [
+          ...states.map((f): [Field, Probe[]] => [f, probesOf(f)]),
+          ...(status ? [[status, probesOf(status).slice(-1)] as [Field, Probe[]]] : []),
+        ];
+        for (const [f, probes] of rounds) {
           // a timestamp of a transition may be the server's stamp of it ("Archiving ... sets `archived_at`")
           const stamps = boundaryTypesOf(f).includes('timestamp');
           // "Transitions: not shown": any value may be refused there, the document's own ones too
-          for (const p of probesOf(f).map((x) => ({ ...x, entry: { ...x.entry, must: false } }))) {
+          for (const p of probes.map((x) => ({ ...x, entry: { ...x.entry, must: false } }))) {
             if (canonical(current[f.name]) === canonical(p.value)) continue;
             const from = Date.now() - 5_000;
             const { res } = await patch([p]);

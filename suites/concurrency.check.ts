@@ -110,6 +110,32 @@ for (const op of operations().filter((o) => o.kind === 'create' && o.record)) {
   }, { mutates: true, keys: ['otherTeam'] });
 }
 
+// Retries of a change to one record, sent together with one key: the request runs once. A retry
+// answered while the first runs may be refused (the document says nothing of retries in flight),
+// or replay the first answer; a second answer of its own (a PATCH answered anew, a DELETE that
+// finds nothing left) is the request run again.
+for (const op of operations().filter((o) => (o.kind === 'patch' || o.kind === 'delete') && o.record)) {
+  check([
+    'IDEM-REPLAY',
+  ], `concurrency: three ${op.op} retries sent together with one idempotency key run once`, async (c) => {
+    const w = live(c, op);
+    if (w.kind === 'delete' && !createOf(c, w.resource)) return c.skip(`${w.op} would delete a pre-existing ${w.resource}`);
+    const target = w.kind === 'delete' ? (await made(c, w.resource)).record : await patchTarget(c, w);
+    const text = w.kind === 'patch' ? textFieldOf(w)?.name : undefined;
+    if (w.kind === 'patch' && !text) return c.skip(`${w.op} names no free-text field to write`);
+    const key = randomUUID();
+    const body = text ? { sent: { body: { [text]: markedText(c) } } } : {};
+    const answers = await Promise.all([0, 1, 2].map(() => send(c, w, { id: String(target.id), ...body, idempotencyKey: key })));
+    c.reading(`concurrency.retries-statuses ${w.op}`, answers.map((a) => a.status).sort().join(','));
+    ensure(answers.some(is2xx), `no ${w.op} of the three succeeded`, answers[0]);
+    const done = answers.filter(is2xx);
+    const again = done.find((a) => JSON.stringify(a.body) !== JSON.stringify(done[0]!.body));
+    if (again) fail(`three ${w.op} with one key answered two different answers: the request ran again`, again);
+    const missing = answers.find((a) => a.status === 404);
+    if (missing) fail(`three ${w.op} of one record with one key: one answered 404, the request run again after the first`, missing);
+  }, { mutates: true });
+}
+
 // --- every route: both teams' requests in flight together ------------------------------------
 
 /** A record of `resource` the team owns: one the check makes, or the first its list shows (a resource no request creates). */
