@@ -109,8 +109,9 @@ describe('filters and search', () => {
     const byEmp = (await walk(t, `/assignments?employee_id=${a.employee_id}`)).items;
     expect(byEmp.length).toBeGreaterThan(0);
     for (const p of byEmp) expect(p.employee_id).toBe(a.employee_id);
+    // a CV per employee, three of the first employee's (mock/seed/generate.ts)
     const cvs = (await walk(t, `/cvs?employee_id=${a.employee_id}`)).items;
-    expect(cvs).toHaveLength(1);
-    expect(cvs[0].employee_id).toBe(a.employee_id);
+    expect(cvs.length).toBeGreaterThan(0);
+    for (const cv of cvs) expect(cv.employee_id).toBe(a.employee_id);
   });
 });
