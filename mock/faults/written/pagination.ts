@@ -132,4 +132,14 @@ export const paginationFaults = [
       ex,
     ) => (isList(ex.operationId) ? { ...body, page: { ...(body.page as object), hasMore: String((body.page as { hasMore: boolean; }).hasMore) } } : body)),
   })),
+  // a serializer of the narrowed query (a filter or a search) that writes local time labelled as UTC
+  fault('narrowed-list-stamps-local', ['LIST-WALK-EVERY-RECORD-ONCE', 'LIST-FILTER-EMPLOYEE-ID', 'LIST-Q'],
+    'a list answered with a filter or q shows created_at two hours ahead (local time written as UTC); the plain list as stored', () => ({
+      respond: editBody([], (body, ex) => {
+        const narrowed = Object.entries(ex.query).some(([k, v]) => !LIST_PARAMS.includes(k as (typeof LIST_PARAMS)[number]) || (k === 'q' && v));
+        if (!isList(ex.operationId) || !narrowed || !Array.isArray(body.data)) return body;
+        const shift = (v: unknown) => (typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? new Date(Date.parse(v) + 7_200_000).toISOString() : v);
+        return { ...body, data: (body.data as Record<string, unknown>[]).map((r) => ({ ...r, created_at: shift(r.created_at) })) };
+      }),
+    })),
 ] as const;
