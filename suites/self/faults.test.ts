@@ -10,10 +10,10 @@ import { pooled, runConformance, runFaultSweep, type RunOutcome, selfTestSetting
 /**
  * The written faults, and the failure modes no written fault stands for, on every element they
  * have (each operation): the checks only they can fail (the scheme's letter case, a caller held in
- * state shared between requests, a PATCH retry in flight run again) are proven by them.
+ * state shared between requests, a PATCH or DELETE retry in flight run again) are proven by them.
  */
 const PROVING_MODES =
-  /^mode:access:bearer-scheme-case-sensitive:|^mode:concurrency:request-state-shared:(get|update(?!Project)|delete)|^mode:concurrency:in-flight-run-twice:(updateProject|updateEmployee)$/;
+  /^mode:access:bearer-scheme-case-sensitive:|^mode:concurrency:request-state-shared:(get|update(?!Project)|delete)|^mode:concurrency:in-flight-run-twice:(update|delete)/;
 const faults: readonly { name: string; requirements: readonly string[]; description: string; shape?: string; }[] = [
   ...written,
   ...failureModes().filter((f) => PROVING_MODES.test(f.name)),
